@@ -1,0 +1,39 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+
+// One build for everything: the Electron main process (and the Node entry points that share
+// its core: the web host, the CLI, the demo agent), the sandboxed preloads, and the renderer
+// that both hosts serve.
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      rollupOptions: {
+        input: {
+          index: resolve('main/electron/index.ts'),
+          web: resolve('main/web/index.ts'),
+          cli: resolve('main/cli/airlock.ts'),
+          'demo-agent': resolve('main/demo-agent/index.ts'),
+        },
+      },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      // Sandboxed preloads cannot load modules: bundle everything, as CommonJS.
+      externalizeDeps: false,
+      rollupOptions: {
+        input: { index: resolve('preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: 'renderer',
+    build: {
+      outDir: resolve('out/renderer'),
+      rollupOptions: { input: { index: resolve('renderer/index.html') } },
+    },
+  },
+});

@@ -1,0 +1,301 @@
+/**
+ * One running agent: its process, its stderr log, and the ACP connection over its stdio.
+ *
+ * The connection advertises exactly what Airlock implements, checks the agent's `initialize`
+ * result itself (the SDK does not), bounds every request that must not hang, and reports the
+ * process's end once, with its exit code and the last lines of stderr.
+ */
+import * as acp from '@agentclientprotocol/sdk';
+import { spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import type { AgentExit, AgentIdentity, AuthMethodView } from '../../preload/contract.js';
+import { AgentRequestError, UserFacingError } from './errors.js';
+import { parseInitializeResponse, type InitializeResult } from './initialize.js';
+import { commandLine, type AgentSpec } from './settings.js';
+import { StderrTail } from './stderr-tail.js';
+
+/** Airlock's own name and version, sent as `clientInfo`. */
+export const CLIENT_INFO = { name: 'airlock', title: 'Airlock', version: '0.1.0' } as const;
+
+/** What Airlock implements; nothing more is advertised. */
+export const CLIENT_CAPABILITIES: acp.ClientCapabilities = {
+  fs: { readTextFile: false, writeTextFile: false },
+  terminal: false,
+};
+
+/**
+ * A started agent process, as much of Node's ChildProcess as the connection uses.
+ *
+ * Hosts can launch an agent differently (the Electron host starts the demo agent with
+ * `utilityProcess`) as long as they present this shape.
+ */
+export type AgentProcess = {
+  readonly stdin: Writable;
+  readonly stdout: Readable;
+  readonly stderr: Readable;
+  readonly exitCode: number | null;
+  readonly signalCode: string | null;
+  kill(signal?: NodeJS.Signals): boolean;
+  once(event: 'error', listener: (error: Error) => void): unknown;
+  once(event: 'close', listener: (code: number | null, signal: string | null) => void): unknown;
+};
+
+/** Starts an agent process from its spec. */
+export type AgentLauncher = (spec: AgentSpec) => AgentProcess;
+
+/** Starts an agent as a child process with piped stdio. */
+export const spawnAgent: AgentLauncher = (spec) =>
+  spawn(spec.command, spec.args, {
+    env: { ...process.env, ...spec.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+    windowsHide: true,
+  });
+
+/** What the connection asks of the sessions that run on it. */
+export type ConnectionDelegate = {
+  onUpdate(notification: acp.SessionNotification): void;
+  onPermission(request: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
+  onExit(exit: AgentExit): void;
+};
+
+/** Limits that keep a misbehaving agent from hanging the app. */
+export type ConnectionTimeouts = {
+  /** `initialize`, `authenticate`, `session/new` and other short requests. */
+  requestMs: number;
+  /** How long a cancelled turn may take to answer before Airlock ends it itself. */
+  cancelGraceMs: number;
+};
+
+/** Defaults for {@link ConnectionTimeouts}. */
+export const DEFAULT_TIMEOUTS: ConnectionTimeouts = { requestMs: 30_000, cancelGraceMs: 5_000 };
+
+/** The largest single message Airlock accepts from an agent. */
+export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+/** A started agent process with an initialized ACP connection. */
+export class AgentConnection {
+  readonly identity: AgentIdentity;
+  readonly authMethods: AuthMethodView[];
+  readonly capabilities: acp.AgentCapabilities;
+  private exited: AgentExit | undefined;
+
+  private constructor(
+    private readonly child: AgentProcess,
+    private readonly connection: acp.ClientConnection,
+    private readonly tail: StderrTail,
+    init: InitializeResult,
+    readonly timeouts: ConnectionTimeouts,
+  ) {
+    this.identity = init.identity;
+    this.authMethods = init.authMethods;
+    this.capabilities = init.capabilities;
+  }
+
+  /**
+   * Spawns the agent and runs `initialize`.
+   *
+   * Rejects with a {@link UserFacingError} when the process cannot start, exits, never
+   * answers, or answers with something Airlock cannot use; the process is stopped then.
+   */
+  static async start(
+    spec: AgentSpec,
+    options: { logsDir: string; delegate: ConnectionDelegate; timeouts?: ConnectionTimeouts },
+  ): Promise<AgentConnection> {
+    const timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;
+    const log = openLog(options.logsDir, spec.name);
+    log?.write(`\n--- ${new Date().toISOString()} started: ${commandLine(spec)}\n`);
+    const tail = new StderrTail(50);
+    const child = (spec.launch ?? spawnAgent)(spec);
+    child.stderr.on('data', (chunk: Buffer) => {
+      tail.push(chunk);
+      log?.write(chunk);
+    });
+    // Writing to an agent that has exited must not crash Airlock: the exit is reported instead.
+    child.stdin.on('error', () => undefined);
+
+    const exit = watchExit(child, tail, log);
+    let initDone = false;
+    const client = acp
+      .client({ name: 'airlock' })
+      .onNotification(acp.methods.client.session.update, ({ params }) => options.delegate.onUpdate(params))
+      .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) =>
+        options.delegate.onPermission(params, signal),
+      );
+    const stream = acp.ndJsonStream(
+      Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
+      Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
+      { maxMessageBytes: MAX_MESSAGE_BYTES },
+    );
+    const connection = client.connect(stream);
+
+    const exitDuringInit = exit.then((info) => {
+      if (!initDone) {
+        const lastLine = info.stderrTail.at(-1);
+        throw new UserFacingError(`${spec.name} ${info.reason} before it finished starting${lastLine ? `: ${lastLine}` : ''}`);
+      }
+      return new Promise<never>(() => undefined);
+    });
+    try {
+      const raw = await Promise.race([
+        withTimeout(
+          connection.agent.request(acp.methods.agent.initialize, {
+            protocolVersion: acp.PROTOCOL_VERSION,
+            clientCapabilities: CLIENT_CAPABILITIES,
+            clientInfo: { ...CLIENT_INFO },
+          }),
+          timeouts.requestMs,
+          `${spec.name} did not answer initialize within ${timeouts.requestMs / 1000} s`,
+        ),
+        exitDuringInit,
+      ]);
+      const init = parseInitializeResponse(raw, spec);
+      initDone = true;
+      const connected = new AgentConnection(child, connection, tail, init, timeouts);
+      void exit.then((info) => {
+        connected.exited = info;
+        connection.close(new Error(info.reason));
+        options.delegate.onExit(info);
+      });
+      return connected;
+    } catch (error) {
+      initDone = true;
+      connection.close();
+      stopProcess(child);
+      throw toUserFacing(error, spec.name);
+    }
+  }
+
+  /** The process's end, once it has ended. */
+  get exit(): AgentExit | undefined {
+    return this.exited;
+  }
+
+  /** The last lines the agent wrote to stderr. */
+  get stderrTail(): string[] {
+    return this.tail.lines();
+  }
+
+  /** Sends a bounded request and turns its failure into a user-facing error. */
+  async request<M extends keyof acp.AgentRequestParamsByMethod>(
+    method: M,
+    params: acp.AgentRequestParamsByMethod[M],
+  ): Promise<acp.AgentRequestResponsesByMethod[M]> {
+    this.assertRunning();
+    try {
+      return await withTimeout(
+        this.connection.agent.request(method, params),
+        this.timeouts.requestMs,
+        `${this.identity.configName} did not answer ${method} within ${this.timeouts.requestMs / 1000} s`,
+      );
+    } catch (error) {
+      throw toUserFacing(error, this.identity.configName);
+    }
+  }
+
+  /** Sends `session/prompt`; not bounded in time (a turn can be long) but cancellable by the caller. */
+  async prompt(params: acp.PromptRequest): Promise<acp.PromptResponse> {
+    this.assertRunning();
+    try {
+      const response: unknown = await this.connection.agent.request(acp.methods.agent.session.prompt, params);
+      const stopReason = (response as { stopReason?: unknown } | null)?.stopReason;
+      if (typeof stopReason !== 'string') {
+        throw new UserFacingError(`${this.identity.configName} answered session/prompt without a stop reason`);
+      }
+      return { stopReason: stopReason as acp.StopReason };
+    } catch (error) {
+      throw toUserFacing(error, this.identity.configName);
+    }
+  }
+
+  /** Sends `session/cancel`. */
+  async cancel(sessionId: string): Promise<void> {
+    if (this.exited) {
+      return;
+    }
+    await this.connection.agent.notify(acp.methods.agent.session.cancel, { sessionId }).catch(() => undefined);
+  }
+
+  /** Stops the agent process and closes the connection. */
+  stop(): void {
+    this.connection.close();
+    stopProcess(this.child);
+  }
+
+  private assertRunning(): void {
+    if (this.exited) {
+      throw new UserFacingError(`${this.identity.configName} is not running (${this.exited.reason})`);
+    }
+  }
+}
+
+function openLog(dir: string, agentName: string): WriteStream | undefined {
+  try {
+    mkdirSync(dir, { recursive: true });
+    const stream = createWriteStream(agentLogPath(dir, agentName), { flags: 'a' });
+    // A log that cannot be written must not take the agent down with it.
+    stream.on('error', () => undefined);
+    return stream;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The stderr log file of an agent. */
+export function agentLogPath(dir: string, agentName: string): string {
+  return join(dir, `${agentName.replace(/[^A-Za-z0-9._-]+/g, '_')}.log`);
+}
+
+function watchExit(child: AgentProcess, tail: StderrTail, log: WriteStream | undefined): Promise<AgentExit> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (code: number | null, signal: string | null, reason: string) => {
+      if (settled) {
+        return;
+      }
+      settled = true;
+      log?.write(`--- ${new Date().toISOString()} ${reason}\n`);
+      log?.end();
+      resolve({ code, signal, reason, stderrTail: tail.lines() });
+    };
+    child.once('error', (error) => finish(null, null, `could not be started (${error.message})`));
+    // 'close' comes after stdio has drained, so the stderr tail is complete.
+    child.once('close', (code, signal) =>
+      finish(code, signal, signal ? `was stopped by ${signal}` : `exited with code ${code ?? 'unknown'}`),
+    );
+  });
+}
+
+function stopProcess(child: AgentProcess): void {
+  if (child.exitCode !== null || child.signalCode !== null) {
+    return;
+  }
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+  timer.unref();
+  child.once('close', () => clearTimeout(timer));
+}
+
+/** Rejects with `message` when `promise` has not settled within `ms`. */
+export function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new UserFacingError(message)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+function toUserFacing(error: unknown, agentName: string): UserFacingError {
+  if (error instanceof UserFacingError) {
+    return error;
+  }
+  if (error instanceof acp.RequestError) {
+    return new AgentRequestError(error.code, `${agentName}: ${error.message} (${error.code})`);
+  }
+  if (error instanceof acp.MessageTooLargeError) {
+    return new UserFacingError(`${agentName} sent a message larger than ${MAX_MESSAGE_BYTES / 1024 / 1024} MB`);
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new UserFacingError(`${agentName}: ${message}`);
+}

@@ -1,0 +1,389 @@
+/**
+ * The host-independent core: agents, connections and sessions behind the contract.
+ *
+ * Hosts (Electron, web) pass every call here through {@link AirlockCore.invoke}, which
+ * validates the payload against the contract, and forward every event it emits.
+ */
+import type * as acp from '@agentclientprotocol/sdk';
+import { open } from 'node:fs/promises';
+import {
+  calls,
+  isCallChannel,
+  type AgentEntry,
+  type CallChannel,
+  type CallRequest,
+  type CallResponse,
+  type EventChannel,
+  type EventPayload,
+  type TranscriptEvent,
+} from '../../preload/contract.js';
+import { AgentConnection, agentLogPath, DEFAULT_TIMEOUTS, type ConnectionTimeouts } from './agent-connection.js';
+import { AgentRequestError, AUTH_REQUIRED, UserFacingError } from './errors.js';
+import { Session } from './session.js';
+import { commandLine, loadAgentCatalog, type AgentCatalog, type AgentSpec } from './settings.js';
+import { configViews, mapUpdate } from './updates.js';
+
+/** What a host provides to the core. */
+export type CoreOptions = {
+  settingsPath: string;
+  logsDir: string;
+  demoAgent: AgentSpec;
+  defaultCwd: string;
+  /** Shows a folder picker; absent on hosts that have none. */
+  pickFolder?: () => Promise<string | null>;
+  timeouts?: ConnectionTimeouts;
+};
+
+/** A listener for every event the core emits. */
+export type CoreListener = <E extends EventChannel>(channel: E, payload: EventPayload<E>) => void;
+
+type Handlers = { [C in CallChannel]: (request: CallRequest<C>) => Promise<CallResponse<C>> };
+
+/** The core. One per app. */
+export class AirlockCore {
+  private catalog: AgentCatalog = { agents: [] };
+  private readonly sessions = new Map<string, Session>();
+  private readonly connections = new Map<string, Promise<AgentConnection>>();
+  private readonly listeners = new Set<CoreListener>();
+  private readonly outbox = new Map<string, TranscriptEvent[]>();
+  private readonly changed = new Set<string>();
+  private readonly closedSummaries = new Map<string, EventPayload<'session:onDidChange'>>();
+  private flushScheduled = false;
+  private nextId = 1;
+  private readonly timeouts: ConnectionTimeouts;
+
+  constructor(private readonly options: CoreOptions) {
+    this.timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;
+  }
+
+  /** Loads the settings file. Call once before serving. */
+  async init(): Promise<void> {
+    this.catalog = await loadAgentCatalog(this.options.settingsPath, this.options.demoAgent);
+  }
+
+  /** Subscribes to every event; returns the unsubscribe function. */
+  onEvent(listener: CoreListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Runs a call from the UI. The channel and payload are untrusted: both are checked against
+   * the contract, and a failure rejects with a user-facing message.
+   */
+  async invoke(channel: unknown, payload: unknown): Promise<unknown> {
+    if (!isCallChannel(channel)) {
+      throw new UserFacingError('Unknown call');
+    }
+    const parsed = calls[channel].request.safeParse(payload);
+    if (!parsed.success) {
+      throw new UserFacingError(`Invalid ${channel} request: ${parsed.error.issues[0]?.message ?? 'wrong shape'}`);
+    }
+    const handler = this.handlers[channel] as (request: unknown) => Promise<unknown>;
+    return handler(parsed.data);
+  }
+
+  /** Stops every agent. */
+  dispose(): void {
+    for (const session of this.sessions.values()) {
+      session.close();
+    }
+    for (const pending of this.connections.values()) {
+      void pending.then((connection) => connection.stop()).catch(() => undefined);
+    }
+    this.connections.clear();
+  }
+
+  private readonly handlers: Handlers = {
+    'app:getState': async () => ({
+      agents: this.agentEntries(),
+      settingsPath: this.options.settingsPath,
+      settingsError: this.catalog.error,
+      defaultCwd: this.options.defaultCwd,
+      canPickFolder: this.options.pickFolder !== undefined,
+      sessions: [...this.sessions.values()].map((session) => session.summary),
+    }),
+    'app:pickFolder': async () => ({ path: this.options.pickFolder ? await this.options.pickFolder() : null }),
+    'session:create': async ({ agentName, cwd }) => {
+      const spec = this.catalog.agents.find((agent) => agent.name === agentName);
+      if (!spec) {
+        throw new UserFacingError(`No agent named "${agentName}"`);
+      }
+      const key = `s${(this.nextId++).toString(36)}`;
+      const session = new Session(key, agentName, cwd, this.sink);
+      this.sessions.set(key, session);
+      this.sink.changed(key);
+      void this.startSession(session);
+      return { key };
+    },
+    'session:getTranscript': async ({ key }) => ({ events: this.session(key).events() }),
+    'session:prompt': async ({ key, text }) => {
+      const session = this.session(key);
+      if (session.summary.status !== 'ready') {
+        throw new UserFacingError(
+          session.prompting ? 'The agent is still answering; cancel the turn first' : 'The session is not ready',
+        );
+      }
+      void session.runTurn(text);
+      return {};
+    },
+    'session:cancel': async ({ key }) => {
+      this.session(key).cancelTurn();
+      return {};
+    },
+    'session:restart': async ({ key }) => {
+      const session = this.session(key);
+      if (session.connection && !session.connection.exit) {
+        throw new UserFacingError('The agent is running');
+      }
+      session.append({ type: 'system', text: `Restarting ${session.summary.agentName}…` });
+      session.update({ status: 'starting', error: undefined });
+      void this.startSession(session);
+      return {};
+    },
+    'session:close': async ({ key }) => {
+      const session = this.session(key);
+      session.close();
+      this.sessions.delete(key);
+      this.closedSummaries.set(key, session.summary);
+      const connection = session.connection;
+      if (connection && ![...this.sessions.values()].some((other) => other.connection === connection)) {
+        this.connections.delete(session.summary.agentName);
+        connection.stop();
+      }
+      return {};
+    },
+    'session:setMode': async ({ key, modeId }) => {
+      const session = this.session(key);
+      const { connection, acpSessionId } = session;
+      if (!connection || !acpSessionId) {
+        throw new UserFacingError('The session is not running');
+      }
+      await connection.request('session/set_mode', { sessionId: acpSessionId, modeId });
+      session.update({ currentModeId: modeId });
+      return {};
+    },
+    'permission:respond': async ({ key, promptKey, outcome }) => {
+      if (!this.session(key).answerPermission(promptKey, outcome)) {
+        throw new UserFacingError('That permission request is no longer pending');
+      }
+      return {};
+    },
+    'agent:authenticate': async ({ key, methodId }) => {
+      const session = this.session(key);
+      const method = session.summary.authMethods.find((candidate) => candidate.id === methodId);
+      if (!method || method.kind !== 'agent') {
+        throw new UserFacingError('That sign-in method is not one Airlock can run');
+      }
+      const connection = await this.connectionFor(session.summary.agentName);
+      session.update({ status: 'starting', error: undefined });
+      try {
+        await connection.request('authenticate', { methodId });
+      } catch (error) {
+        session.update({ status: 'auth_required', error: (error as Error).message });
+        return {};
+      }
+      await this.openSession(session, connection);
+      return {};
+    },
+    'agent:readLog': async ({ agentName }) => {
+      if (!this.catalog.agents.some((agent) => agent.name === agentName)) {
+        throw new UserFacingError(`No agent named "${agentName}"`);
+      }
+      const path = agentLogPath(this.options.logsDir, agentName);
+      return { path, text: await readTail(path, 64 * 1024) };
+    },
+  };
+
+  private agentEntries(): AgentEntry[] {
+    return this.catalog.agents.map((agent) => ({
+      name: agent.name,
+      commandLine: commandLine(agent),
+      builtIn: agent.builtIn,
+    }));
+  }
+
+  private session(key: string): Session {
+    const session = this.sessions.get(key);
+    if (!session) {
+      throw new UserFacingError('That session is closed');
+    }
+    return session;
+  }
+
+  private async startSession(session: Session): Promise<void> {
+    let connection: AgentConnection;
+    try {
+      connection = await this.connectionFor(session.summary.agentName);
+    } catch (error) {
+      session.update({ status: 'failed', error: (error as Error).message });
+      return;
+    }
+    await this.openSession(session, connection);
+  }
+
+  private async openSession(session: Session, connection: AgentConnection): Promise<void> {
+    try {
+      const response = await connection.request('session/new', { cwd: session.summary.cwd, mcpServers: [] });
+      if (typeof response?.sessionId !== 'string' || response.sessionId.length === 0) {
+        throw new UserFacingError(`${session.summary.agentName} answered session/new without a session id`);
+      }
+      if (session.summary.status === 'closed') {
+        return;
+      }
+      session.attach(connection, response, configViews(response.configOptions));
+    } catch (error) {
+      if (error instanceof AgentRequestError && error.code === AUTH_REQUIRED) {
+        session.update({ status: 'auth_required', authMethods: connection.authMethods, agent: connection.identity, error: undefined });
+      } else {
+        session.update({ status: 'failed', error: (error as Error).message });
+      }
+    }
+  }
+
+  private connectionFor(agentName: string): Promise<AgentConnection> {
+    const existing = this.connections.get(agentName);
+    if (existing) {
+      return existing;
+    }
+    const spec = this.catalog.agents.find((agent) => agent.name === agentName);
+    if (!spec) {
+      return Promise.reject(new UserFacingError(`No agent named "${agentName}"`));
+    }
+    let started: AgentConnection | undefined;
+    const pending = AgentConnection.start(spec, {
+      logsDir: this.options.logsDir,
+      timeouts: this.timeouts,
+      delegate: {
+        onUpdate: (notification) => started && this.routeUpdate(started, notification),
+        onPermission: (request, signal) => this.routePermission(started, request, signal),
+        onExit: (exit) => {
+          if (this.connections.get(agentName) === pending) {
+            this.connections.delete(agentName);
+          }
+          for (const session of this.sessions.values()) {
+            if (session.connection === started) {
+              session.agentExited(exit);
+            }
+          }
+        },
+      },
+    }).then((connection) => (started = connection));
+    pending.catch(() => {
+      if (this.connections.get(agentName) === pending) {
+        this.connections.delete(agentName);
+      }
+    });
+    this.connections.set(agentName, pending);
+    return pending;
+  }
+
+  /** Finds the session an agent message is for, on the connection it came from. */
+  private sessionOn(connection: AgentConnection | undefined, sessionId: string): Session | undefined {
+    for (const session of this.sessions.values()) {
+      if (session.connection === connection && session.acpSessionId === sessionId) {
+        return session;
+      }
+    }
+    return undefined;
+  }
+
+  private routeUpdate(connection: AgentConnection, notification: acp.SessionNotification): void {
+    const session = this.sessionOn(connection, notification.sessionId);
+    if (!session) {
+      return;
+    }
+    const effect = mapUpdate(notification.update);
+    for (const event of effect.events) {
+      session.append(event);
+    }
+    if (effect.summary) {
+      session.update(effect.summary);
+    }
+  }
+
+  private async routePermission(
+    connection: AgentConnection | undefined,
+    request: acp.RequestPermissionRequest,
+    signal: AbortSignal,
+  ): Promise<acp.RequestPermissionResponse> {
+    const session = this.sessionOn(connection, request.sessionId);
+    if (!session) {
+      throw new AgentRequestError(-32602, `Unknown session ${request.sessionId.slice(0, 100)}`);
+    }
+    if (request.options.length === 0) {
+      session.append({ type: 'system', text: 'The agent asked for permission without any options; Airlock answered cancelled.' });
+      return { outcome: { outcome: 'cancelled' } };
+    }
+    const promptKey = `p${(this.nextId++).toString(36)}`;
+    const outcome = await session.requestPermission(promptKey, request, signal);
+    return { outcome };
+  }
+
+  /** Collects events and summary changes, and emits them in batches once per macrotask. */
+  private readonly sink = {
+    append: (key: string, event: TranscriptEvent) => {
+      let queue = this.outbox.get(key);
+      if (!queue) {
+        queue = [];
+        this.outbox.set(key, queue);
+      }
+      queue.push(event);
+      this.scheduleFlush();
+    },
+    changed: (key: string) => {
+      this.changed.add(key);
+      this.scheduleFlush();
+    },
+  };
+
+  private scheduleFlush(): void {
+    if (this.flushScheduled) {
+      return;
+    }
+    this.flushScheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    const appended = [...this.outbox.entries()];
+    this.outbox.clear();
+    const changed = [...this.changed];
+    this.changed.clear();
+    for (const [key, queued] of appended) {
+      this.emit('session:onDidAppend', { key, events: queued });
+    }
+    for (const key of changed) {
+      const summary = this.sessions.get(key)?.summary ?? this.closedSummaries.get(key);
+      if (summary) {
+        this.emit('session:onDidChange', summary);
+      }
+    }
+    this.closedSummaries.clear();
+  }
+
+  private emit<E extends EventChannel>(channel: E, payload: EventPayload<E>): void {
+    for (const listener of this.listeners) {
+      listener(channel, payload);
+    }
+  }
+}
+
+async function readTail(path: string, bytes: number): Promise<string> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch {
+    return '';
+  }
+  try {
+    const { size } = await handle.stat();
+    const start = Math.max(0, size - bytes);
+    const buffer = Buffer.alloc(size - start);
+    await handle.read(buffer, 0, buffer.length, start);
+    return buffer.toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * Checks an agent's `initialize` result, which the SDK passes through unvalidated.
+ *
+ * A wrong shape or an unsupported protocol version becomes a clear error; auth methods are
+ * turned into what the UI needs to explain them (including `env_var` methods, which name the
+ * variables to set).
+ */
+import * as acp from '@agentclientprotocol/sdk';
+import { z } from 'zod';
+import type { AgentIdentity, AuthMethodView } from '../../preload/contract.js';
+import { commandLine, type AgentSpec } from './settings.js';
+import { UserFacingError } from './errors.js';
+
+const text = z.string().max(10_000);
+
+const authMethod = z
+  .object({
+    id: text.min(1),
+    name: text,
+    description: text.nullish(),
+    type: text.optional(),
+    varName: text.optional(),
+    vars: z.array(z.object({ name: text }).loose()).max(100).optional(),
+    args: z.array(text).max(100).optional(),
+  })
+  .loose();
+
+const initializeResponse = z
+  .object({
+    protocolVersion: z.number().int().nonnegative(),
+    agentCapabilities: z.record(z.string(), z.unknown()).optional(),
+    authMethods: z.array(authMethod).max(100).optional(),
+    agentInfo: z
+      .object({ name: text, title: text.nullish(), version: text })
+      .loose()
+      .nullish(),
+  })
+  .loose();
+
+/** What Airlock keeps of a valid `initialize` result. */
+export type InitializeResult = {
+  identity: AgentIdentity;
+  authMethods: AuthMethodView[];
+  capabilities: acp.AgentCapabilities;
+};
+
+/** Validates a raw `initialize` result; throws a {@link UserFacingError} naming the problem. */
+export function parseInitializeResponse(raw: unknown, spec: AgentSpec): InitializeResult {
+  const parsed = initializeResponse.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? issue.path.join('.') : 'the result';
+    throw new UserFacingError(
+      `${spec.name} answered initialize with an invalid result: ${where}: ${issue?.message ?? 'wrong shape'}`,
+    );
+  }
+  const result = parsed.data;
+  if (result.protocolVersion !== acp.PROTOCOL_VERSION) {
+    throw new UserFacingError(
+      `${spec.name} speaks ACP protocol version ${result.protocolVersion}; Airlock supports version ${acp.PROTOCOL_VERSION}`,
+    );
+  }
+  const info = result.agentInfo ?? undefined;
+  return {
+    identity: {
+      configName: spec.name,
+      name: info?.name,
+      title: info?.title ?? undefined,
+      version: info?.version,
+      protocolVersion: result.protocolVersion,
+      commandLine: commandLine(spec),
+    },
+    authMethods: (result.authMethods ?? []).map((method) => toAuthView(method, spec)),
+    capabilities: (result.agentCapabilities ?? {}) as acp.AgentCapabilities,
+  };
+}
+
+function toAuthView(method: z.infer<typeof authMethod>, spec: AgentSpec): AuthMethodView {
+  const base = { id: method.id, name: method.name, description: method.description ?? undefined };
+  if (method.type === 'env_var') {
+    const names = method.vars?.map((v) => v.name) ?? (method.varName ? [method.varName] : []);
+    return { ...base, kind: 'env_var', varName: names.join(', ') || undefined };
+  }
+  if (method.type === 'terminal') {
+    return { ...base, kind: 'terminal', terminalCommand: commandLine({ command: spec.command, args: [...spec.args, ...(method.args ?? [])] }) };
+  }
+  return { ...base, kind: 'agent' };
+}

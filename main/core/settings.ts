@@ -1,0 +1,112 @@
+/**
+ * Where Airlock keeps its files, and the agents the user configured.
+ *
+ * The settings file uses the shape Zed uses, so users can paste what they have:
+ * `{ "agent_servers": { "<name>": { "command", "args", "env" } } }`.
+ */
+import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { AgentLauncher } from './agent-connection.js';
+
+/** The built-in demo agent's name; it is always present and the default. */
+export const DEMO_AGENT_NAME = 'Demo Agent';
+
+/** How to launch one agent. */
+export type AgentSpec = {
+  name: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  builtIn: boolean;
+  /** How to start it, when not as a plain child process (see agent-connection.ts). */
+  launch?: AgentLauncher;
+};
+
+/** The agents Airlock offers, and a message when the settings file could not be used. */
+export type AgentCatalog = { agents: AgentSpec[]; error?: string };
+
+const agentServer = z
+  .object({
+    command: z.string().min(1, 'command must not be empty'),
+    args: z.array(z.string()).default([]),
+    env: z.record(z.string(), z.string()).default({}),
+  })
+  .loose();
+
+const settingsFile = z
+  .object({ agent_servers: z.record(z.string().min(1).max(200), agentServer).default({}) })
+  .loose();
+
+/** The folder for Airlock's configuration on this platform (or `AIRLOCK_CONFIG_DIR`). */
+export function configDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.AIRLOCK_CONFIG_DIR) {
+    return env.AIRLOCK_CONFIG_DIR;
+  }
+  if (process.platform === 'win32') {
+    return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Airlock');
+  }
+  if (process.platform === 'darwin') {
+    return join(homedir(), 'Library', 'Application Support', 'Airlock');
+  }
+  return join(env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'airlock');
+}
+
+/** The settings file's path. */
+export function settingsPath(env: NodeJS.ProcessEnv = process.env): string {
+  return join(configDir(env), 'settings.json');
+}
+
+/** The folder for per-agent stderr logs. */
+export function logsDir(env: NodeJS.ProcessEnv = process.env): string {
+  return join(configDir(env), 'logs');
+}
+
+/**
+ * Reads the agent catalog: the demo agent first, then the user's agents.
+ *
+ * A missing file is not an error. A broken one yields the demo agent alone and an error
+ * naming the file and the problem, so the app still starts.
+ */
+export async function loadAgentCatalog(path: string, demo: AgentSpec): Promise<AgentCatalog> {
+  let raw: string;
+  try {
+    raw = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      return { agents: [demo] };
+    }
+    return { agents: [demo], error: `Could not read ${path}: ${(error as Error).message}` };
+  }
+  return parseAgentCatalog(raw, path, demo);
+}
+
+/** Parses settings text into a catalog; see {@link loadAgentCatalog}. */
+export function parseAgentCatalog(raw: string, path: string, demo: AgentSpec): AgentCatalog {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch (error) {
+    return { agents: [demo], error: `${path} is not valid JSON: ${(error as Error).message}` };
+  }
+  const parsed = settingsFile.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? issue.path.join('.') : 'the top level';
+    return { agents: [demo], error: `${path}: ${where}: ${issue?.message ?? 'invalid settings'}` };
+  }
+  const agents = [demo];
+  for (const [name, server] of Object.entries(parsed.data.agent_servers)) {
+    if (name === demo.name) {
+      return { agents: [demo], error: `${path}: agent_servers: "${name}" is reserved for the built-in agent` };
+    }
+    agents.push({ name, command: server.command, args: server.args, env: server.env, builtIn: false });
+  }
+  return { agents };
+}
+
+/** The command line as a user would type it, for display. */
+export function commandLine(spec: Pick<AgentSpec, 'command' | 'args'>): string {
+  return [spec.command, ...spec.args].map((part) => (/[\s"']/.test(part) ? JSON.stringify(part) : part)).join(' ');
+}

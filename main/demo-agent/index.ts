@@ -1,0 +1,228 @@
+/**
+ * The built-in demo agent: model-free, its own process, speaking ACP over stdio.
+ *
+ * It streams replies in chunks, and its commands show every feature Airlock renders:
+ * `/help`, `/tool`, `/permission`, `/plan`, `/long N`, `/crash`.
+ */
+import * as acp from '@agentclientprotocol/sdk';
+import { randomUUID } from 'node:crypto';
+import { Readable, Writable } from 'node:stream';
+import { longText, replyFor, HELP_TEXT } from './script.js';
+
+type DemoSession = { cancelled: boolean; modeId: string; turns: number };
+
+const sessions = new Map<string, DemoSession>();
+
+const MODES: acp.SessionMode[] = [
+  { id: 'ask', name: 'Ask', description: 'Answer questions without changing files' },
+  { id: 'code', name: 'Code', description: 'Make changes' },
+];
+
+const COMMANDS: acp.AvailableCommand[] = [
+  { name: 'help', description: 'List what the demo agent can do' },
+  { name: 'tool', description: 'Run a tool call that edits a file, with a diff' },
+  { name: 'permission', description: 'Ask for permission before a tool call' },
+  { name: 'plan', description: 'Show a plan and work through it' },
+  { name: 'long', description: 'Stream N kilobytes of text', input: { hint: 'N (kilobytes)' } },
+  { name: 'crash', description: 'Exit in the middle of a turn' },
+];
+
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+function session(sessionId: string): DemoSession {
+  const found = sessions.get(sessionId);
+  if (!found) {
+    throw acp.RequestError.invalidParams(undefined, `Unknown session ${sessionId}`);
+  }
+  return found;
+}
+
+async function streamText(client: acp.AgentContext, sessionId: string, state: DemoSession, text: string, size: number): Promise<boolean> {
+  for (let i = 0; i < text.length; i += size) {
+    if (state.cancelled) {
+      return false;
+    }
+    await client.notify(acp.methods.client.session.update, {
+      sessionId,
+      update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: text.slice(i, i + size) } },
+    });
+    if (i % (size * 50) === 0) {
+      await yieldToLoop();
+    }
+  }
+  return !state.cancelled;
+}
+
+async function runTool(client: acp.AgentContext, sessionId: string, withPermission: boolean, state: DemoSession): Promise<acp.StopReason> {
+  const toolCallId = `call_${randomUUID().slice(0, 8)}`;
+  const update = (u: acp.SessionUpdate) => client.notify(acp.methods.client.session.update, { sessionId, update: u });
+  await update({
+    sessionUpdate: 'tool_call',
+    toolCallId,
+    title: 'Edit README.md',
+    kind: 'edit',
+    status: 'pending',
+    locations: [{ path: '/demo/README.md', line: 1 }],
+  });
+  if (withPermission) {
+    const answer = await client.request(acp.methods.client.session.requestPermission, {
+      sessionId,
+      toolCall: { toolCallId, title: 'Edit README.md', kind: 'edit' },
+      options: [
+        { optionId: 'allow-once', name: 'Allow once', kind: 'allow_once' },
+        { optionId: 'allow-always', name: 'Always allow', kind: 'allow_always' },
+        { optionId: 'reject-once', name: 'Reject', kind: 'reject_once' },
+      ],
+    });
+    if (answer.outcome.outcome === 'cancelled' || state.cancelled) {
+      await update({ sessionUpdate: 'tool_call_update', toolCallId, status: 'failed' });
+      return 'cancelled';
+    }
+    if (answer.outcome.optionId === 'reject-once') {
+      await update({ sessionUpdate: 'tool_call_update', toolCallId, status: 'failed' });
+      await streamText(client, sessionId, state, 'Understood: I left README.md alone.', 12);
+      return 'end_turn';
+    }
+  }
+  await update({ sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress' });
+  await update({
+    sessionUpdate: 'tool_call_update',
+    toolCallId,
+    status: 'completed',
+    content: [
+      {
+        type: 'diff',
+        path: '/demo/README.md',
+        oldText: '# Demo\n\nHello.\n',
+        newText: '# Demo\n\nHello from the Airlock demo agent.\n',
+      },
+    ],
+  });
+  await streamText(client, sessionId, state, 'I edited **README.md**; the diff is above.', 12);
+  return 'end_turn';
+}
+
+async function runPlan(client: acp.AgentContext, sessionId: string, state: DemoSession): Promise<acp.StopReason> {
+  const steps = ['Read the code', 'Write the change', 'Run the tests'];
+  for (let done = 0; done <= steps.length; done++) {
+    if (state.cancelled) {
+      return 'cancelled';
+    }
+    await client.notify(acp.methods.client.session.update, {
+      sessionId,
+      update: {
+        sessionUpdate: 'plan',
+        entries: steps.map((content, index) => ({
+          content,
+          priority: index === 0 ? 'high' : 'medium',
+          status: index < done ? 'completed' : index === done ? 'in_progress' : 'pending',
+        })),
+      },
+    });
+    await yieldToLoop();
+  }
+  await streamText(client, sessionId, state, 'All three steps of the plan are done.', 12);
+  return 'end_turn';
+}
+
+async function prompt(client: acp.AgentContext, params: acp.PromptRequest): Promise<acp.PromptResponse> {
+  const state = session(params.sessionId);
+  state.cancelled = false;
+  state.turns += 1;
+  const text = params.prompt
+    .map((block) => (block.type === 'text' ? block.text : ''))
+    .join('')
+    .trim();
+  const [command = '', arg] = text.split(/\s+/);
+  let stopReason: acp.StopReason = 'end_turn';
+  switch (command) {
+    case '/help':
+      await streamText(client, params.sessionId, state, HELP_TEXT, 24);
+      break;
+    case '/tool':
+      stopReason = await runTool(client, params.sessionId, false, state);
+      break;
+    case '/permission':
+      stopReason = await runTool(client, params.sessionId, true, state);
+      break;
+    case '/plan':
+      stopReason = await runPlan(client, params.sessionId, state);
+      break;
+    case '/long': {
+      const kb = Math.min(Math.max(Number.parseInt(arg ?? '100', 10) || 100, 1), 100_000);
+      if (!(await streamText(client, params.sessionId, state, longText(kb * 1000), 100))) {
+        stopReason = 'cancelled';
+      }
+      break;
+    }
+    case '/crash':
+      await streamText(client, params.sessionId, state, 'Crashing now, as asked…', 8);
+      process.stderr.write('demo agent: crashing on request (/crash)\n');
+      process.exit(3);
+      break;
+    default:
+      await client.notify(acp.methods.client.session.update, {
+        sessionId: params.sessionId,
+        update: { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'The user wrote something; I will echo it back.' } },
+      });
+      if (!(await streamText(client, params.sessionId, state, replyFor(text), 6))) {
+        stopReason = 'cancelled';
+      }
+  }
+  if (state.cancelled) {
+    stopReason = 'cancelled';
+  }
+  await client.notify(acp.methods.client.session.update, {
+    sessionId: params.sessionId,
+    update: { sessionUpdate: 'usage_update', used: 1000 * state.turns, size: 200_000 },
+  });
+  return { stopReason };
+}
+
+const app = acp
+  .agent({ name: 'airlock-demo-agent' })
+  .onRequest(acp.methods.agent.initialize, () => ({
+    protocolVersion: acp.PROTOCOL_VERSION,
+    agentCapabilities: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false } },
+    authMethods: [],
+    agentInfo: { name: 'airlock-demo-agent', title: 'Airlock Demo Agent', version: '0.1.0' },
+  }))
+  .onRequest(acp.methods.agent.session.new, ({ client }) => {
+    const sessionId = `demo_${randomUUID()}`;
+    sessions.set(sessionId, { cancelled: false, modeId: 'code', turns: 0 });
+    // Commands are announced right after the session exists, as real agents do.
+    setImmediate(() => {
+      void client.notify(acp.methods.client.session.update, {
+        sessionId,
+        update: { sessionUpdate: 'available_commands_update', availableCommands: COMMANDS },
+      });
+    });
+    return { sessionId, modes: { currentModeId: 'code', availableModes: MODES } };
+  })
+  .onRequest(acp.methods.agent.session.setMode, async ({ params, client }) => {
+    const state = session(params.sessionId);
+    if (!MODES.some((mode) => mode.id === params.modeId)) {
+      throw acp.RequestError.invalidParams(undefined, `Unknown mode ${params.modeId}`);
+    }
+    state.modeId = params.modeId;
+    await client.notify(acp.methods.client.session.update, {
+      sessionId: params.sessionId,
+      update: { sessionUpdate: 'current_mode_update', currentModeId: params.modeId },
+    });
+    return {};
+  })
+  .onRequest(acp.methods.agent.session.prompt, ({ params, client }) => prompt(client, params))
+  .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
+    const state = sessions.get(params.sessionId);
+    if (state) {
+      state.cancelled = true;
+    }
+  });
+
+const connection = app.connect(
+  acp.ndJsonStream(
+    Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
+    Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+  ),
+);
+void connection.closed.then(() => process.exit(0));

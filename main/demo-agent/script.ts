@@ -1,0 +1,36 @@
+/** The demo agent's words: help, replies and long text. */
+
+/** What `/help` streams. */
+export const HELP_TEXT = [
+  '## Airlock demo agent',
+  '',
+  'I am model-free: I show what Airlock can display. Try:',
+  '',
+  '- `/tool`: a tool call that edits a file, with a diff',
+  '- `/permission`: the same, after asking your permission',
+  '- `/plan`: a plan worked through step by step',
+  '- `/long N`: N kilobytes of streamed text',
+  '- `/crash`: I exit in the middle of a turn',
+  '',
+  'Anything else, I repeat back to you.',
+].join('\n');
+
+/** The reply to ordinary text. */
+export function replyFor(text: string): string {
+  return `You said: "${text}". I am the demo agent, so that is all I can do with it. Type \`/help\` to see what I can show you.`;
+}
+
+const SENTENCE = 'Airlock streams this text from the demo agent to show long replies. ';
+
+/** About `bytes` characters of markdown in paragraphs, for `/long`. */
+export function longText(bytes: number): string {
+  const paragraph = SENTENCE.repeat(8).trim();
+  const parts: string[] = [];
+  let size = 0;
+  for (let n = 1; size < bytes; n++) {
+    const piece = `${n}. ${paragraph}\n\n`;
+    parts.push(piece);
+    size += piece.length;
+  }
+  return parts.join('').slice(0, bytes);
+}

@@ -1,0 +1,40 @@
+/**
+ * `npm run web`: the core and the renderer served to a browser on 127.0.0.1.
+ *
+ * Prints the URL (with its one-time token) and runs until interrupted.
+ */
+import { homedir } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { AirlockCore } from '../core/core.js';
+import { DEMO_AGENT_NAME, logsDir, settingsPath } from '../core/settings.js';
+import { startWebHost } from './server.js';
+
+async function main(): Promise<void> {
+  const core = new AirlockCore({
+    settingsPath: settingsPath(),
+    logsDir: logsDir(),
+    demoAgent: {
+      name: DEMO_AGENT_NAME,
+      command: process.execPath,
+      args: [fileURLToPath(new URL('./demo-agent.js', import.meta.url))],
+      env: {},
+      builtIn: true,
+    },
+    defaultCwd: process.env.AIRLOCK_CWD ?? homedir(),
+  });
+  await core.init();
+  const port = process.env.AIRLOCK_PORT ? Number.parseInt(process.env.AIRLOCK_PORT, 10) : 0;
+  const host = await startWebHost(core, { staticDir: fileURLToPath(new URL('../renderer', import.meta.url)), port });
+  process.stdout.write(`Airlock is running at ${host.url}\n`);
+  const stop = () => {
+    core.dispose();
+    void host.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(`airlock: ${(error as Error).message}`);
+  process.exit(1);
+});

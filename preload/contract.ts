@@ -1,0 +1,315 @@
+/**
+ * The one contract between the core and the UI.
+ *
+ * Every call (UI → core) and every event (core → UI) is named here with a zod schema beside
+ * its type. Both transports (Electron IPC and the web host's WebSocket) carry exactly this
+ * contract and validate each payload on the receiving side. This file imports only zod.
+ */
+import { z } from 'zod';
+
+const text = z.string().max(1_000_000);
+const shortText = z.string().max(10_000);
+const name = z.string().min(1).max(200);
+
+/** Airlock's own id for a session tab (not the agent's ACP session id). */
+export const SessionKey = z.string().regex(/^s[0-9a-z]{1,32}$/);
+/** Airlock's own id for a pending permission request. */
+export const PromptKey = z.string().regex(/^p[0-9a-z]{1,32}$/);
+
+/** Who the agent says it is, plus the command that launched it. */
+export const AgentIdentity = z.object({
+  configName: name,
+  name: shortText.optional(),
+  title: shortText.optional(),
+  version: shortText.optional(),
+  protocolVersion: z.number().int(),
+  commandLine: shortText,
+});
+export type AgentIdentity = z.infer<typeof AgentIdentity>;
+
+/** An agent the user can start sessions with. */
+export const AgentEntry = z.object({
+  name,
+  commandLine: shortText,
+  builtIn: z.boolean(),
+});
+export type AgentEntry = z.infer<typeof AgentEntry>;
+
+/** An authentication method offered by the agent, as the UI should present it. */
+export const AuthMethodView = z.object({
+  id: shortText,
+  name: shortText,
+  description: shortText.optional(),
+  /** `agent`: Airlock runs `authenticate`; `env_var`: the user sets a variable; `terminal`: run the agent's login in a terminal. */
+  kind: z.enum(['agent', 'env_var', 'terminal']),
+  varName: shortText.optional(),
+  terminalCommand: shortText.optional(),
+});
+export type AuthMethodView = z.infer<typeof AuthMethodView>;
+
+/** One of the agent's slash commands. */
+export const CommandView = z.object({ name: shortText, description: shortText, hint: shortText.optional() });
+export type CommandView = z.infer<typeof CommandView>;
+
+/** A session mode the agent offers. */
+export const ModeView = z.object({ id: shortText, name: shortText, description: shortText.optional() });
+
+/** A session configuration option, flattened for display. */
+export const ConfigOptionView = z.object({
+  id: shortText,
+  name: shortText,
+  currentValue: z.union([shortText, z.boolean()]),
+  choices: z.array(z.object({ value: shortText, name: shortText })).max(1000),
+});
+export type ConfigOptionView = z.infer<typeof ConfigOptionView>;
+
+/** Context-window usage reported by the agent. */
+export const UsageView = z.object({
+  used: z.number(),
+  size: z.number(),
+  cost: z.object({ amount: z.number(), currency: shortText }).optional(),
+});
+export type UsageView = z.infer<typeof UsageView>;
+
+/** How an agent process ended. */
+export const AgentExit = z.object({
+  code: z.number().int().nullable(),
+  signal: shortText.nullable(),
+  reason: shortText,
+  stderrTail: z.array(shortText).max(100),
+});
+export type AgentExit = z.infer<typeof AgentExit>;
+
+/** The lifecycle of a session tab. */
+export const SessionStatus = z.enum([
+  'starting',
+  'auth_required',
+  'ready',
+  'prompting',
+  'exited',
+  'failed',
+  'closed',
+]);
+export type SessionStatus = z.infer<typeof SessionStatus>;
+
+/** Everything about a session except its transcript. */
+export const SessionSummary = z.object({
+  key: SessionKey,
+  agentName: name,
+  cwd: shortText,
+  status: SessionStatus,
+  title: shortText.optional(),
+  agent: AgentIdentity.optional(),
+  error: shortText.optional(),
+  authMethods: z.array(AuthMethodView).max(100),
+  exit: AgentExit.optional(),
+  commands: z.array(CommandView).max(1000),
+  modes: z.array(ModeView).max(100),
+  currentModeId: shortText.optional(),
+  configOptions: z.array(ConfigOptionView).max(100),
+  usage: UsageView.optional(),
+});
+export type SessionSummary = z.infer<typeof SessionSummary>;
+
+/** Content that is not plain text, described for display (never rendered as HTML). */
+export const ContentView = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), text }),
+  z.object({ type: z.literal('image'), mimeType: shortText }),
+  z.object({ type: z.literal('audio'), mimeType: shortText }),
+  z.object({ type: z.literal('resource_link'), name: shortText, uri: shortText }),
+  z.object({ type: z.literal('resource'), uri: shortText, text: text.optional() }),
+]);
+export type ContentView = z.infer<typeof ContentView>;
+
+/** Tool-call content: text, a diff, or a terminal reference. */
+export const ToolContentView = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('content'), content: ContentView }),
+  z.object({ type: z.literal('diff'), path: shortText, oldText: text.nullable(), newText: text }),
+  z.object({ type: z.literal('terminal'), terminalId: shortText }),
+]);
+export type ToolContentView = z.infer<typeof ToolContentView>;
+
+const toolKind = z.enum([
+  'read',
+  'edit',
+  'delete',
+  'move',
+  'search',
+  'execute',
+  'think',
+  'fetch',
+  'switch_mode',
+  'other',
+]);
+const toolStatus = z.enum(['pending', 'in_progress', 'completed', 'failed']);
+
+/** The displayable fields of a tool call; on updates, absent fields are unchanged. */
+export const ToolCallFields = z.object({
+  title: shortText.optional(),
+  kind: toolKind.optional(),
+  status: toolStatus.optional(),
+  content: z.array(ToolContentView).max(1000).optional(),
+  locations: z.array(z.object({ path: shortText, line: z.number().int().nullable() })).max(1000).optional(),
+});
+export type ToolCallFields = z.infer<typeof ToolCallFields>;
+
+/** One step of the agent's plan. */
+export const PlanEntryView = z.object({
+  content: shortText,
+  priority: z.enum(['high', 'medium', 'low']),
+  status: z.enum(['pending', 'in_progress', 'completed']),
+});
+export type PlanEntryView = z.infer<typeof PlanEntryView>;
+
+/** A choice on a permission card. */
+export const PermissionOptionView = z.object({
+  optionId: shortText,
+  name: shortText,
+  kind: z.enum(['allow_once', 'allow_always', 'reject_once', 'reject_always']),
+});
+export type PermissionOptionView = z.infer<typeof PermissionOptionView>;
+
+/** How a permission request ended. */
+export const PermissionOutcome = z.discriminatedUnion('outcome', [
+  z.object({ outcome: z.literal('selected'), optionId: shortText }),
+  z.object({ outcome: z.literal('cancelled') }),
+]);
+export type PermissionOutcome = z.infer<typeof PermissionOutcome>;
+
+/** One entry appended to a session's transcript, in order. */
+export const TranscriptEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('prompt'), text }),
+  z.object({ type: z.literal('chunk'), role: z.enum(['agent', 'user', 'thought']), text }),
+  z.object({ type: z.literal('content'), role: z.enum(['agent', 'user', 'thought']), content: ContentView }),
+  z.object({ type: z.literal('tool_call'), toolCallId: shortText, fields: ToolCallFields }),
+  z.object({ type: z.literal('tool_call_update'), toolCallId: shortText, fields: ToolCallFields }),
+  z.object({ type: z.literal('plan'), entries: z.array(PlanEntryView).max(1000) }),
+  z.object({ type: z.literal('notice'), severity: shortText, title: shortText, description: shortText.optional() }),
+  z.object({
+    type: z.literal('permission'),
+    promptKey: PromptKey,
+    toolCallId: shortText,
+    title: shortText.optional(),
+    options: z.array(PermissionOptionView).min(1).max(100),
+  }),
+  z.object({ type: z.literal('permission_resolved'), promptKey: PromptKey, outcome: PermissionOutcome }),
+  z.object({ type: z.literal('turn_end'), stopReason: shortText }),
+  z.object({ type: z.literal('turn_error'), message: shortText }),
+  z.object({ type: z.literal('agent_exit'), exit: AgentExit }),
+  z.object({ type: z.literal('system'), text: shortText }),
+]);
+export type TranscriptEvent = z.infer<typeof TranscriptEvent>;
+
+const empty = z.object({}).strict();
+
+/** Every call the UI can make, with its request and response schemas. */
+export const calls = {
+  /** A snapshot of the app: agents, settings, open sessions. */
+  'app:getState': {
+    request: empty,
+    response: z.object({
+      agents: z.array(AgentEntry),
+      settingsPath: shortText,
+      settingsError: shortText.optional(),
+      defaultCwd: shortText,
+      canPickFolder: z.boolean(),
+      sessions: z.array(SessionSummary),
+    }),
+  },
+  /** Asks the host for a folder (Electron's dialog); `null` when cancelled or unsupported. */
+  'app:pickFolder': {
+    request: empty,
+    response: z.object({ path: shortText.nullable() }),
+  },
+  /** Starts a session with an agent in a working folder. */
+  'session:create': {
+    request: z.object({ agentName: name, cwd: shortText.min(1) }).strict(),
+    response: z.object({ key: SessionKey }),
+  },
+  /** The whole transcript so far, for a UI that (re)attaches to a session. */
+  'session:getTranscript': {
+    request: z.object({ key: SessionKey }).strict(),
+    response: z.object({ events: z.array(TranscriptEvent) }),
+  },
+  /** Sends a text prompt; the turn's progress arrives as events. */
+  'session:prompt': {
+    request: z.object({ key: SessionKey, text: z.string().min(1).max(1_000_000) }).strict(),
+    response: empty,
+  },
+  /** Cancels the running turn (`session/cancel`); pending permissions answer `cancelled`. */
+  'session:cancel': {
+    request: z.object({ key: SessionKey }).strict(),
+    response: empty,
+  },
+  /** Restarts the session's agent after it exited or failed, with a fresh ACP session. */
+  'session:restart': {
+    request: z.object({ key: SessionKey }).strict(),
+    response: empty,
+  },
+  /** Closes the tab; the agent keeps running for other sessions. */
+  'session:close': {
+    request: z.object({ key: SessionKey }).strict(),
+    response: empty,
+  },
+  /** Selects a mode the agent offered. */
+  'session:setMode': {
+    request: z.object({ key: SessionKey, modeId: shortText }).strict(),
+    response: empty,
+  },
+  /** Answers a permission card. */
+  'permission:respond': {
+    request: z.object({ key: SessionKey, promptKey: PromptKey, outcome: PermissionOutcome }).strict(),
+    response: empty,
+  },
+  /** Runs `authenticate` with an agent-handled method, then retries the session. */
+  'agent:authenticate': {
+    request: z.object({ key: SessionKey, methodId: shortText }).strict(),
+    response: empty,
+  },
+  /** The agent's stderr log: its file and its last lines. */
+  'agent:readLog': {
+    request: z.object({ agentName: name }).strict(),
+    response: z.object({ path: shortText, text }),
+  },
+} as const;
+
+/** Every event the core sends to the UI. */
+export const events = {
+  /** A session was created or changed state. */
+  'session:onDidChange': SessionSummary,
+  /** Transcript entries appended to a session, in order, batched. */
+  'session:onDidAppend': z.object({ key: SessionKey, events: z.array(TranscriptEvent) }),
+  /** The agent list or the settings file changed. */
+  'app:onDidChangeAgents': z.object({ agents: z.array(AgentEntry), settingsError: shortText.optional() }),
+} as const;
+
+/** The name of a call. */
+export type CallChannel = keyof typeof calls;
+/** The name of an event. */
+export type EventChannel = keyof typeof events;
+/** A call's request payload. */
+export type CallRequest<C extends CallChannel> = z.infer<(typeof calls)[C]['request']>;
+/** A call's response payload. */
+export type CallResponse<C extends CallChannel> = z.infer<(typeof calls)[C]['response']>;
+/** An event's payload. */
+export type EventPayload<E extends EventChannel> = z.infer<(typeof events)[E]>;
+
+/** Whether a string names a call in the contract. */
+export function isCallChannel(value: unknown): value is CallChannel {
+  return typeof value === 'string' && Object.hasOwn(calls, value);
+}
+
+/** Whether a string names an event in the contract. */
+export function isEventChannel(value: unknown): value is EventChannel {
+  return typeof value === 'string' && Object.hasOwn(events, value);
+}
+
+/**
+ * The API the UI sees as `window.airlock`, on both hosts.
+ *
+ * `invoke` rejects with an Error whose message is meant for the user.
+ */
+export type AirlockApi = {
+  invoke<C extends CallChannel>(channel: C, request: CallRequest<C>): Promise<CallResponse<C>>;
+  on<E extends EventChannel>(channel: E, listener: (payload: EventPayload<E>) => void): () => void;
+};

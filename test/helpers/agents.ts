@@ -1,0 +1,20 @@
+/** Launch specs for the agents tests talk to: the demo agent and the scripted fixtures. */
+import { fileURLToPath } from 'node:url';
+import type { AgentSpec } from '../../main/core/settings.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Runs a TypeScript entry point with Node through tsx, as its own process. */
+function tsxSpec(name: string, entry: string, args: string[] = [], builtIn = false): AgentSpec {
+  return { name, command: process.execPath, args: ['--import', 'tsx', `${root}${entry}`, ...args], env: {}, builtIn };
+}
+
+/** The demo agent, from source. */
+export function demoAgentSpec(): AgentSpec {
+  return tsxSpec('Demo Agent', 'main/demo-agent/index.ts', [], true);
+}
+
+/** A scripted fixture agent from test/fixtures/agents, playing `scenario`. */
+export function fixtureSpec(scenario: string, name = `fixture-${scenario}`): AgentSpec {
+  return tsxSpec(name, 'test/fixtures/agents/scripted-agent.ts', [scenario]);
+}
