@@ -32,6 +32,8 @@ export type CoreOptions = {
   /** Shows a folder picker; absent on hosts that have none. */
   pickFolder?: () => Promise<string | null>;
   timeouts?: ConnectionTimeouts;
+  /** The largest single message accepted from an agent (tests use a small one). */
+  maxMessageBytes?: number;
 };
 
 /** A listener for every event the core emits. */
@@ -47,6 +49,8 @@ export class AirlockCore {
   private readonly listeners = new Set<CoreListener>();
   private readonly outbox = new Map<string, TranscriptEvent[]>();
   private readonly changed = new Set<string>();
+  /** Updates for a session id not bound yet: `session/new`'s answer can trail its first updates. */
+  private readonly early = new WeakMap<AgentConnection, Map<string, acp.SessionNotification[]>>();
   private readonly closedSummaries = new Map<string, EventPayload<'session:onDidChange'>>();
   private flushScheduled = false;
   private nextId = 1;
@@ -116,7 +120,12 @@ export class AirlockCore {
       void this.startSession(session);
       return { key };
     },
-    'session:getTranscript': async ({ key }) => ({ events: this.session(key).events() }),
+    'session:getTranscript': async ({ key }) => {
+      const events = this.session(key).events();
+      // Send what is queued first, so a UI can take this snapshot plus every later event.
+      this.flush();
+      return { events };
+    },
     'session:prompt': async ({ key, text }) => {
       const session = this.session(key);
       if (session.summary.status !== 'ready') {
@@ -136,8 +145,18 @@ export class AirlockCore {
       if (session.connection && !session.connection.exit) {
         throw new UserFacingError('The agent is running');
       }
-      session.append({ type: 'system', text: `Restarting ${session.summary.agentName}…` });
-      session.update({ status: 'starting', error: undefined });
+      // Pick up settings changes (an API key added to `env`, say) and a fresh process, unless
+      // other sessions are still working with the running one.
+      await this.init();
+      const agentName = session.summary.agentName;
+      const running = this.connections.get(agentName);
+      if (running && ![...this.sessions.values()].some((other) => other.summary.agentName === agentName && other.connection)) {
+        this.connections.delete(agentName);
+        void running.then((connection) => connection.stop(), () => undefined);
+      }
+      this.emitAgents();
+      session.append({ type: 'system', text: `Restarting ${agentName}…` });
+      session.update({ status: 'starting', error: undefined, exit: undefined });
       void this.startSession(session);
       return {};
     },
@@ -195,6 +214,10 @@ export class AirlockCore {
     },
   };
 
+  private emitAgents(): void {
+    this.emit('app:onDidChangeAgents', { agents: this.agentEntries(), settingsError: this.catalog.error });
+  }
+
   private agentEntries(): AgentEntry[] {
     return this.catalog.agents.map((agent) => ({
       name: agent.name,
@@ -232,6 +255,11 @@ export class AirlockCore {
         return;
       }
       session.attach(connection, response, configViews(response.configOptions));
+      const early = this.early.get(connection);
+      for (const notification of early?.get(response.sessionId) ?? []) {
+        this.applyUpdate(session, notification);
+      }
+      early?.delete(response.sessionId);
     } catch (error) {
       if (error instanceof AgentRequestError && error.code === AUTH_REQUIRED) {
         session.update({ status: 'auth_required', authMethods: connection.authMethods, agent: connection.identity, error: undefined });
@@ -254,6 +282,7 @@ export class AirlockCore {
     const pending = AgentConnection.start(spec, {
       logsDir: this.options.logsDir,
       timeouts: this.timeouts,
+      maxMessageBytes: this.options.maxMessageBytes,
       delegate: {
         onUpdate: (notification) => started && this.routeUpdate(started, notification),
         onPermission: (request, signal) => this.routePermission(started, request, signal),
@@ -291,8 +320,27 @@ export class AirlockCore {
   private routeUpdate(connection: AgentConnection, notification: acp.SessionNotification): void {
     const session = this.sessionOn(connection, notification.sessionId);
     if (!session) {
+      this.keepEarly(connection, notification);
       return;
     }
+    this.applyUpdate(session, notification);
+  }
+
+  private keepEarly(connection: AgentConnection, notification: acp.SessionNotification): void {
+    let bySession = this.early.get(connection);
+    if (!bySession) {
+      bySession = new Map();
+      this.early.set(connection, bySession);
+    }
+    const kept = bySession.get(notification.sessionId) ?? [];
+    // Bounded: an agent sending updates for sessions that never exist cannot grow this.
+    if (bySession.size < 16 && kept.length < 1000) {
+      kept.push(notification);
+      bySession.set(notification.sessionId, kept);
+    }
+  }
+
+  private applyUpdate(session: Session, notification: acp.SessionNotification): void {
     const effect = mapUpdate(notification.update);
     for (const event of effect.events) {
       session.append(event);

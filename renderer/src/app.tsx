@@ -1,0 +1,84 @@
+/**
+ * The app: sessions on the left, the active session on the right.
+ */
+import { useSyncExternalStore } from 'react';
+import { NewSession } from './components/new-session';
+import { SessionView } from './components/session-view';
+import type { Store } from './state/store';
+
+/** The root component. */
+export function App({ store }: { store: Store }) {
+  const state = useSyncExternalStore(store.subscribe, store.getState);
+  const active = state.sessions.find((session) => session.key === state.activeKey);
+
+  if (state.loadError) {
+    return (
+      <p className="fatal" role="alert">
+        Airlock could not load: {state.loadError}
+      </p>
+    );
+  }
+  if (!state.loaded) {
+    return <p className="loading">Loading…</p>;
+  }
+  return (
+    <div className="app">
+      {state.disconnected ? (
+        <div className="banner" role="alert">
+          The connection to Airlock was lost.{' '}
+          <button type="button" onClick={() => location.reload()}>
+            Reconnect
+          </button>
+        </div>
+      ) : null}
+      <nav className="sidebar" aria-label="Sessions">
+        <h1>Airlock</h1>
+        <NewSession
+          api={store.api}
+          agents={state.agents}
+          defaultCwd={state.defaultCwd}
+          canPickFolder={state.canPickFolder}
+          onCreated={(key) => store.activate(key)}
+        />
+        {state.settingsError ? (
+          <p className="settings-error" role="alert">
+            {state.settingsError}
+          </p>
+        ) : null}
+        <ul className="session-list" role="tablist" aria-label="Open sessions">
+          {state.sessions.map((session) => (
+            <li key={session.key} className="session-tab">
+              <button
+                type="button"
+                role="tab"
+                aria-selected={session.key === state.activeKey}
+                onClick={() => store.activate(session.key)}
+              >
+                <span className="tab-title">{session.title ?? session.agent?.title ?? session.agentName}</span>
+                <span className={`tab-status status-${session.status}`}>{session.status.replace('_', ' ')}</span>
+              </button>
+              <button
+                type="button"
+                className="close"
+                aria-label={`Close session with ${session.agentName}`}
+                onClick={() => void store.api.invoke('session:close', { key: session.key })}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+        <p className="settings-path">
+          Agents are configured in <code>{state.settingsPath}</code>
+        </p>
+      </nav>
+      {active ? (
+        <SessionView key={active.key} api={store.api} session={active} transcript={state.transcripts[active.key]} />
+      ) : (
+        <main className="empty">
+          <p>Start a session with an agent to begin. The demo agent needs no account.</p>
+        </main>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,190 @@
+/**
+ * One session: who the agent is, its transcript, and the composer. Esc cancels a running turn.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
+import type { AirlockApi, PermissionOutcome, SessionSummary } from '../../../preload/contract';
+import type { Transcript } from '../state/transcript';
+import { AgentPanel } from './agent-panel';
+import { RowView, type RowActions } from './rows';
+
+type Props = { api: AirlockApi; session: SessionSummary; transcript: Transcript | undefined };
+
+function agentLabel(session: SessionSummary): string {
+  const agent = session.agent;
+  if (!agent) {
+    return session.agentName;
+  }
+  const who = agent.title ?? agent.name ?? session.agentName;
+  return agent.version ? `${who} ${agent.version}` : who;
+}
+
+const STATUS_TEXT: Record<SessionSummary['status'], string> = {
+  starting: 'Starting…',
+  auth_required: 'Sign-in required',
+  ready: 'Ready',
+  prompting: 'Working…',
+  exited: 'Agent exited',
+  failed: 'Failed',
+  closed: 'Closed',
+};
+
+/** The session pane. */
+export function SessionView({ api, session, transcript }: Props) {
+  const [draft, setDraft] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const list = useRef<VirtuosoHandle>(null);
+  const rows = transcript?.rows ?? [];
+  const prompting = session.status === 'prompting';
+
+  const run = useCallback((action: Promise<unknown>) => {
+    setError(undefined);
+    action.catch((failure: unknown) => setError((failure as Error).message));
+  }, []);
+
+  const actions = useMemo<RowActions>(
+    () => ({
+      respondPermission: (promptKey: string, outcome: PermissionOutcome) =>
+        run(api.invoke('permission:respond', { key: session.key, promptKey, outcome })),
+    }),
+    [api, run, session.key],
+  );
+
+  const send = () => {
+    const text = draft.trim();
+    if (!text || session.status !== 'ready') {
+      return;
+    }
+    setDraft('');
+    run(api.invoke('session:prompt', { key: session.key, text }));
+  };
+
+  const cancel = useCallback(() => run(api.invoke('session:cancel', { key: session.key })), [api, run, session.key]);
+
+  // Esc cancels the running turn from anywhere in the window.
+  useEffect(() => {
+    if (!prompting) {
+      return undefined;
+    }
+    const onKey = (event: globalThis.KeyboardEvent) => {
+      if (event.key === 'Escape' && !event.defaultPrevented) {
+        event.preventDefault();
+        cancel();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [prompting, cancel]);
+
+  const onComposerKey = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      send();
+    }
+  };
+
+  return (
+    <main className="session" aria-label={`Session with ${agentLabel(session)}`}>
+      <header className="session-header">
+        <div>
+          <h2>{session.title ?? agentLabel(session)}</h2>
+          <p className="session-meta">
+            <span aria-label="Agent">{agentLabel(session)}</span>
+            {session.agent ? <span title="Launched with">{session.agent.commandLine}</span> : null}
+            <span aria-label="Working folder">{session.cwd}</span>
+          </p>
+        </div>
+        <div className="session-controls">
+          {session.modes.length > 0 ? (
+            <label>
+              Mode{' '}
+              <select
+                value={session.currentModeId ?? ''}
+                disabled={session.status !== 'ready'}
+                onChange={(event) => run(api.invoke('session:setMode', { key: session.key, modeId: event.target.value }))}
+              >
+                {session.modes.map((mode) => (
+                  <option key={mode.id} value={mode.id} title={mode.description}>
+                    {mode.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : null}
+          {session.usage ? (
+            <span className="usage" aria-label="Context used">
+              {Math.round((session.usage.used / Math.max(session.usage.size, 1)) * 100)}% of context
+              {session.usage.cost ? ` · ${session.usage.cost.amount.toFixed(2)} ${session.usage.cost.currency}` : ''}
+            </span>
+          ) : null}
+          <span className={`status status-${session.status}`} role="status" aria-label="Session status">
+            {STATUS_TEXT[session.status]}
+          </span>
+        </div>
+      </header>
+
+      <AgentPanel api={api} session={session} />
+
+      <div className="transcript" role="log" aria-label="Transcript" aria-live="off">
+        <Virtuoso
+          ref={list}
+          data={rows}
+          computeItemKey={(_index, row) => row.id}
+          followOutput={(atBottom) => (atBottom ? 'auto' : false)}
+          initialTopMostItemIndex={rows.length > 0 ? rows.length - 1 : 0}
+          increaseViewportBy={{ top: 400, bottom: 400 }}
+          itemContent={(_index, row) => <RowView row={row} actions={actions} />}
+        />
+      </div>
+
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+
+      <form
+        className="composer"
+        onSubmit={(event) => {
+          event.preventDefault();
+          send();
+        }}
+      >
+        <textarea
+          aria-label="Message"
+          placeholder={session.status === 'ready' ? 'Message the agent (Enter to send, Shift+Enter for a new line)' : STATUS_TEXT[session.status]}
+          value={draft}
+          rows={3}
+          onChange={(event) => setDraft(event.target.value)}
+          onKeyDown={onComposerKey}
+        />
+        <div className="composer-actions">
+          {prompting ? (
+            <button type="button" onClick={cancel} aria-keyshortcuts="Escape">
+              Cancel
+            </button>
+          ) : (
+            <button type="submit" disabled={session.status !== 'ready' || draft.trim() === ''}>
+              Send
+            </button>
+          )}
+        </div>
+      </form>
+      {session.commands.length > 0 ? (
+        <p className="commands" aria-label="Agent commands">
+          {session.commands.map((command) => (
+            <button
+              key={command.name}
+              type="button"
+              className="command"
+              title={command.description}
+              onClick={() => setDraft(`/${command.name}${command.hint ? ' ' : ''}`)}
+            >
+              /{command.name}
+            </button>
+          ))}
+        </p>
+      ) : null}
+    </main>
+  );
+}

@@ -1,0 +1,126 @@
+/**
+ * The UI's state: agents, sessions and their transcripts, kept in step with the core's events.
+ *
+ * React reads it through `useSyncExternalStore`; every change replaces the state object, and a
+ * batch of transcript events is one change.
+ */
+import type { AgentEntry, AirlockApi, SessionSummary } from '../../../preload/contract';
+import { applyEvents, emptyTranscript, type Transcript } from './transcript';
+
+/** Everything the UI shows. */
+export type AppState = {
+  loaded: boolean;
+  agents: AgentEntry[];
+  settingsPath: string;
+  settingsError?: string;
+  defaultCwd: string;
+  canPickFolder: boolean;
+  sessions: SessionSummary[];
+  transcripts: Record<string, Transcript>;
+  activeKey?: string;
+  disconnected: boolean;
+  loadError?: string;
+};
+
+/** Holds the state and applies the core's events to it. */
+export class Store {
+  private state: AppState = {
+    loaded: false,
+    agents: [],
+    settingsPath: '',
+    defaultCwd: '',
+    canPickFolder: false,
+    sessions: [],
+    transcripts: {},
+    disconnected: false,
+  };
+  private readonly listeners = new Set<() => void>();
+  /** Sessions whose transcript snapshot is being fetched; their earlier events are in it. */
+  private readonly loading = new Set<string>();
+
+  constructor(readonly api: AirlockApi) {
+    api.on('session:onDidAppend', ({ key, events }) => {
+      if (this.loading.has(key)) {
+        return;
+      }
+      const current = this.state.transcripts[key] ?? emptyTranscript();
+      this.set({ transcripts: { ...this.state.transcripts, [key]: applyEvents(current, events) } });
+    });
+    api.on('session:onDidChange', (summary) => this.upsertSession(summary));
+    api.on('app:onDidChangeAgents', ({ agents, settingsError }) => this.set({ agents, settingsError }));
+  }
+
+  /** Loads the app state and every open session's transcript. */
+  async load(): Promise<void> {
+    try {
+      const state = await this.api.invoke('app:getState', {});
+      for (const session of state.sessions) {
+        this.loading.add(session.key);
+      }
+      const transcripts: Record<string, Transcript> = {};
+      for (const session of state.sessions) {
+        // The core flushes pending events before it answers, so events that arrive after
+        // this answer are exactly the ones the snapshot lacks.
+        const { events } = await this.api.invoke('session:getTranscript', { key: session.key });
+        transcripts[session.key] = applyEvents(emptyTranscript(), events);
+        this.loading.delete(session.key);
+      }
+      this.set({
+        loaded: true,
+        agents: state.agents,
+        settingsPath: state.settingsPath,
+        settingsError: state.settingsError,
+        defaultCwd: state.defaultCwd,
+        canPickFolder: state.canPickFolder,
+        sessions: state.sessions,
+        transcripts: { ...this.state.transcripts, ...transcripts },
+        activeKey: this.state.activeKey ?? state.sessions[0]?.key,
+      });
+    } catch (error) {
+      this.set({ loadError: (error as Error).message });
+    }
+  }
+
+  /** Subscribes to changes (for `useSyncExternalStore`). */
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** The current state (for `useSyncExternalStore`). */
+  getState = (): AppState => this.state;
+
+  /** Shows a session. */
+  activate(key: string): void {
+    this.set({ activeKey: key });
+  }
+
+  /** Marks the link to the core as lost. */
+  disconnect(): void {
+    this.set({ disconnected: true });
+  }
+
+  private upsertSession(summary: SessionSummary): void {
+    if (summary.status === 'closed') {
+      const sessions = this.state.sessions.filter((session) => session.key !== summary.key);
+      const transcripts = { ...this.state.transcripts };
+      delete transcripts[summary.key];
+      const activeKey = this.state.activeKey === summary.key ? sessions.at(-1)?.key : this.state.activeKey;
+      this.set({ sessions, transcripts, activeKey });
+      return;
+    }
+    const index = this.state.sessions.findIndex((session) => session.key === summary.key);
+    const sessions =
+      index === -1
+        ? [...this.state.sessions, summary]
+        : this.state.sessions.map((session, i) => (i === index ? summary : session));
+    this.set({ sessions });
+  }
+
+  private set(patch: Partial<AppState>): void {
+    this.state = { ...this.state, ...patch };
+    for (const listener of this.listeners) {
+      listener();
+    }
+  }
+}

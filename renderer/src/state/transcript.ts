@@ -1,0 +1,243 @@
+/**
+ * Folds transcript events into the rows the UI shows.
+ *
+ * Streamed text is cut into segments at paragraph breaks (outside code fences), so a reply of
+ * any length becomes many small rows: the list virtualises them and only the last one
+ * re-renders while text streams in.
+ */
+import type {
+  AgentExit,
+  ContentView,
+  PermissionOptionView,
+  PermissionOutcome,
+  PlanEntryView,
+  ToolCallFields,
+  TranscriptEvent,
+} from '../../../preload/contract';
+
+/** One row of the transcript. */
+export type Row =
+  | { kind: 'prompt'; id: number; text: string }
+  | { kind: 'text'; id: number; role: 'agent' | 'user'; text: string; first: boolean }
+  | { kind: 'thought'; id: number; text: string }
+  | { kind: 'content'; id: number; role: 'agent' | 'user' | 'thought'; content: ContentView }
+  | { kind: 'tool'; id: number; toolCallId: string; fields: ToolCallFields }
+  | { kind: 'plan'; id: number; entries: PlanEntryView[] }
+  | { kind: 'notice'; id: number; severity: string; title: string; description?: string }
+  | {
+      kind: 'permission';
+      id: number;
+      promptKey: string;
+      title?: string;
+      toolCallId: string;
+      options: PermissionOptionView[];
+      outcome?: PermissionOutcome;
+    }
+  | { kind: 'turn_end'; id: number; stopReason: string }
+  | { kind: 'turn_error'; id: number; message: string }
+  | { kind: 'exit'; id: number; exit: AgentExit }
+  | { kind: 'system'; id: number; text: string };
+
+/** A session's transcript as rows, plus the indexes that let updates find their row. */
+export type Transcript = {
+  rows: Row[];
+  nextId: number;
+  /** Row index of each tool call, by id. */
+  tools: Map<string, number>;
+  /** Row index of each permission card, by key. */
+  permissions: Map<string, number>;
+  /** Row index of the current turn's plan, if any. */
+  plan: number | undefined;
+  /** Whether the last text row may still grow. */
+  open: boolean;
+};
+
+/** A segment is closed at a paragraph break once it is at least this long. */
+export const SEGMENT_CHARS = 2_000;
+/** A segment with no paragraph break is cut anyway at this length. */
+export const MAX_SEGMENT_CHARS = 16_000;
+
+/** An empty transcript. */
+export function emptyTranscript(): Transcript {
+  return { rows: [], nextId: 1, tools: new Map(), permissions: new Map(), plan: undefined, open: false };
+}
+
+/** Applies a batch of events; returns a new transcript (rows that changed are new objects). */
+export function applyEvents(previous: Transcript, events: TranscriptEvent[]): Transcript {
+  const next: Transcript = {
+    ...previous,
+    rows: previous.rows.slice(),
+    tools: previous.tools,
+    permissions: previous.permissions,
+  };
+  for (const event of events) {
+    applyEvent(next, event);
+  }
+  return next;
+}
+
+function push(transcript: Transcript, row: Row extends infer R ? (R extends Row ? Omit<R, 'id'> : never) : never): number {
+  transcript.rows.push({ ...row, id: transcript.nextId++ } as Row);
+  return transcript.rows.length - 1;
+}
+
+function applyEvent(t: Transcript, event: TranscriptEvent): void {
+  switch (event.type) {
+    case 'prompt':
+      t.open = false;
+      t.plan = undefined;
+      push(t, { kind: 'prompt', text: event.text });
+      return;
+    case 'chunk':
+      if (event.role === 'thought') {
+        appendThought(t, event.text);
+      } else {
+        appendText(t, event.role, event.text);
+      }
+      return;
+    case 'content':
+      t.open = false;
+      push(t, { kind: 'content', role: event.role, content: event.content });
+      return;
+    case 'tool_call': {
+      t.open = false;
+      const existing = t.tools.get(event.toolCallId);
+      if (existing !== undefined) {
+        updateTool(t, existing, event.fields);
+        return;
+      }
+      t.tools = new Map(t.tools).set(event.toolCallId, push(t, { kind: 'tool', toolCallId: event.toolCallId, fields: event.fields }));
+      return;
+    }
+    case 'tool_call_update': {
+      const index = t.tools.get(event.toolCallId);
+      if (index === undefined) {
+        // An update for a call we never saw: show it as a call of its own.
+        t.open = false;
+        t.tools = new Map(t.tools).set(
+          event.toolCallId,
+          push(t, { kind: 'tool', toolCallId: event.toolCallId, fields: { title: event.toolCallId, ...event.fields } }),
+        );
+        return;
+      }
+      updateTool(t, index, event.fields);
+      return;
+    }
+    case 'plan': {
+      if (t.plan !== undefined) {
+        const row = t.rows[t.plan];
+        if (row?.kind === 'plan') {
+          t.rows[t.plan] = { ...row, entries: event.entries };
+          return;
+        }
+      }
+      t.open = false;
+      t.plan = push(t, { kind: 'plan', entries: event.entries });
+      return;
+    }
+    case 'notice':
+      t.open = false;
+      push(t, { kind: 'notice', severity: event.severity, title: event.title, description: event.description });
+      return;
+    case 'permission':
+      t.open = false;
+      t.permissions = new Map(t.permissions).set(
+        event.promptKey,
+        push(t, { kind: 'permission', promptKey: event.promptKey, title: event.title, toolCallId: event.toolCallId, options: event.options }),
+      );
+      return;
+    case 'permission_resolved': {
+      const index = t.permissions.get(event.promptKey);
+      const row = index === undefined ? undefined : t.rows[index];
+      if (index !== undefined && row?.kind === 'permission') {
+        t.rows[index] = { ...row, outcome: event.outcome };
+      }
+      return;
+    }
+    case 'turn_end':
+      t.open = false;
+      push(t, { kind: 'turn_end', stopReason: event.stopReason });
+      return;
+    case 'turn_error':
+      t.open = false;
+      push(t, { kind: 'turn_error', message: event.message });
+      return;
+    case 'agent_exit':
+      t.open = false;
+      push(t, { kind: 'exit', exit: event.exit });
+      return;
+    case 'system':
+      t.open = false;
+      push(t, { kind: 'system', text: event.text });
+      return;
+  }
+}
+
+function updateTool(t: Transcript, index: number, fields: ToolCallFields): void {
+  const row = t.rows[index];
+  if (row?.kind === 'tool') {
+    t.rows[index] = { ...row, fields: { ...row.fields, ...stripUndefined(fields) } };
+  }
+}
+
+function stripUndefined(fields: ToolCallFields): ToolCallFields {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as ToolCallFields;
+}
+
+function appendThought(t: Transcript, text: string): void {
+  const last = t.rows.at(-1);
+  if (last?.kind === 'thought') {
+    t.rows[t.rows.length - 1] = { ...last, text: last.text + text };
+    return;
+  }
+  t.open = false;
+  push(t, { kind: 'thought', text });
+}
+
+function appendText(t: Transcript, role: 'agent' | 'user', text: string): void {
+  const last = t.rows.at(-1);
+  if (t.open && last?.kind === 'text' && last.role === role) {
+    const combined = last.text + text;
+    const cut = segmentCut(combined);
+    if (cut === undefined) {
+      t.rows[t.rows.length - 1] = { ...last, text: combined };
+      return;
+    }
+    t.rows[t.rows.length - 1] = { ...last, text: combined.slice(0, cut) };
+    appendRest(t, role, combined.slice(cut));
+    return;
+  }
+  t.open = true;
+  push(t, { kind: 'text', role, text: '', first: true });
+  appendText(t, role, text);
+}
+
+function appendRest(t: Transcript, role: 'agent' | 'user', rest: string): void {
+  push(t, { kind: 'text', role, text: '', first: false });
+  if (rest) {
+    appendText(t, role, rest);
+  }
+}
+
+/**
+ * Where to close a growing segment: after the last paragraph break once the segment is long
+ * enough, as long as that break is outside a code fence; or hard, at the maximum length.
+ */
+export function segmentCut(text: string): number | undefined {
+  if (text.length < SEGMENT_CHARS) {
+    return undefined;
+  }
+  const brk = text.lastIndexOf('\n\n');
+  if (brk >= SEGMENT_CHARS / 2 && fenceCount(text.slice(0, brk)) % 2 === 0) {
+    return brk + 2;
+  }
+  if (text.length >= MAX_SEGMENT_CHARS) {
+    const line = text.lastIndexOf('\n', MAX_SEGMENT_CHARS);
+    return line > MAX_SEGMENT_CHARS / 2 ? line + 1 : MAX_SEGMENT_CHARS;
+  }
+  return undefined;
+}
+
+function fenceCount(text: string): number {
+  return text.match(/^\s*(```|~~~)/gm)?.length ?? 0;
+}

@@ -1,0 +1,67 @@
+/** Runs the built web host (`out/main/web.js`) and drives it with Debian's Chromium. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Chromium flags that work on these machines (no network, running as root). */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** A running web host. */
+export type WebApp = { url: string; origin: string; configDir: string; process: ChildProcess; stop(): Promise<void> };
+
+/** Starts `node out/main/web.js` with its own config folder and waits for its URL. */
+export async function startWebApp(settings?: unknown): Promise<WebApp> {
+  const configDir = await mkdtemp(join(tmpdir(), 'airlock-web-'));
+  if (settings !== undefined) {
+    await writeFile(join(configDir, 'settings.json'), typeof settings === 'string' ? settings : JSON.stringify(settings));
+  }
+  const child = spawn(process.execPath, [join(root, 'out/main/web.js')], {
+    env: { ...process.env, AIRLOCK_CONFIG_DIR: configDir, AIRLOCK_CWD: configDir },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      const match = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(line);
+      if (match?.[1]) {
+        resolve(match[1]);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`web host exited with code ${code} before printing its URL`)));
+  });
+  return {
+    url,
+    origin: new URL(url).origin,
+    configDir,
+    process: child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) {
+          resolve();
+          return;
+        }
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Launches headless Chromium from /usr/bin/chromium (or CHROMIUM_PATH). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
