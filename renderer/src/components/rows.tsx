@@ -2,7 +2,7 @@
  * One transcript row of each kind. Agent strings are always React text, never HTML.
  */
 import { diffLines } from 'diff';
-import { memo, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import type { ContentView, PermissionOutcome, ToolContentView } from '../../../preload/contract';
 import type { Row } from '../state/transcript';
 import { Markdown } from './markdown';
@@ -88,6 +88,14 @@ function ToolRow({ row }: { row: Extract<Row, { kind: 'tool' }> }) {
 }
 
 function PermissionRow({ row, actions }: { row: Extract<Row, { kind: 'permission' }>; actions: RowActions }) {
+  const first = useRef<HTMLButtonElement>(null);
+  const pending = row.outcome === undefined;
+  // A new card takes focus so it can be answered from the keyboard at once.
+  useEffect(() => {
+    if (pending) {
+      first.current?.focus();
+    }
+  }, [pending]);
   const title = row.title ?? row.toolCallId;
   const chosen =
     row.outcome?.outcome === 'selected'
@@ -109,8 +117,7 @@ function PermissionRow({ row, actions }: { row: Extract<Row, { kind: 'permission
               key={option.optionId}
               type="button"
               className={option.kind.startsWith('allow') ? 'allow' : 'reject'}
-              // The first option takes focus so the card answers from the keyboard at once.
-              autoFocus={i === 0}
+              ref={i === 0 ? first : undefined}
               onClick={() => actions.respondPermission(row.promptKey, { outcome: 'selected', optionId: option.optionId })}
             >
               {option.name}
@@ -203,7 +210,7 @@ export const RowView = memo(function RowView({ row, actions }: { row: Row; actio
       );
     case 'turn_end':
       return (
-        <div className="row turn-end" role="status">
+        <div className="row turn-end" role="status" aria-label="Turn ended">
           {STOP_REASONS[row.stopReason] ?? `Stopped: ${row.stopReason}`}
         </div>
       );

@@ -1,0 +1,124 @@
+/**
+ * The whole app in Chromium against `npm run web`'s build, with the demo agent.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { replyFor } from '../../main/demo-agent/script.js';
+import { launchChromium, startWebApp, type WebApp } from '../helpers/web-app.js';
+
+let app: WebApp;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startWebApp(), launchChromium()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+afterEach(async ({ task }) => {
+  if (task.result?.state === 'fail') {
+    console.error(`page at failure:\n${(await page.locator('body').textContent())?.slice(0, 3000)}`);
+  }
+  await page.close();
+});
+beforeEach(async () => {
+  page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  page.on('console', (message) => message.type() === 'error' && console.error(`page: ${message.text()}`));
+  await page.goto(app.url);
+  await page.getByRole('button', { name: 'Start session' }).click();
+  await status().filter({ hasText: 'Ready' }).waitFor();
+});
+
+const status = () => page.getByRole('status', { name: 'Session status' });
+const transcript = () => page.getByRole('log', { name: 'Transcript' });
+/** The latest turn's end, once it has ended with `text`. */
+const turnEnded = (text: string) =>
+  transcript().getByRole('status', { name: 'Turn ended' }).last().filter({ hasText: text }).waitFor();
+
+async function send(text: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'Message' }).fill(text);
+  await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+}
+
+describe('a session in the browser', () => {
+  it('shows who the agent is and streams its reply to the end of the turn', async () => {
+    await expect(page.getByLabel('Agent', { exact: true }).first().textContent()).resolves.toContain('Airlock Demo Agent 0.1.0');
+    await send('hello airlock');
+    await turnEnded('Done');
+    await expect(transcript().textContent()).resolves.toContain(replyFor('hello airlock').replace('`/help`', '/help'));
+    await expect(status().textContent()).resolves.toBe('Ready');
+  });
+
+  it('renders a tool call with its diff', async () => {
+    await send('/tool');
+    const tool = transcript().getByRole('region', { name: 'Tool call: Edit README.md' });
+    await tool.getByText('completed').waitFor();
+    await expect(tool.getByRole('figure', { name: 'Diff of /demo/README.md' }).textContent()).resolves.toContain(
+      '+ Hello from the Airlock demo agent.',
+    );
+  });
+
+  it('answers a permission request by keyboard', async () => {
+    await send('/permission');
+    const card = transcript().getByRole('group', { name: 'Permission request: Edit README.md' });
+    await card.getByRole('button', { name: 'Allow once' }).waitFor();
+    // The new card takes focus: Enter answers its first option.
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Allow once');
+    await page.keyboard.press('Enter');
+    await card.getByText('Answered: Allow once').waitFor();
+    await transcript().getByText('I edited README.md; the diff is above.').waitFor();
+  });
+
+  it('cancels a turn with Esc, answering its pending permission cancelled', async () => {
+    await send('/permission');
+    const card = transcript().getByRole('group', { name: 'Permission request: Edit README.md' });
+    await card.getByRole('button', { name: 'Reject' }).waitFor();
+    await page.keyboard.press('Escape');
+    await card.getByText('Cancelled').waitFor();
+    await turnEnded('Cancelled');
+    await status().filter({ hasText: 'Ready' }).waitFor();
+  });
+
+  it('cancels a long streaming turn with the Cancel button', async () => {
+    await send('/long 50000');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await turnEnded('Cancelled');
+    await status().filter({ hasText: 'Ready' }).waitFor();
+  });
+
+  it('survives the agent crashing mid-turn and restarts it', async () => {
+    await send('/crash');
+    const panel = page.getByRole('region', { name: 'Agent stopped' });
+    await panel.waitFor();
+    await expect(panel.textContent()).resolves.toContain('exited with code 3');
+    await expect(panel.textContent()).resolves.toContain('demo agent: crashing on request (/crash)');
+    await panel.getByRole('button', { name: 'Show agent log' }).click();
+    await expect(page.getByRole('region', { name: 'Agent log' }).textContent()).resolves.toContain('crashing on request');
+    await panel.getByRole('button', { name: 'Restart agent' }).click();
+    await status().filter({ hasText: 'Ready' }).waitFor();
+    await send('after restart');
+    await transcript().getByText('You said: "after restart"', { exact: false }).waitFor();
+  });
+
+  it('shows agent markup as text: no HTML, no followable links, no fetched images', async () => {
+    await send('<img src="/x.png" onerror="window.pwned=1"> [click](javascript:alert(1)) ![pic](https://example.com/p.png) <b>bold</b>');
+    await turnEnded('Done');
+    expect(await transcript().locator('img, a, b, script, iframe').count()).toBe(0);
+    await expect(transcript().textContent()).resolves.toContain('(javascript:alert(1))');
+    await expect(page.evaluate(() => (window as { pwned?: number }).pwned)).resolves.toBeUndefined();
+  });
+
+  it('runs several sessions at once', async () => {
+    const before = await page.getByRole('tab').count();
+    await page.getByRole('button', { name: 'Start session' }).click();
+    await page.getByRole('tab').nth(before).waitFor();
+    await page.getByRole('tab', { selected: true }).and(page.getByRole('tab').nth(before)).waitFor();
+    await status().filter({ hasText: 'Ready' }).waitFor();
+    await send('second session');
+    await transcript().getByText('You said: "second session"', { exact: false }).waitFor();
+    await page.getByRole('tab').nth(before - 1).click();
+    await expect(transcript().textContent()).resolves.not.toContain('second session');
+  });
+});
