@@ -71,8 +71,17 @@ export type ConnectionTimeouts = {
 /** Defaults for {@link ConnectionTimeouts}. */
 export const DEFAULT_TIMEOUTS: ConnectionTimeouts = { requestMs: 30_000, cancelGraceMs: 5_000 };
 
-/** The largest single message Airlock accepts from an agent. */
+/** The largest single message Airlock accepts from an agent, unless told otherwise. */
 export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+/** How {@link AgentConnection.start} runs an agent. */
+export type ConnectionOptions = {
+  logsDir: string;
+  delegate: ConnectionDelegate;
+  timeouts?: ConnectionTimeouts;
+  /** The largest single message accepted from the agent; {@link MAX_MESSAGE_BYTES} by default. */
+  maxMessageBytes?: number;
+};
 
 /** A started agent process with an initialized ACP connection. */
 export class AgentConnection {
@@ -85,6 +94,7 @@ export class AgentConnection {
     private readonly child: AgentProcess,
     private readonly connection: acp.ClientConnection,
     private readonly tail: StderrTail,
+    private readonly ended: Promise<AgentExit>,
     init: InitializeResult,
     readonly timeouts: ConnectionTimeouts,
   ) {
@@ -99,11 +109,9 @@ export class AgentConnection {
    * Rejects with a {@link UserFacingError} when the process cannot start, exits, never
    * answers, or answers with something Airlock cannot use; the process is stopped then.
    */
-  static async start(
-    spec: AgentSpec,
-    options: { logsDir: string; delegate: ConnectionDelegate; timeouts?: ConnectionTimeouts },
-  ): Promise<AgentConnection> {
+  static async start(spec: AgentSpec, options: ConnectionOptions): Promise<AgentConnection> {
     const timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;
+    const maxMessageBytes = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
     const log = openLog(options.logsDir, spec.name);
     log?.write(`\n--- ${new Date().toISOString()} started: ${commandLine(spec)}\n`);
     const tail = new StderrTail(50);
@@ -115,7 +123,9 @@ export class AgentConnection {
     // Writing to an agent that has exited must not crash Airlock: the exit is reported instead.
     child.stdin.on('error', () => undefined);
 
-    const exit = watchExit(child, tail, log);
+    // Set when Airlock stops a still-running agent because its stream broke; the exit says why.
+    let broken: string | undefined;
+    const exit = watchExit(child, tail, log, () => broken);
     let initDone = false;
     const client = acp
       .client({ name: 'airlock' })
@@ -126,9 +136,18 @@ export class AgentConnection {
     const stream = acp.ndJsonStream(
       Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
       Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
-      { maxMessageBytes: MAX_MESSAGE_BYTES },
+      { maxMessageBytes },
     );
     const connection = client.connect(stream);
+    void connection.closed.then(() => {
+      // An oversized message ends the SDK's stream but not the process: stop the agent, or it
+      // would linger with a dead connection that every later request fails on.
+      const reason: unknown = connection.signal.reason;
+      if (reason instanceof acp.MessageTooLargeError && !broken) {
+        broken = `sent a message larger than ${formatBytes(reason.maxMessageBytes)}`;
+        stopProcess(child);
+      }
+    });
 
     const exitDuringInit = exit.then((info) => {
       if (!initDone) {
@@ -152,7 +171,7 @@ export class AgentConnection {
       ]);
       const init = parseInitializeResponse(raw, spec);
       initDone = true;
-      const connected = new AgentConnection(child, connection, tail, init, timeouts);
+      const connected = new AgentConnection(child, connection, tail, exit, init, timeouts);
       void exit.then((info) => {
         connected.exited = info;
         connection.close(new Error(info.reason));
@@ -190,7 +209,7 @@ export class AgentConnection {
         `${this.identity.configName} did not answer ${method} within ${this.timeouts.requestMs / 1000} s`,
       );
     } catch (error) {
-      throw toUserFacing(error, this.identity.configName);
+      throw await this.failure(error);
     }
   }
 
@@ -205,7 +224,7 @@ export class AgentConnection {
       }
       return { stopReason: stopReason as acp.StopReason };
     } catch (error) {
-      throw toUserFacing(error, this.identity.configName);
+      throw await this.failure(error);
     }
   }
 
@@ -221,6 +240,25 @@ export class AgentConnection {
   stop(): void {
     this.connection.close();
     stopProcess(this.child);
+  }
+
+  /**
+   * Turns a failed request into a user-facing error. When the connection closed under it, the
+   * process is usually exiting: its output ends a moment before the exit is known, so wait
+   * briefly and blame the exit rather than report a bare "connection closed".
+   */
+  private async failure(error: unknown): Promise<UserFacingError> {
+    if (this.connection.signal.aborted && !this.exited) {
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, this.timeouts.cancelGraceMs);
+      });
+      await Promise.race([this.ended, grace]).finally(() => clearTimeout(timer));
+    }
+    if (this.exited && !(error instanceof UserFacingError)) {
+      return new UserFacingError(`${this.identity.configName} ${this.exited.reason}`);
+    }
+    return toUserFacing(error, this.identity.configName);
   }
 
   private assertRunning(): void {
@@ -247,7 +285,12 @@ export function agentLogPath(dir: string, agentName: string): string {
   return join(dir, `${agentName.replace(/[^A-Za-z0-9._-]+/g, '_')}.log`);
 }
 
-function watchExit(child: AgentProcess, tail: StderrTail, log: WriteStream | undefined): Promise<AgentExit> {
+function watchExit(
+  child: AgentProcess,
+  tail: StderrTail,
+  log: WriteStream | undefined,
+  broken: () => string | undefined,
+): Promise<AgentExit> {
   return new Promise((resolve) => {
     let settled = false;
     const finish = (code: number | null, signal: string | null, reason: string) => {
@@ -261,9 +304,11 @@ function watchExit(child: AgentProcess, tail: StderrTail, log: WriteStream | und
     };
     child.once('error', (error) => finish(null, null, `could not be started (${error.message})`));
     // 'close' comes after stdio has drained, so the stderr tail is complete.
-    child.once('close', (code, signal) =>
-      finish(code, signal, signal ? `was stopped by ${signal}` : `exited with code ${code ?? 'unknown'}`),
-    );
+    child.once('close', (code, signal) => {
+      const why = broken();
+      const ended = signal ? `was stopped by ${signal}` : `exited with code ${code ?? 'unknown'}`;
+      finish(code, signal, why ? `was stopped because it ${why}` : ended);
+    });
   });
 }
 
@@ -291,11 +336,37 @@ function toUserFacing(error: unknown, agentName: string): UserFacingError {
     return error;
   }
   if (error instanceof acp.RequestError) {
-    return new AgentRequestError(error.code, `${agentName}: ${error.message} (${error.code})`);
+    const detail = errorDetail(error.data);
+    const message = `${error.message}${detail ? `: ${detail}` : ''}`;
+    return new AgentRequestError(error.code, `${agentName}: ${message} (${error.code})`);
   }
   if (error instanceof acp.MessageTooLargeError) {
-    return new UserFacingError(`${agentName} sent a message larger than ${MAX_MESSAGE_BYTES / 1024 / 1024} MB`);
+    const limit = formatBytes(error.maxMessageBytes);
+    return new UserFacingError(`${agentName} sent a message larger than ${limit}`);
   }
   const message = error instanceof Error ? error.message : String(error);
   return new UserFacingError(`${agentName}: ${message}`);
+}
+
+/**
+ * The human part of a JSON-RPC error's `data`, if it has one: agents often put the real reason
+ * there ("Internal error" with `{ details: "Query closed before response received" }`).
+ */
+function errorDetail(data: unknown): string | undefined {
+  const record =
+    data !== null && typeof data === 'object' ? (data as Record<string, unknown>) : undefined;
+  const candidates = typeof data === 'string' ? [data] : [record?.details, record?.message];
+  const detail = candidates.find((value) => typeof value === 'string');
+  return typeof detail === 'string' && detail.trim() ? detail.trim().slice(0, 500) : undefined;
+}
+
+/** A byte count as a user reads it: `64 MB`, `16 KB`, `100 bytes`. */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) {
+    return `${bytes / 1024 / 1024} MB`;
+  }
+  if (bytes >= 1024 && bytes % 1024 === 0) {
+    return `${bytes / 1024} KB`;
+  }
+  return `${bytes} bytes`;
 }

@@ -169,7 +169,9 @@ export class Session {
    * agent or the agent's `$/cancel_request` all answer `cancelled`.
    */
   requestPermission(promptKey: string, request: acp.RequestPermissionRequest, signal: AbortSignal): Promise<PermissionOutcome> {
-    if (this.turn?.cancelled || this.summary.status === 'closed') {
+    // The agent's `$/cancel_request` can arrive with the request, before this runs: its abort
+    // has already fired then, and a listener added now would never hear it.
+    if (signal.aborted || this.turn?.cancelled || this.summary.status === 'closed') {
       return Promise.resolve({ outcome: 'cancelled' });
     }
     return new Promise((resolve) => {

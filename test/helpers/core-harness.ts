@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SessionSummary, TranscriptEvent } from '../../preload/contract.js';
 import type { ConnectionTimeouts } from '../../main/core/agent-connection.js';
-import { AirlockCore } from '../../main/core/core.js';
+import { AirlockCore, type CoreOptions } from '../../main/core/core.js';
 import type { AgentSpec } from '../../main/core/settings.js';
 import { demoAgentSpec } from './agents.js';
 
@@ -74,13 +74,27 @@ export class Recorder {
   }
 }
 
-/** A core with its own config folder, the demo agent, and `extra` agents in its settings file. */
-export async function startCore(extra: AgentSpec[] = [], timeouts?: ConnectionTimeouts) {
+/**
+ * A core with its own config folder, the demo agent, and `extra` agents in its settings file.
+ * `overrides` replaces any other core option (a small `maxMessageBytes`, say).
+ */
+export async function startCore(
+  extra: AgentSpec[] = [],
+  timeouts?: ConnectionTimeouts,
+  overrides: Partial<CoreOptions> = {},
+) {
   const dir = await mkdtemp(join(tmpdir(), 'airlock-test-'));
   const settingsPath = join(dir, 'settings.json');
   const servers = Object.fromEntries(extra.map((spec) => [spec.name, { command: spec.command, args: spec.args, env: spec.env }]));
   await writeFile(settingsPath, JSON.stringify({ agent_servers: servers }));
-  const core = new AirlockCore({ settingsPath, logsDir: join(dir, 'logs'), demoAgent: demoAgentSpec(), defaultCwd: dir, timeouts });
+  const core = new AirlockCore({
+    settingsPath,
+    logsDir: join(dir, 'logs'),
+    demoAgent: demoAgentSpec(),
+    defaultCwd: dir,
+    timeouts,
+    ...overrides,
+  });
   await core.init();
   const recorder = new Recorder(core);
   return { core, dir, recorder, settingsPath };

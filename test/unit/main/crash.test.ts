@@ -1,0 +1,126 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AirlockCore } from '../../../main/core/core.js';
+import { replyFor } from '../../../main/demo-agent/script.js';
+import { fixtureSpec } from '../../helpers/agents.js';
+import { readySession, startCore } from '../../helpers/core-harness.js';
+
+const timeouts = { requestMs: 10_000, cancelGraceMs: 500 };
+
+let core: AirlockCore | undefined;
+afterEach(() => core?.dispose());
+
+describe('an agent that crashes during a turn', () => {
+  it('ends the turn, reports the exit with its stderr, and leaves other agents alone', async () => {
+    const agent = fixtureSpec('crash-mid-turn');
+    const started = await startCore([agent], timeouts);
+    core = started.core;
+    const { recorder } = started;
+    const [crashing, sibling, demo] = await Promise.all([
+      readySession(core, recorder, agent.name, started.dir),
+      readySession(core, recorder, agent.name, started.dir),
+      readySession(core, recorder, 'Demo Agent', started.dir),
+    ]);
+
+    await core.invoke('session:prompt', { key: crashing, text: 'go' });
+    const summary = await recorder.status(crashing, 'exited');
+    expect(summary.exit).toMatchObject({ code: 7, signal: null, reason: 'exited with code 7' });
+    expect(summary.exit?.stderrTail).toEqual([
+      'scripted agent: playing crash-mid-turn',
+      'scripted agent: loading the model',
+      'scripted agent: fatal: out of cheese',
+    ]);
+    // What the agent said before it died is kept, and the exit comes after it.
+    const types = recorder.transcript(crashing).map((event) => event.type);
+    expect(types).toEqual(['prompt', 'chunk', 'agent_exit']);
+    expect(recorder.text(crashing)).toBe('partial answer');
+    await expect(core.invoke('session:prompt', { key: crashing, text: 'again' })).rejects.toThrow(
+      'The session is not ready',
+    );
+
+    // The other session on the same process ends with it; the demo agent's is untouched.
+    expect((await recorder.status(sibling, 'exited')).exit?.code).toBe(7);
+    expect(recorder.summaries.get(demo)?.status).toBe('ready');
+    expect(recorder.transcript(demo)).toEqual([]);
+    await core.invoke('session:prompt', { key: demo, text: 'still here?' });
+    await recorder.event(demo, 'turn_end');
+    expect(recorder.text(demo)).toBe(replyFor('still here?'));
+  });
+
+  it('keeps the agent stderr in its log file, which the UI can read', async () => {
+    const agent = fixtureSpec('crash-mid-turn');
+    const started = await startCore([agent], timeouts);
+    core = started.core;
+    const key = await readySession(core, started.recorder, agent.name, started.dir);
+    await core.invoke('session:prompt', { key, text: 'go' });
+    await started.recorder.status(key, 'exited');
+
+    const log = (await core.invoke('agent:readLog', { agentName: agent.name })) as {
+      path: string;
+      text: string;
+    };
+    expect(log.path).toBe(join(started.dir, 'logs', 'fixture-crash-mid-turn.log'));
+    expect(existsSync(log.path)).toBe(true);
+    expect(log.text).toContain('started: ');
+    expect(log.text).toContain('scripted-agent.ts crash-mid-turn');
+    expect(log.text).toContain(
+      'scripted agent: loading the model\nscripted agent: fatal: out of cheese\n',
+    );
+    expect(log.text).toContain('exited with code 7');
+  });
+
+  it('restarts with a fresh process and session on session:restart', async () => {
+    const agent = fixtureSpec('crash-mid-turn');
+    const started = await startCore([agent], timeouts);
+    core = started.core;
+    const { recorder } = started;
+    const key = await readySession(core, recorder, agent.name, started.dir);
+    await core.invoke('session:prompt', { key, text: 'go' });
+    await recorder.status(key, 'exited');
+
+    const before = recorder.transcript(key).length;
+    await core.invoke('session:restart', { key });
+    const ready = await recorder.status(key, 'ready');
+    expect(ready.exit).toBeUndefined();
+    expect(ready.agent?.title).toBe('Scripted Agent');
+    expect(recorder.transcript(key)[before]).toEqual({
+      type: 'system',
+      text: `Restarting ${agent.name}…`,
+    });
+    await expect(core.invoke('session:restart', { key })).rejects.toThrow('The agent is running');
+
+    // The new process works: it crashes again, on cue, and says so.
+    await core.invoke('session:prompt', { key, text: 'go' });
+    const exit = await recorder.event(key, 'agent_exit', before);
+    expect(exit.exit.code).toBe(7);
+    const log = (await core.invoke('agent:readLog', { agentName: agent.name })) as { text: string };
+    expect(log.text.match(/exited with code 7/g)).toHaveLength(2);
+  });
+});
+
+describe('an agent that cannot be started', () => {
+  it('fails the session with the reason', async () => {
+    const started = await startCore(
+      [
+        {
+          name: 'missing',
+          command: join('/nonexistent', 'agent-binary'),
+          args: [],
+          env: {},
+          builtIn: false,
+        },
+      ],
+      timeouts,
+    );
+    core = started.core;
+    const { key } = (await core.invoke('session:create', {
+      agentName: 'missing',
+      cwd: started.dir,
+    })) as { key: string };
+    const summary = await started.recorder.status(key, 'failed');
+    expect(summary.error).toMatch(
+      /^missing could not be started \(spawn \/nonexistent\/agent-binary ENOENT\)/,
+    );
+  });
+});

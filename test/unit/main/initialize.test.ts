@@ -1,0 +1,96 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ConnectionTimeouts } from '../../../main/core/agent-connection.js';
+import type { AirlockCore } from '../../../main/core/core.js';
+import { fixtureSpec } from '../../helpers/agents.js';
+import { readySession, startCore } from '../../helpers/core-harness.js';
+
+const timeouts = { requestMs: 10_000, cancelGraceMs: 500 };
+
+let core: AirlockCore | undefined;
+afterEach(() => core?.dispose());
+
+/** Starts a session with a fixture and waits for where it settles. */
+async function settle(scenario: string, limits: ConnectionTimeouts = timeouts) {
+  const agent = fixtureSpec(scenario);
+  const started = await startCore([agent], limits);
+  core = started.core;
+  const { key } = (await core.invoke('session:create', {
+    agentName: agent.name,
+    cwd: started.dir,
+  })) as { key: string };
+  const summary = await started.recorder.status(key, 'ready', 'failed', 'auth_required', 'exited');
+  return { ...started, key, summary };
+}
+
+describe('initialize', () => {
+  it('shows who the agent is and how it was launched', async () => {
+    const agent = fixtureSpec('basic');
+    const started = await startCore([agent], timeouts);
+    core = started.core;
+    const key = await readySession(core, started.recorder, agent.name, started.dir);
+    const identity = started.recorder.summaries.get(key)?.agent;
+    expect(identity).toMatchObject({
+      configName: 'fixture-basic',
+      name: 'scripted-agent',
+      title: 'Scripted Agent',
+      version: '9.9.9',
+      protocolVersion: 1,
+    });
+    expect(identity?.commandLine).toMatch(
+      / --import tsx \S+\/test\/fixtures\/agents\/scripted-agent\.ts basic$/,
+    );
+  });
+
+  it('fails the session with the field that is wrong when the result has the wrong shape', async () => {
+    const { summary } = await settle('wrong-shape');
+    expect(summary.status).toBe('failed');
+    expect(summary.error).toBe(
+      'fixture-wrong-shape answered initialize with an invalid result: protocolVersion: Invalid input: expected number, received string',
+    );
+  });
+
+  it('fails the session naming both versions when the protocol version is unsupported', async () => {
+    const { summary } = await settle('wrong-shape-version');
+    expect(summary.status).toBe('failed');
+    expect(summary.error).toBe(
+      'fixture-wrong-shape-version speaks ACP protocol version 99; Airlock supports version 1',
+    );
+  });
+
+  it('gives up after the request timeout when the agent never answers, and can try again', async () => {
+    const { core, recorder, key, summary } = await settle('never-answer', {
+      requestMs: 1500,
+      cancelGraceMs: 500,
+    });
+    expect(summary.status).toBe('failed');
+    expect(summary.error).toBe('fixture-never-answer did not answer initialize within 1.5 s');
+
+    // A failed start is not cached: a restart launches the agent again (and fails the same way).
+    await core.invoke('session:restart', { key });
+    await recorder.status(key, 'starting');
+    const again = await recorder.status(key, 'failed');
+    expect(again.error).toBe('fixture-never-answer did not answer initialize within 1.5 s');
+    const log = (await core.invoke('agent:readLog', { agentName: 'fixture-never-answer' })) as {
+      text: string;
+    };
+    expect(log.text.match(/started: /g)).toHaveLength(2);
+    // The silent process was stopped, not left behind.
+    expect(log.text).toContain('was stopped by SIGTERM');
+  });
+});
+
+describe('session/new', () => {
+  it('fails the session when the result has no session id', async () => {
+    const { summary } = await settle('wrong-shape-new');
+    expect(summary.status).toBe('failed');
+    expect(summary.error).toBe('fixture-wrong-shape-new answered session/new without a session id');
+    expect(summary.agent).toBeUndefined();
+  });
+
+  it('gives up after the request timeout when the agent never answers', async () => {
+    // Long enough for a slow start on a busy machine: initialize shares the limit.
+    const { summary } = await settle('never-answer-new', { requestMs: 3000, cancelGraceMs: 500 });
+    expect(summary.status).toBe('failed');
+    expect(summary.error).toBe('fixture-never-answer-new did not answer session/new within 3 s');
+  });
+});

@@ -1,0 +1,148 @@
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AirlockCore } from '../../../main/core/core.js';
+import { configDir, logsDir, settingsPath } from '../../../main/core/settings.js';
+import type { AgentEntry } from '../../../preload/contract.js';
+import { demoAgentSpec } from '../../helpers/agents.js';
+import { Recorder, readySession } from '../../helpers/core-harness.js';
+
+type State = { agents: AgentEntry[]; settingsPath: string; settingsError?: string };
+
+let core: AirlockCore | undefined;
+afterEach(() => core?.dispose());
+
+/** A core whose settings file holds `text` (or is a folder, when `text` is null). */
+async function coreWithSettings(text: string | null) {
+  const dir = await mkdtemp(join(tmpdir(), 'airlock-settings-'));
+  const path = join(dir, 'settings.json');
+  if (text === null) {
+    await mkdir(path);
+  } else {
+    await writeFile(path, text);
+  }
+  core = new AirlockCore({
+    settingsPath: path,
+    logsDir: join(dir, 'logs'),
+    demoAgent: demoAgentSpec(),
+    defaultCwd: dir,
+    timeouts: { requestMs: 10_000, cancelGraceMs: 500 },
+  });
+  await core.init();
+  const state = (await core.invoke('app:getState', {})) as State;
+  return { core, dir, path, state };
+}
+
+const names = (state: State) => state.agents.map((agent) => agent.name);
+
+describe('the settings file', () => {
+  it('lists the demo agent first, then the configured agents with their command lines', async () => {
+    const { state } = await coreWithSettings(
+      JSON.stringify({
+        agent_servers: {
+          Codex: { command: 'codex-acp' },
+          Claude: {
+            command: 'npx',
+            args: ['claude-agent-acp', '--model', 'big model'],
+            env: { A: 'b' },
+          },
+        },
+        theme: 'dark',
+      }),
+    );
+    expect(state.settingsError).toBeUndefined();
+    expect(state.agents).toEqual([
+      {
+        name: 'Demo Agent',
+        commandLine: expect.stringContaining('main/demo-agent/index.ts'),
+        builtIn: true,
+      },
+      { name: 'Codex', commandLine: 'codex-acp', builtIn: false },
+      { name: 'Claude', commandLine: 'npx claude-agent-acp --model "big model"', builtIn: false },
+    ]);
+  });
+
+  it('is optional: without one there is the demo agent and no error', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'airlock-settings-'));
+    core = new AirlockCore({
+      settingsPath: join(dir, 'none.json'),
+      logsDir: dir,
+      demoAgent: demoAgentSpec(),
+      defaultCwd: dir,
+    });
+    await core.init();
+    const state = (await core.invoke('app:getState', {})) as State;
+    expect(names(state)).toEqual(['Demo Agent']);
+    expect(state.settingsError).toBeUndefined();
+  });
+
+  it('when it is not JSON, still offers a working demo agent and names the file', async () => {
+    const { core, dir, path, state } = await coreWithSettings('{ "agent_servers": { "Codex": ');
+    expect(names(state)).toEqual(['Demo Agent']);
+    expect(state.settingsPath).toBe(path);
+    expect(state.settingsError).toMatch(new RegExp(`^${escape(path)} is not valid JSON: `));
+
+    const recorder = new Recorder(core);
+    const key = await readySession(core, recorder, 'Demo Agent', dir);
+    await core.invoke('session:prompt', { key, text: 'hi' });
+    expect((await recorder.event(key, 'turn_end')).stopReason).toBe('end_turn');
+  });
+
+  it('when it has the wrong shape, names the file and the field', async () => {
+    const { state, path } = await coreWithSettings(
+      JSON.stringify({ agent_servers: { Codex: { args: ['x'] } } }),
+    );
+    expect(names(state)).toEqual(['Demo Agent']);
+    expect(state.settingsError).toMatch(
+      new RegExp(`^${escape(path)}: agent_servers\\.Codex\\.command: `),
+    );
+  });
+
+  it('when agent_servers is not an object, names the file', async () => {
+    const { state, path } = await coreWithSettings(
+      JSON.stringify({ agent_servers: ['codex-acp'] }),
+    );
+    expect(names(state)).toEqual(['Demo Agent']);
+    expect(state.settingsError).toMatch(new RegExp(`^${escape(path)}: agent_servers: `));
+  });
+
+  it('refuses an agent that takes the demo agent name', async () => {
+    const { state, path } = await coreWithSettings(
+      JSON.stringify({
+        agent_servers: { Codex: { command: 'codex-acp' }, 'Demo Agent': { command: 'evil' } },
+      }),
+    );
+    expect(state.agents).toEqual([expect.objectContaining({ name: 'Demo Agent', builtIn: true })]);
+    expect(state.settingsError).toBe(
+      `${path}: agent_servers: "Demo Agent" is reserved for the built-in agent`,
+    );
+  });
+
+  it('when it cannot be read, names the file', async () => {
+    const { state, path } = await coreWithSettings(null);
+    expect(names(state)).toEqual(['Demo Agent']);
+    expect(state.settingsError).toMatch(new RegExp(`^Could not read ${escape(path)}: EISDIR`));
+  });
+
+  it('lives in AIRLOCK_CONFIG_DIR when set, else under XDG_CONFIG_HOME', () => {
+    expect(settingsPath({ AIRLOCK_CONFIG_DIR: '/cfg' })).toBe('/cfg/settings.json');
+    expect(logsDir({ AIRLOCK_CONFIG_DIR: '/cfg' })).toBe('/cfg/logs');
+    if (process.platform === 'linux') {
+      expect(configDir({ XDG_CONFIG_HOME: '/xdg' })).toBe('/xdg/airlock');
+    }
+  });
+});
+
+describe('sessions with an unknown agent', () => {
+  it('are refused with the name', async () => {
+    const { core, dir } = await coreWithSettings('{}');
+    await expect(core.invoke('session:create', { agentName: 'Nobody', cwd: dir })).rejects.toThrow(
+      'No agent named "Nobody"',
+    );
+  });
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

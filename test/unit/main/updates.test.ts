@@ -1,0 +1,141 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AirlockCore } from '../../../main/core/core.js';
+import { fixtureSpec } from '../../helpers/agents.js';
+import { readySession, startCore } from '../../helpers/core-harness.js';
+
+let core: AirlockCore | undefined;
+afterEach(() => core?.dispose());
+
+describe('session/update variants', () => {
+  it('turns every stable variant into transcript events and summary fields, and ignores unknown ones', async () => {
+    const agent = fixtureSpec('update-variants');
+    const started = await startCore([agent], { requestMs: 10_000, cancelGraceMs: 500 });
+    core = started.core;
+    const { recorder } = started;
+    const key = await readySession(core, recorder, agent.name, started.dir);
+    const ready = recorder.summaries.get(key)!;
+    expect(ready.modes).toEqual([
+      { id: 'code', name: 'Code', description: undefined },
+      { id: 'plan', name: 'Plan', description: 'Think first' },
+    ]);
+    expect(ready.currentModeId).toBe('code');
+
+    await core.invoke('session:prompt', { key, text: 'show me everything' });
+    expect((await recorder.event(key, 'turn_end')).stopReason).toBe('end_turn');
+
+    // In order, and the unknown variant between the notice and "Part two." left no trace.
+    expect(recorder.transcript(key)).toEqual([
+      { type: 'prompt', text: 'show me everything' },
+      { type: 'chunk', role: 'user', text: 'echoed prompt' },
+      { type: 'chunk', role: 'thought', text: 'thinking…' },
+      { type: 'chunk', role: 'agent', text: 'Part one. ' },
+      { type: 'content', role: 'agent', content: { type: 'image', mimeType: 'image/png' } },
+      {
+        type: 'content',
+        role: 'agent',
+        content: { type: 'resource_link', name: 'spec.md', uri: 'file:///work/spec.md' },
+      },
+      {
+        type: 'tool_call',
+        toolCallId: 'tc-edit',
+        fields: {
+          title: 'Edit main.ts',
+          kind: 'edit',
+          status: 'in_progress',
+          locations: [{ path: '/work/main.ts', line: 3 }],
+          content: [
+            {
+              type: 'diff',
+              path: '/work/main.ts',
+              oldText: 'let a = 1;\n',
+              newText: 'const a = 1;\n',
+            },
+          ],
+        },
+      },
+      {
+        type: 'tool_call_update',
+        toolCallId: 'tc-edit',
+        fields: {
+          status: 'completed',
+          content: [{ type: 'content', content: { type: 'text', text: 'Edited 1 line.' } }],
+        },
+      },
+      {
+        type: 'tool_call',
+        toolCallId: 'tc-run',
+        fields: { title: 'npm test', kind: 'execute', status: 'pending' },
+      },
+      {
+        type: 'tool_call_update',
+        toolCallId: 'tc-run',
+        fields: { status: 'failed', content: [{ type: 'terminal', terminalId: 'term-1' }] },
+      },
+      {
+        type: 'plan',
+        entries: [
+          { content: 'Read the code', priority: 'high', status: 'completed' },
+          { content: 'Fix the bug', priority: 'medium', status: 'in_progress' },
+          { content: 'Write a test', priority: 'low', status: 'pending' },
+        ],
+      },
+      { type: 'notice', severity: 'warning', title: 'Rate limited', description: 'Slowing down' },
+      { type: 'chunk', role: 'agent', text: 'Part two.' },
+      { type: 'turn_end', stopReason: 'end_turn' },
+    ]);
+
+    const summary = await recorder.status(key, 'ready');
+    expect(summary.commands).toEqual([
+      { name: 'review', description: 'Review the diff', hint: undefined },
+      { name: 'explain', description: 'Explain code', hint: 'what to explain' },
+    ]);
+    expect(summary.currentModeId).toBe('plan');
+    expect(summary.configOptions).toEqual([
+      {
+        id: 'model',
+        name: 'Model',
+        currentValue: 'fast',
+        choices: [
+          { value: 'fast', name: 'Fast' },
+          { value: 'deep', name: 'Deep' },
+        ],
+      },
+      { id: 'yolo', name: 'Auto-approve', currentValue: false, choices: [] },
+    ]);
+    expect(summary.title).toBe('Fixing the bug');
+    expect(summary.usage).toEqual({
+      used: 1234,
+      size: 200_000,
+      cost: { amount: 0.42, currency: 'USD' },
+    });
+
+    // What the UI fetches when it attaches later is the same transcript.
+    const { events } = (await core.invoke('session:getTranscript', { key })) as {
+      events: unknown[];
+    };
+    expect(events).toEqual(recorder.transcript(key));
+  });
+});
+
+describe('the result of session/prompt', () => {
+  it('ends the turn with an error when it has no stop reason, and the session stays usable', async () => {
+    const agent = fixtureSpec('wrong-shape-prompt');
+    const started = await startCore([agent], { requestMs: 10_000, cancelGraceMs: 500 });
+    core = started.core;
+    const { recorder } = started;
+    const key = await readySession(core, recorder, agent.name, started.dir);
+    await core.invoke('session:prompt', { key, text: 'go' });
+    const error = await recorder.event(key, 'turn_error');
+    expect(error.message).toBe(
+      'fixture-wrong-shape-prompt answered session/prompt without a stop reason',
+    );
+    expect(recorder.text(key)).toBe('an answer without an ending');
+    expect((await recorder.status(key, 'ready')).status).toBe('ready');
+
+    const before = recorder.transcript(key).length;
+    await core.invoke('session:prompt', { key, text: 'again' });
+    expect((await recorder.event(key, 'turn_error', before)).message).toContain(
+      'without a stop reason',
+    );
+  });
+});
