@@ -6,20 +6,15 @@
 import { homedir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { AirlockCore } from '../core/core.js';
-import { DEMO_AGENT_NAME, logsDir, settingsPath } from '../core/settings.js';
+import { builtDemoAgent } from '../core/demo.js';
+import { logsDir, settingsPath } from '../core/settings.js';
 import { startWebHost } from './server.js';
 
 async function main(): Promise<void> {
   const core = new AirlockCore({
     settingsPath: settingsPath(),
     logsDir: logsDir(),
-    demoAgent: {
-      name: DEMO_AGENT_NAME,
-      command: process.execPath,
-      args: [fileURLToPath(new URL('./demo-agent.js', import.meta.url))],
-      env: {},
-      builtIn: true,
-    },
+    demoAgent: builtDemoAgent(import.meta.url),
     defaultCwd: process.env.AIRLOCK_CWD ?? homedir(),
   });
   await core.init();

@@ -1,0 +1,204 @@
+/**
+ * `airlock probe`: connects to an agent without any UI and reports what setting it up needs.
+ *
+ * It runs the same {@link AgentConnection} the app uses (initialize, then one `session/new`),
+ * so what it reports is what the app would see: identity, protocol version, capabilities, sign-in
+ * methods (with the variable an `env_var` method reads), and whether a session opens.
+ */
+import type * as acp from '@agentclientprotocol/sdk';
+import type { AuthMethodView } from '../../preload/contract.js';
+import {
+  AgentConnection,
+  agentLogPath,
+  type ConnectionTimeouts,
+} from '../core/agent-connection.js';
+import { AgentRequestError, AUTH_REQUIRED } from '../core/errors.js';
+import { commandLine, type AgentSpec } from '../core/settings.js';
+
+/** One sign-in method as the probe reports it. */
+export type ProbeAuthMethod = AuthMethodView & {
+  /** For `env_var` methods: each variable, and whether the agent's environment sets it. */
+  vars?: { name: string; set: boolean }[];
+};
+
+/** What `session/new` did. */
+export type ProbeSession =
+  | { ok: true; sessionId: string; modes: string[]; configOptions: string[] }
+  | { ok: false; authRequired: boolean; error: string };
+
+/** Everything the probe found out; `ok` is whether the handshake (`initialize`) worked. */
+export type ProbeReport = {
+  ok: boolean;
+  agent: string;
+  command: string;
+  error?: string;
+  name?: string;
+  title?: string;
+  version?: string;
+  protocolVersion?: number;
+  capabilities?: acp.AgentCapabilities;
+  authMethods?: ProbeAuthMethod[];
+  session?: ProbeSession;
+  /** The agent's stderr log. */
+  log: string;
+};
+
+/** How to probe. */
+export type ProbeOptions = {
+  logsDir: string;
+  timeouts: ConnectionTimeouts;
+  /** The folder `session/new` is asked to work in. */
+  cwd: string;
+};
+
+/** Starts the agent, runs the handshake and one `session/new`, stops it, and reports. Never rejects. */
+export async function probeAgent(spec: AgentSpec, options: ProbeOptions): Promise<ProbeReport> {
+  const base = {
+    agent: spec.name,
+    command: commandLine(spec),
+    log: agentLogPath(options.logsDir, spec.name),
+  };
+  let connection: AgentConnection;
+  try {
+    connection = await AgentConnection.start(spec, {
+      logsDir: options.logsDir,
+      timeouts: options.timeouts,
+      delegate: {
+        onUpdate: () => undefined,
+        // The probe never runs a turn; an agent that asks anyway gets a refusal, not a hang.
+        onPermission: async () => ({ outcome: { outcome: 'cancelled' } }),
+        onExit: () => undefined,
+      },
+    });
+  } catch (error) {
+    return { ...base, ok: false, error: (error as Error).message };
+  }
+  try {
+    const { identity } = connection;
+    return {
+      ...base,
+      ok: true,
+      name: identity.name,
+      title: identity.title,
+      version: identity.version,
+      protocolVersion: identity.protocolVersion,
+      capabilities: connection.capabilities,
+      authMethods: connection.authMethods.map((method) => withVars(method, spec)),
+      session: await openSession(connection, options.cwd),
+    };
+  } finally {
+    connection.stop();
+  }
+}
+
+async function openSession(connection: AgentConnection, cwd: string): Promise<ProbeSession> {
+  try {
+    const response = await connection.request('session/new', { cwd, mcpServers: [] });
+    if (typeof response?.sessionId !== 'string' || response.sessionId.length === 0) {
+      return {
+        ok: false,
+        authRequired: false,
+        error: 'the answer to session/new has no session id',
+      };
+    }
+    return {
+      ok: true,
+      sessionId: response.sessionId,
+      modes: (response.modes?.availableModes ?? []).map((mode) => mode.id),
+      configOptions: (response.configOptions ?? []).map((option) => option.id),
+    };
+  } catch (error) {
+    const authRequired = error instanceof AgentRequestError && error.code === AUTH_REQUIRED;
+    return { ok: false, authRequired, error: (error as Error).message };
+  }
+}
+
+function withVars(method: AuthMethodView, spec: AgentSpec): ProbeAuthMethod {
+  if (method.kind !== 'env_var' || !method.varName) {
+    return method;
+  }
+  const names = method.varName.split(', ');
+  // Only whether a variable is set: its value is a secret and is never printed.
+  return {
+    ...method,
+    vars: names.map((name) => ({ name, set: Boolean(spec.env[name] ?? process.env[name]) })),
+  };
+}
+
+/** The report as a person reads it. */
+export function formatReport(report: ProbeReport): string {
+  const lines: string[] = [];
+  const row = (label: string, value: string) => lines.push(`${label.padEnd(14)}${value}`);
+  row('Agent', report.agent);
+  row('Command', report.command);
+  if (!report.ok) {
+    row('Handshake', `FAILED: ${report.error ?? 'unknown error'}`);
+    row('Log', report.log);
+    return `${lines.join('\n')}\n`;
+  }
+  row('Name', report.name ?? '(not given)');
+  row('Title', report.title ?? '(not given)');
+  row('Version', report.version ?? '(not given)');
+  row('Protocol', `ACP version ${report.protocolVersion}`);
+  row('Handshake', 'ok');
+  const capabilities = flattenCapabilities(report.capabilities ?? {});
+  lines.push('Capabilities' + (capabilities.length ? '' : '  (none)'));
+  for (const [path, value] of capabilities) {
+    lines.push(`  ${path}: ${value}`);
+  }
+  const methods = report.authMethods ?? [];
+  lines.push('Sign-in' + (methods.length ? '' : '       none needed'));
+  for (const method of methods) {
+    lines.push(
+      `  ${method.id}: ${method.name}${method.description ? ` (${method.description})` : ''}`,
+    );
+    lines.push(`    ${describeMethod(method)}`);
+  }
+  const session = report.session;
+  if (session?.ok) {
+    row('New session', `ok (${session.sessionId})`);
+    if (session.modes.length) {
+      row('  Modes', session.modes.join(', '));
+    }
+    if (session.configOptions.length) {
+      row('  Options', session.configOptions.join(', '));
+    }
+  } else if (session) {
+    row('New session', `FAILED: ${session.error}`);
+    if (session.authRequired) {
+      lines.push(
+        `${''.padEnd(14)}The agent needs you to sign in first; see the sign-in methods above.`,
+      );
+    }
+  }
+  row('Log', report.log);
+  return `${lines.join('\n')}\n`;
+}
+
+function describeMethod(method: ProbeAuthMethod): string {
+  switch (method.kind) {
+    case 'env_var':
+      return method.vars?.length
+        ? `set ${method.vars.map((v) => `${v.name} (${v.set ? 'set now' : 'not set'})`).join(', ')} in the agent's environment`
+        : 'set an environment variable the agent did not name';
+    case 'terminal':
+      return `run in a terminal: ${method.terminalCommand ?? '(no command given)'}`;
+    case 'agent':
+      return 'the agent signs you in itself (Airlock runs authenticate)';
+  }
+}
+
+/** Capabilities as `path: value` pairs; an empty object (a capability with no options) reads `yes`. */
+export function flattenCapabilities(value: unknown, prefix = ''): [string, string][] {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    const shown = typeof value === 'boolean' ? (value ? 'yes' : 'no') : JSON.stringify(value);
+    return [[prefix, shown]];
+  }
+  const entries = Object.entries(value).filter(([key]) => key !== '_meta');
+  if (entries.length === 0) {
+    return prefix ? [[prefix, 'yes']] : [];
+  }
+  return entries.flatMap(([key, inner]) =>
+    flattenCapabilities(inner, prefix ? `${prefix}.${key}` : key),
+  );
+}
