@@ -7,6 +7,7 @@
 import * as acp from '@agentclientprotocol/sdk';
 import { randomUUID } from 'node:crypto';
 import { Readable, Writable } from 'node:stream';
+import { agentInput } from './parent-port-input.js';
 import { longText, replyFor, HELP_TEXT } from './script.js';
 
 type DemoSession = { cancelled: boolean; modeId: string; turns: number };
@@ -222,7 +223,7 @@ const app = acp
 const connection = app.connect(
   acp.ndJsonStream(
     Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
-    Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+    Readable.toWeb(agentInput()) as ReadableStream<Uint8Array>,
   ),
 );
 void connection.closed.then(() => process.exit(0));

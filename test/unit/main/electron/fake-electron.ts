@@ -1,0 +1,162 @@
+/**
+ * A stand-in for the `electron` module in the Electron-host tests.
+ *
+ * The real package downloads its binary on first `require`, which cannot happen here, so
+ * each test file mocks `electron` with this module:
+ * `vi.mock('electron', () => import('./fake-electron.js'))`. It records what the host
+ * configures (window options, handlers, listeners) so the tests can assert on it and drive
+ * it (emit navigations, call IPC handlers). It runs nothing.
+ */
+import { EventEmitter } from 'node:events';
+import { vi } from 'vitest';
+
+type Handler = (...args: never[]) => unknown;
+
+/** A session that keeps the handlers set on it. */
+export class FakeSession extends EventEmitter {
+  permissionRequestHandler: Handler | undefined;
+  permissionCheckHandler: Handler | undefined;
+  devicePermissionHandler: Handler | undefined;
+  setPermissionRequestHandler = vi.fn((handler: Handler) => {
+    this.permissionRequestHandler = handler;
+  });
+  setPermissionCheckHandler = vi.fn((handler: Handler) => {
+    this.permissionCheckHandler = handler;
+  });
+  setDevicePermissionHandler = vi.fn((handler: Handler) => {
+    this.devicePermissionHandler = handler;
+  });
+}
+
+let nextContentsId = 1;
+let nextProcessId = 100;
+
+/** A frame, identified as Electron identifies one: process id and routing id. */
+export type FakeFrame = { processId: number; routingId: number; url: string };
+
+/** A web contents that keeps its handlers and the messages sent to it. */
+export class FakeWebContents extends EventEmitter {
+  readonly id = nextContentsId++;
+  readonly mainFrame: FakeFrame = { processId: nextProcessId++, routingId: 1, url: '' };
+  windowOpenHandler: Handler | undefined;
+  destroyed = false;
+  send = vi.fn();
+  setWindowOpenHandler = vi.fn((handler: Handler) => {
+    this.windowOpenHandler = handler;
+  });
+
+  constructor(readonly session: FakeSession = defaultSession) {
+    super();
+  }
+
+  getURL(): string {
+    return this.mainFrame.url;
+  }
+
+  isDestroyed(): boolean {
+    return this.destroyed;
+  }
+
+  /** Emits a navigation-like event and tells whether a listener refused it. */
+  attempt(event: 'will-navigate' | 'will-frame-navigate' | 'will-redirect', url: string): boolean {
+    let prevented = false;
+    this.emit(event, {
+      url,
+      preventDefault: () => {
+        prevented = true;
+      },
+    });
+    return prevented;
+  }
+}
+
+/** The session every fake contents shares unless told otherwise. */
+export let defaultSession = new FakeSession();
+
+/** A browser window that records its options and what it loaded. */
+export class BrowserWindow extends EventEmitter {
+  static created: BrowserWindow[] = [];
+  static focused: BrowserWindow | null = null;
+  static getFocusedWindow = vi.fn(() => BrowserWindow.focused);
+  readonly webContents = new FakeWebContents();
+  destroyed = false;
+  loadURL = vi.fn(async (url: string) => {
+    this.webContents.mainFrame.url = url;
+  });
+  show = vi.fn();
+
+  constructor(readonly options: Record<string, unknown>) {
+    super();
+    BrowserWindow.created.push(this);
+    app.emit('web-contents-created', {}, this.webContents);
+  }
+
+  isDestroyed(): boolean {
+    return this.destroyed;
+  }
+}
+
+/** The app: an event emitter whose readiness the test controls. */
+export const app = Object.assign(new EventEmitter(), {
+  enableSandbox: vi.fn(),
+  quit: vi.fn(),
+  exit: vi.fn(),
+  whenReady: vi.fn(() => ready.promise),
+});
+
+let ready = deferred();
+
+/** Resolves `app.whenReady()`. */
+export function makeReady(): void {
+  ready.resolve();
+}
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve: () => void = () => undefined;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
+/** Records the scheme privileges and protocol handlers. */
+export const protocol = {
+  registerSchemesAsPrivileged: vi.fn(),
+  handle: vi.fn(),
+};
+
+/** IPC handlers by channel, as `ipcMain.handle` registered them. */
+export const ipcHandlers = new Map<string, (event: unknown, ...args: unknown[]) => unknown>();
+
+/** Records `handle` and `removeHandler`. */
+export const ipcMain = {
+  handle: vi.fn((channel: string, handler: (event: unknown, ...args: unknown[]) => unknown) => {
+    if (ipcHandlers.has(channel)) {
+      throw new Error(`Attempted to register a second handler for '${channel}'`);
+    }
+    ipcHandlers.set(channel, handler);
+  }),
+  removeHandler: vi.fn((channel: string) => ipcHandlers.delete(channel)),
+};
+
+/** The renderer side of IPC: an emitter with a scripted `invoke`. */
+export const ipcRenderer = Object.assign(new EventEmitter(), { invoke: vi.fn() });
+
+/** Records what the preload exposes. */
+export const contextBridge = { exposeInMainWorld: vi.fn() };
+
+/** A scripted folder picker. */
+export const dialog = { showOpenDialog: vi.fn() };
+
+/** A scripted `utilityProcess.fork`. */
+export const utilityProcess = { fork: vi.fn() };
+
+/** Forgets everything recorded, for a fresh test. */
+export function resetFakeElectron(): void {
+  vi.clearAllMocks();
+  BrowserWindow.created = [];
+  BrowserWindow.focused = null;
+  ipcHandlers.clear();
+  ipcRenderer.removeAllListeners();
+  app.removeAllListeners();
+  defaultSession = new FakeSession();
+  ready = deferred();
+}
