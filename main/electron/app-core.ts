@@ -1,0 +1,52 @@
+/**
+ * The core as the Electron host runs it: the user's settings and logs, the system folder
+ * picker, and the demo agent in a utility process.
+ */
+import { app, BrowserWindow, dialog, type OpenDialogOptions } from 'electron';
+import { homedir } from 'node:os';
+import { AirlockCore } from '../core/core.js';
+import { DEMO_AGENT_NAME, logsDir, settingsPath, type AgentSpec } from '../core/settings.js';
+import { forkUtilityAgent } from './utility-agent.js';
+
+/** The demo agent, started from its built script with `utilityProcess.fork`. */
+export function demoAgentSpec(scriptPath: string): AgentSpec {
+  return {
+    name: DEMO_AGENT_NAME,
+    command: scriptPath,
+    args: [],
+    env: {},
+    builtIn: true,
+    launch: forkUtilityAgent,
+  };
+}
+
+/** Shows the system folder picker, over the focused window when there is one. */
+export async function pickFolder(): Promise<string | null> {
+  const options: OpenDialogOptions = {
+    title: 'Choose a working folder',
+    properties: ['openDirectory', 'createDirectory'],
+  };
+  const parent = BrowserWindow.getFocusedWindow();
+  const result = parent
+    ? await dialog.showOpenDialog(parent, options)
+    : await dialog.showOpenDialog(options);
+  return result.canceled ? null : (result.filePaths[0] ?? null);
+}
+
+/** Creates the core and loads the settings file. */
+export async function startCore(demoAgentScript: string): Promise<AirlockCore> {
+  const core = new AirlockCore({
+    settingsPath: settingsPath(),
+    logsDir: logsDir(),
+    demoAgent: demoAgentSpec(demoAgentScript),
+    defaultCwd: process.env.AIRLOCK_CWD ?? homedir(),
+    pickFolder,
+  });
+  await core.init();
+  return core;
+}
+
+/** Stops every agent when the app quits. */
+export function setupQuit(core: AirlockCore): void {
+  app.once('before-quit', () => core.dispose());
+}

@@ -1,0 +1,37 @@
+/**
+ * The Electron host: the app window, the preload bridge and the core, wired together.
+ *
+ * One `setupX()` per feature; each lives in its own module.
+ */
+import { app } from 'electron';
+import { fileURLToPath } from 'node:url';
+import { startCore, setupQuit } from './app-core.js';
+import { registerAppScheme, setupAppProtocol } from './app-protocol.js';
+import { appWindows, setupWindows } from './app-window.js';
+import { setupHardening } from './hardening.js';
+import { setupIpc } from './ipc.js';
+
+const paths = {
+  preload: fileURLToPath(new URL('../preload/index.cjs', import.meta.url)),
+  renderer: fileURLToPath(new URL('../renderer', import.meta.url)),
+  demoAgent: fileURLToPath(new URL('./demo-agent.js', import.meta.url)),
+};
+
+// Both must run before the app is ready: scheme privileges are fixed at startup, and no
+// web contents may exist before the hardening does.
+registerAppScheme();
+setupHardening();
+
+app
+  .whenReady()
+  .then(async () => {
+    setupAppProtocol(paths.renderer);
+    const core = await startCore(paths.demoAgent);
+    setupIpc(core, () => appWindows().map((window) => window.webContents));
+    setupQuit(core);
+    setupWindows(paths.preload);
+  })
+  .catch((error: unknown) => {
+    console.error('airlock: could not start:', error);
+    app.exit(1);
+  });

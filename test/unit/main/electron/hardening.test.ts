@@ -1,0 +1,97 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { app, FakeSession, FakeWebContents, resetFakeElectron } from './fake-electron.js';
+import {
+  hardenSession,
+  permitNavigation,
+  setupHardening,
+} from '../../../../main/electron/hardening.js';
+
+vi.mock('electron', () => import('./fake-electron.js'));
+
+beforeEach(() => resetFakeElectron());
+
+/** A contents created after the hardening is set up, as Electron would announce it. */
+function createdContents(): FakeWebContents {
+  const contents = new FakeWebContents(new FakeSession());
+  app.emit('web-contents-created', {}, contents);
+  return contents;
+}
+
+describe('setupHardening', () => {
+  it('turns on the sandbox for every renderer', () => {
+    setupHardening();
+    expect(app.enableSandbox).toHaveBeenCalledTimes(1);
+  });
+
+  it('refuses every navigation and redirect of any new contents', () => {
+    setupHardening();
+    const contents = createdContents();
+    expect(contents.attempt('will-navigate', 'https://evil.example/')).toBe(true);
+    expect(contents.attempt('will-navigate', 'airlock://app/index.html')).toBe(true);
+    expect(contents.attempt('will-frame-navigate', 'https://evil.example/')).toBe(true);
+    expect(contents.attempt('will-redirect', 'file:///etc/passwd')).toBe(true);
+  });
+
+  it('denies window.open', () => {
+    setupHardening();
+    const contents = createdContents();
+    expect(contents.setWindowOpenHandler).toHaveBeenCalledTimes(1);
+    expect(contents.windowOpenHandler?.()).toEqual({ action: 'deny' });
+  });
+
+  it('refuses to attach a <webview>', () => {
+    setupHardening();
+    const contents = createdContents();
+    let prevented = false;
+    contents.emit('will-attach-webview', { preventDefault: () => (prevented = true) }, {}, {});
+    expect(prevented).toBe(true);
+  });
+
+  it('denies every permission request and check, device access and downloads', () => {
+    setupHardening();
+    const { session } = createdContents();
+    const callback = vi.fn();
+    const request = session.permissionRequestHandler as unknown as (
+      contents: unknown,
+      permission: string,
+      callback: (granted: boolean) => void,
+    ) => void;
+    for (const permission of [
+      'media',
+      'geolocation',
+      'notifications',
+      'clipboard-read',
+      'openExternal',
+    ]) {
+      request({}, permission, callback);
+    }
+    expect(callback.mock.calls).toEqual([[false], [false], [false], [false], [false]]);
+    expect((session.permissionCheckHandler as unknown as () => boolean)()).toBe(false);
+    expect((session.devicePermissionHandler as unknown as () => boolean)()).toBe(false);
+    let prevented = false;
+    session.emit('will-download', { preventDefault: () => (prevented = true) });
+    expect(prevented).toBe(true);
+  });
+});
+
+describe('permitNavigation', () => {
+  it('lets a contents navigate only where its owner allows', () => {
+    setupHardening();
+    const contents = createdContents();
+    permitNavigation(contents as never, (url) => url.startsWith('https://'));
+    expect(contents.attempt('will-navigate', 'https://accounts.example/')).toBe(false);
+    expect(contents.attempt('will-redirect', 'http://accounts.example/')).toBe(true);
+    // Another contents keeps the default.
+    expect(createdContents().attempt('will-navigate', 'https://accounts.example/')).toBe(true);
+  });
+});
+
+describe('hardenSession', () => {
+  it('sets the handlers once per session', () => {
+    const session = new FakeSession();
+    hardenSession(session as never);
+    hardenSession(session as never);
+    expect(session.setPermissionRequestHandler).toHaveBeenCalledTimes(1);
+    expect(session.listenerCount('will-download')).toBe(1);
+  });
+});

@@ -1,0 +1,69 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { app, BrowserWindow, dialog, ipcHandlers, makeReady, protocol } from './fake-electron.js';
+import { calls } from '../../../../preload/contract.js';
+import { AirlockCore } from '../../../../main/core/core.js';
+
+vi.mock('electron', () => import('./fake-electron.js'));
+
+const previousConfigDir = process.env.AIRLOCK_CONFIG_DIR;
+process.env.AIRLOCK_CONFIG_DIR = mkdtempSync(join(tmpdir(), 'airlock-electron-'));
+afterAll(() => {
+  process.env.AIRLOCK_CONFIG_DIR = previousConfigDir;
+});
+
+const dispose = vi.spyOn(AirlockCore.prototype, 'dispose');
+
+describe('the Electron entry point', () => {
+  it('registers the scheme and the hardening before the app is ready, and nothing else', async () => {
+    await import('../../../../main/electron/index.js');
+    expect(protocol.registerSchemesAsPrivileged).toHaveBeenCalledTimes(1);
+    expect(app.enableSandbox).toHaveBeenCalledTimes(1);
+    expect(app.listenerCount('web-contents-created')).toBe(1);
+    expect(protocol.handle).not.toHaveBeenCalled();
+    expect(ipcHandlers.size).toBe(0);
+    expect(BrowserWindow.created).toHaveLength(0);
+  });
+
+  it('once ready, serves the app, wires IPC to the core and opens the window', async () => {
+    makeReady();
+    await vi.waitFor(() => expect(BrowserWindow.created).toHaveLength(1));
+    expect(protocol.handle).toHaveBeenCalledWith('airlock', expect.any(Function));
+    expect([...ipcHandlers.keys()].sort()).toEqual(Object.keys(calls).sort());
+    const [window] = BrowserWindow.created;
+    const prefs = window?.options.webPreferences as { preload: string; sandbox: boolean };
+    expect(prefs.preload).toMatch(/[/\\]preload[/\\]index\.cjs$/);
+    expect(prefs.sandbox).toBe(true);
+    expect(window?.loadURL).toHaveBeenCalledWith('airlock://app/index.html');
+  });
+
+  it('answers the window through the core, with the demo agent and the folder picker', async () => {
+    const [window] = BrowserWindow.created;
+    const contents = window!.webContents;
+    const call = (channel: string) =>
+      ipcHandlers.get(channel)!({ sender: contents, senderFrame: contents.mainFrame }, {});
+    const state = (await call('app:getState')) as {
+      ok: true;
+      value: { canPickFolder: boolean; agents: { name: string; commandLine: string }[] };
+    };
+    expect(state.ok).toBe(true);
+    expect(state.value.canPickFolder).toBe(true);
+    expect(state.value.agents[0]?.name).toBe('Demo Agent');
+    expect(state.value.agents[0]?.commandLine).toMatch(/demo-agent\.js$/);
+
+    dialog.showOpenDialog.mockResolvedValue({ canceled: false, filePaths: ['/home/me/project'] });
+    expect(await call('app:pickFolder')).toEqual({ ok: true, value: { path: '/home/me/project' } });
+    dialog.showOpenDialog.mockResolvedValue({ canceled: true, filePaths: [] });
+    expect(await call('app:pickFolder')).toEqual({ ok: true, value: { path: null } });
+    const [options] = dialog.showOpenDialog.mock.calls[0] as [{ properties: string[] }];
+    expect(options.properties).toContain('openDirectory');
+  });
+
+  it('stops the agents when the app quits', () => {
+    expect(dispose).not.toHaveBeenCalled();
+    app.emit('before-quit', { preventDefault: () => undefined });
+    expect(dispose).toHaveBeenCalledTimes(1);
+  });
+});

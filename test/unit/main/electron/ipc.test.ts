@@ -1,0 +1,233 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  BrowserWindow,
+  FakeWebContents,
+  ipcHandlers,
+  ipcMain,
+  resetFakeElectron,
+  type FakeFrame,
+} from './fake-electron.js';
+import { calls, type EventChannel, type EventPayload } from '../../../../preload/contract.js';
+import { AirlockCore, type CoreListener } from '../../../../main/core/core.js';
+import { UserFacingError } from '../../../../main/core/errors.js';
+import { APP_URL } from '../../../../main/electron/app-protocol.js';
+import { FORBIDDEN, setupIpc, type ContractCore } from '../../../../main/electron/ipc.js';
+
+vi.mock('electron', () => import('./fake-electron.js'));
+
+/** A core that records calls and lets the test emit events. */
+function spyCore(answer: (channel: unknown, payload: unknown) => Promise<unknown>) {
+  let listener: CoreListener | undefined;
+  const unsubscribe = vi.fn();
+  const core = {
+    invoke: vi.fn(answer),
+    onEvent: vi.fn((added: CoreListener) => {
+      listener = added;
+      return unsubscribe;
+    }),
+  };
+  const emit = <E extends EventChannel>(channel: E, payload: EventPayload<E>) =>
+    listener?.(channel, payload);
+  return { core, emit, unsubscribe };
+}
+
+let window: BrowserWindow;
+
+beforeEach(async () => {
+  resetFakeElectron();
+  window = new BrowserWindow({});
+  await window.loadURL(APP_URL);
+});
+
+const appContents = () => [window.webContents] as never[];
+
+/** Calls a registered handler as Electron would for a message from `frame` of `sender`. */
+function call(sender: FakeWebContents, frame: FakeFrame | null, channel: string, payload: unknown) {
+  const handler = ipcHandlers.get(channel);
+  if (!handler) {
+    throw new Error(`no handler for ${channel}`);
+  }
+  return handler({ sender, senderFrame: frame }, payload);
+}
+
+const fromApp = (channel: string, payload: unknown) =>
+  call(window.webContents, window.webContents.mainFrame, channel, payload);
+
+describe('setupIpc: channels', () => {
+  it('handles exactly the contract calls', () => {
+    setupIpc(spyCore(async () => ({})).core as ContractCore, appContents);
+    expect([...ipcHandlers.keys()].sort()).toEqual(Object.keys(calls).sort());
+  });
+
+  it('removes its handlers and its event subscription when disposed', () => {
+    const { core, unsubscribe } = spyCore(async () => ({}));
+    const dispose = setupIpc(core as ContractCore, appContents);
+    dispose();
+    expect(ipcHandlers.size).toBe(0);
+    expect(ipcMain.removeHandler).toHaveBeenCalledTimes(Object.keys(calls).length);
+    expect(unsubscribe).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('setupIpc: senders', () => {
+  it("passes a call from the app window's main frame to the core", async () => {
+    const { core } = spyCore(async () => ({ path: '/home/me' }));
+    setupIpc(core as ContractCore, appContents);
+    expect(await fromApp('app:pickFolder', {})).toEqual({ ok: true, value: { path: '/home/me' } });
+    expect(core.invoke).toHaveBeenCalledWith('app:pickFolder', {});
+  });
+
+  const strangers: [string, () => [FakeWebContents, FakeFrame | null]][] = [
+    [
+      'another contents showing an app URL',
+      () => {
+        const other = new FakeWebContents();
+        other.mainFrame.url = APP_URL;
+        return [other, other.mainFrame];
+      },
+    ],
+    [
+      'a subframe of the app window',
+      () => {
+        const { mainFrame } = window.webContents;
+        return [window.webContents, { ...mainFrame, routingId: mainFrame.routingId + 1 }];
+      },
+    ],
+    [
+      'a frame in another process with the same routing id',
+      () => {
+        const { mainFrame } = window.webContents;
+        return [window.webContents, { ...mainFrame, processId: mainFrame.processId + 1 }];
+      },
+    ],
+    [
+      'the app window after it left the app scheme',
+      () => {
+        window.webContents.mainFrame.url = 'https://evil.example/';
+        return [window.webContents, window.webContents.mainFrame];
+      },
+    ],
+    [
+      'the app window on another airlock: host',
+      () => {
+        window.webContents.mainFrame.url = 'airlock://evil/index.html';
+        return [window.webContents, window.webContents.mainFrame];
+      },
+    ],
+    ['a frame that is gone', () => [window.webContents, null]],
+    [
+      'a destroyed app window',
+      () => {
+        window.webContents.destroyed = true;
+        return [window.webContents, window.webContents.mainFrame];
+      },
+    ],
+  ];
+
+  it.each(strangers)('refuses %s, without reaching the core', async (_name, sender) => {
+    const { core } = spyCore(async () => ({ path: '/home/me' }));
+    setupIpc(core as ContractCore, appContents);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const [contents, frame] = sender();
+    expect(await call(contents, frame, 'app:pickFolder', {})).toEqual({
+      ok: false,
+      error: FORBIDDEN,
+    });
+    expect(core.invoke).not.toHaveBeenCalled();
+    warn.mockRestore();
+  });
+});
+
+describe('setupIpc: payloads and errors', () => {
+  const realCore = () =>
+    new AirlockCore({
+      settingsPath: join(mkdtempSync(join(tmpdir(), 'airlock-ipc-')), 'settings.json'),
+      logsDir: tmpdir(),
+      demoAgent: { name: 'Demo Agent', command: 'none', args: [], env: {}, builtIn: true },
+      defaultCwd: '/work',
+    });
+
+  it('rejects invalid payloads with the core’s message and answers valid ones', async () => {
+    setupIpc(realCore(), appContents);
+    const extraKey = (await fromApp('app:getState', { sneaky: true })) as {
+      ok: boolean;
+      error: string;
+    };
+    expect(extraKey.ok).toBe(false);
+    expect(extraKey.error).toMatch(/^Invalid app:getState request/);
+    const wrongType = (await fromApp('session:create', { agentName: 'Demo Agent', cwd: 42 })) as {
+      ok: boolean;
+      error: string;
+    };
+    expect(wrongType.ok).toBe(false);
+    expect(wrongType.error).toMatch(/^Invalid session:create request/);
+    const missing = (await fromApp('session:prompt', undefined)) as { ok: boolean };
+    expect(missing.ok).toBe(false);
+    const state = (await fromApp('app:getState', {})) as {
+      ok: boolean;
+      value: { defaultCwd: string };
+    };
+    expect(state).toMatchObject({ ok: true, value: { defaultCwd: '/work', canPickFolder: false } });
+  });
+
+  it('shows user-facing messages as they are', async () => {
+    const { core } = spyCore(async () => {
+      throw new UserFacingError('That session is closed');
+    });
+    setupIpc(core as ContractCore, appContents);
+    expect(await fromApp('session:cancel', { key: 's1' })).toEqual({
+      ok: false,
+      error: 'That session is closed',
+    });
+  });
+
+  it('hides every other error behind "Internal error"', async () => {
+    const { core } = spyCore(async () => {
+      throw new Error('EACCES: /home/me/.ssh/id_ed25519');
+    });
+    setupIpc(core as ContractCore, appContents);
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    expect(await fromApp('session:cancel', { key: 's1' })).toEqual({
+      ok: false,
+      error: 'Internal error',
+    });
+    expect(logged).toHaveBeenCalled();
+    logged.mockRestore();
+  });
+});
+
+describe('setupIpc: events', () => {
+  const appended: EventPayload<'session:onDidAppend'> = {
+    key: 's1',
+    events: [{ type: 'chunk', role: 'agent', text: 'hello' }],
+  };
+
+  it('forwards every core event to the app window', () => {
+    const { core, emit } = spyCore(async () => ({}));
+    setupIpc(core as ContractCore, appContents);
+    emit('session:onDidAppend', appended);
+    emit('app:onDidChangeAgents', { agents: [] });
+    expect(window.webContents.send.mock.calls).toEqual([
+      ['session:onDidAppend', appended],
+      ['app:onDidChangeAgents', { agents: [] }],
+    ]);
+  });
+
+  it('sends nothing to a window that left the app scheme or is destroyed, nor to other contents', () => {
+    const { core, emit } = spyCore(async () => ({}));
+    const stranger = new FakeWebContents();
+    stranger.mainFrame.url = APP_URL;
+    const second = new BrowserWindow({});
+    setupIpc(core as ContractCore, () => [window.webContents, second.webContents] as never[]);
+    window.webContents.mainFrame.url = 'https://evil.example/';
+    second.webContents.mainFrame.url = APP_URL;
+    second.webContents.destroyed = true;
+    emit('session:onDidAppend', appended);
+    expect(window.webContents.send).not.toHaveBeenCalled();
+    expect(second.webContents.send).not.toHaveBeenCalled();
+    expect(stranger.send).not.toHaveBeenCalled();
+  });
+});
