@@ -10,7 +10,10 @@ const isolatedWindowBans = [
   'cookies',
   'webRequest',
   'getTitle',
-].map((property) => ({ property, message: 'The isolated URL window is never read; see docs on URL mode.' }));
+].map((property) => ({
+  property,
+  message: 'The isolated URL window is never read; see docs on URL mode.',
+}));
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'coverage/**'] },
@@ -20,13 +23,22 @@ export default tseslint.config(
       curly: ['error', 'all'],
       eqeqeq: ['error', 'smart'],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       'no-restricted-properties': ['error', ...isolatedWindowBans],
       'no-restricted-syntax': [
         'error',
         { selector: "CallExpression[callee.property.name='only']", message: 'No .only in tests.' },
-        { selector: "MemberExpression[property.name='dangerouslySetInnerHTML']", message: 'Agent text is never HTML.' },
-        { selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']", message: 'Agent text is never HTML.' },
+        {
+          selector: "MemberExpression[property.name='dangerouslySetInnerHTML']",
+          message: 'Agent text is never HTML.',
+        },
+        {
+          selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']",
+          message: 'Agent text is never HTML.',
+        },
       ],
     },
   },
@@ -35,7 +47,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/main/**', 'electron', 'node:*', 'ws'], message: 'The renderer only talks through window.airlock.' }] },
+        {
+          patterns: [
+            {
+              group: ['**/main/**', 'electron', 'node:*', 'ws'],
+              message: 'The renderer only talks through window.airlock.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -54,8 +73,18 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'electron', message: 'The core runs in plain Node; only main/electron imports electron.' }],
-          patterns: [{ group: ['**/renderer/**', '**/electron/**'], message: 'The core is host-independent.' }],
+          paths: [
+            {
+              name: 'electron',
+              message: 'The core runs in plain Node; only main/electron imports electron.',
+            },
+          ],
+          patterns: [
+            {
+              group: ['**/renderer/**', '**/electron/**'],
+              message: 'The core is host-independent.',
+            },
+          ],
         },
       ],
     },
@@ -63,7 +92,10 @@ export default tseslint.config(
   {
     files: ['preload/contract.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['*', '!zod'], message: 'The contract imports only zod.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['*', '!zod'], message: 'The contract imports only zod.' }] },
+      ],
     },
   },
   {
@@ -74,9 +106,18 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         { selector: "CallExpression[callee.property.name='only']", message: 'No .only in tests.' },
-        { selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']", message: 'Agent text is never HTML.' },
-        { selector: "MemberExpression[object.name='ipcMain']", message: 'Use the typed IPC wrapper in main/electron/ipc.ts.' },
-        { selector: "MemberExpression[object.name='ipcRenderer']", message: 'Only the preload touches ipcRenderer.' },
+        {
+          selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']",
+          message: 'Agent text is never HTML.',
+        },
+        {
+          selector: "MemberExpression[object.name='ipcMain']",
+          message: 'Use the typed IPC wrapper in main/electron/ipc.ts.',
+        },
+        {
+          selector: "MemberExpression[object.name='ipcRenderer']",
+          message: 'Only the preload touches ipcRenderer.',
+        },
       ],
     },
   },

@@ -48,11 +48,19 @@ export const AuthMethodView = z.object({
 export type AuthMethodView = z.infer<typeof AuthMethodView>;
 
 /** One of the agent's slash commands. */
-export const CommandView = z.object({ name: shortText, description: shortText, hint: shortText.optional() });
+export const CommandView = z.object({
+  name: shortText,
+  description: shortText,
+  hint: shortText.optional(),
+});
 export type CommandView = z.infer<typeof CommandView>;
 
 /** A session mode the agent offers. */
-export const ModeView = z.object({ id: shortText, name: shortText, description: shortText.optional() });
+export const ModeView = z.object({
+  id: shortText,
+  name: shortText,
+  description: shortText.optional(),
+});
 
 /** A session configuration option, flattened for display. */
 export const ConfigOptionView = z.object({
@@ -149,7 +157,10 @@ export const ToolCallFields = z.object({
   kind: toolKind.optional(),
   status: toolStatus.optional(),
   content: z.array(ToolContentView).max(1000).optional(),
-  locations: z.array(z.object({ path: shortText, line: z.number().int().nullable() })).max(1000).optional(),
+  locations: z
+    .array(z.object({ path: shortText, line: z.number().int().nullable() }))
+    .max(1000)
+    .optional(),
 });
 export type ToolCallFields = z.infer<typeof ToolCallFields>;
 
@@ -180,11 +191,20 @@ export type PermissionOutcome = z.infer<typeof PermissionOutcome>;
 export const TranscriptEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('prompt'), text }),
   z.object({ type: z.literal('chunk'), role: z.enum(['agent', 'user', 'thought']), text }),
-  z.object({ type: z.literal('content'), role: z.enum(['agent', 'user', 'thought']), content: ContentView }),
+  z.object({
+    type: z.literal('content'),
+    role: z.enum(['agent', 'user', 'thought']),
+    content: ContentView,
+  }),
   z.object({ type: z.literal('tool_call'), toolCallId: shortText, fields: ToolCallFields }),
   z.object({ type: z.literal('tool_call_update'), toolCallId: shortText, fields: ToolCallFields }),
   z.object({ type: z.literal('plan'), entries: z.array(PlanEntryView).max(1000) }),
-  z.object({ type: z.literal('notice'), severity: shortText, title: shortText, description: shortText.optional() }),
+  z.object({
+    type: z.literal('notice'),
+    severity: shortText,
+    title: shortText,
+    description: shortText.optional(),
+  }),
   z.object({
     type: z.literal('permission'),
     promptKey: PromptKey,
@@ -192,7 +212,11 @@ export const TranscriptEvent = z.discriminatedUnion('type', [
     title: shortText.optional(),
     options: z.array(PermissionOptionView).min(1).max(100),
   }),
-  z.object({ type: z.literal('permission_resolved'), promptKey: PromptKey, outcome: PermissionOutcome }),
+  z.object({
+    type: z.literal('permission_resolved'),
+    promptKey: PromptKey,
+    outcome: PermissionOutcome,
+  }),
   z.object({ type: z.literal('turn_end'), stopReason: shortText }),
   z.object({ type: z.literal('turn_error'), message: shortText }),
   z.object({ type: z.literal('agent_exit'), exit: AgentExit }),
@@ -258,7 +282,9 @@ export const calls = {
   },
   /** Answers a permission card. */
   'permission:respond': {
-    request: z.object({ key: SessionKey, promptKey: PromptKey, outcome: PermissionOutcome }).strict(),
+    request: z
+      .object({ key: SessionKey, promptKey: PromptKey, outcome: PermissionOutcome })
+      .strict(),
     response: empty,
   },
   /** Runs `authenticate` with an agent-handled method, then retries the session. */
@@ -280,7 +306,10 @@ export const events = {
   /** Transcript entries appended to a session, in order, batched. */
   'session:onDidAppend': z.object({ key: SessionKey, events: z.array(TranscriptEvent) }),
   /** The agent list or the settings file changed. */
-  'app:onDidChangeAgents': z.object({ agents: z.array(AgentEntry), settingsError: shortText.optional() }),
+  'app:onDidChangeAgents': z.object({
+    agents: z.array(AgentEntry),
+    settingsError: shortText.optional(),
+  }),
 } as const;
 
 /** The name of a call. */

@@ -56,7 +56,10 @@ export const spawnAgent: AgentLauncher = (spec) =>
 /** What the connection asks of the sessions that run on it. */
 export type ConnectionDelegate = {
   onUpdate(notification: acp.SessionNotification): void;
-  onPermission(request: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
+  onPermission(
+    request: acp.RequestPermissionRequest,
+    signal: AbortSignal,
+  ): Promise<acp.RequestPermissionResponse>;
   onExit(exit: AgentExit): void;
 };
 
@@ -129,7 +132,9 @@ export class AgentConnection {
     let initDone = false;
     const client = acp
       .client({ name: 'airlock' })
-      .onNotification(acp.methods.client.session.update, ({ params }) => options.delegate.onUpdate(params))
+      .onNotification(acp.methods.client.session.update, ({ params }) =>
+        options.delegate.onUpdate(params),
+      )
       .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) =>
         options.delegate.onPermission(params, signal),
       );
@@ -152,7 +157,9 @@ export class AgentConnection {
     const exitDuringInit = exit.then((info) => {
       if (!initDone) {
         const lastLine = info.stderrTail.at(-1);
-        throw new UserFacingError(`${spec.name} ${info.reason} before it finished starting${lastLine ? `: ${lastLine}` : ''}`);
+        throw new UserFacingError(
+          `${spec.name} ${info.reason} before it finished starting${lastLine ? `: ${lastLine}` : ''}`,
+        );
       }
       return new Promise<never>(() => undefined);
     });
@@ -217,10 +224,15 @@ export class AgentConnection {
   async prompt(params: acp.PromptRequest): Promise<acp.PromptResponse> {
     this.assertRunning();
     try {
-      const response: unknown = await this.connection.agent.request(acp.methods.agent.session.prompt, params);
+      const response: unknown = await this.connection.agent.request(
+        acp.methods.agent.session.prompt,
+        params,
+      );
       const stopReason = (response as { stopReason?: unknown } | null)?.stopReason;
       if (typeof stopReason !== 'string') {
-        throw new UserFacingError(`${this.identity.configName} answered session/prompt without a stop reason`);
+        throw new UserFacingError(
+          `${this.identity.configName} answered session/prompt without a stop reason`,
+        );
       }
       return { stopReason: stopReason as acp.StopReason };
     } catch (error) {
@@ -233,7 +245,9 @@ export class AgentConnection {
     if (this.exited) {
       return;
     }
-    await this.connection.agent.notify(acp.methods.agent.session.cancel, { sessionId }).catch(() => undefined);
+    await this.connection.agent
+      .notify(acp.methods.agent.session.cancel, { sessionId })
+      .catch(() => undefined);
   }
 
   /** Stops the agent process and closes the connection. */
@@ -263,7 +277,9 @@ export class AgentConnection {
 
   private assertRunning(): void {
     if (this.exited) {
-      throw new UserFacingError(`${this.identity.configName} is not running (${this.exited.reason})`);
+      throw new UserFacingError(
+        `${this.identity.configName} is not running (${this.exited.reason})`,
+      );
     }
   }
 }

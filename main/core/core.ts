@@ -17,7 +17,12 @@ import {
   type EventPayload,
   type TranscriptEvent,
 } from '../../preload/contract.js';
-import { AgentConnection, agentLogPath, DEFAULT_TIMEOUTS, type ConnectionTimeouts } from './agent-connection.js';
+import {
+  AgentConnection,
+  agentLogPath,
+  DEFAULT_TIMEOUTS,
+  type ConnectionTimeouts,
+} from './agent-connection.js';
 import { AgentRequestError, AUTH_REQUIRED, UserFacingError } from './errors.js';
 import { Session } from './session.js';
 import { commandLine, loadAgentCatalog, type AgentCatalog, type AgentSpec } from './settings.js';
@@ -81,7 +86,9 @@ export class AirlockCore {
     }
     const parsed = calls[channel].request.safeParse(payload);
     if (!parsed.success) {
-      throw new UserFacingError(`Invalid ${channel} request: ${parsed.error.issues[0]?.message ?? 'wrong shape'}`);
+      throw new UserFacingError(
+        `Invalid ${channel} request: ${parsed.error.issues[0]?.message ?? 'wrong shape'}`,
+      );
     }
     const handler = this.handlers[channel] as (request: unknown) => Promise<unknown>;
     return handler(parsed.data);
@@ -107,7 +114,9 @@ export class AirlockCore {
       canPickFolder: this.options.pickFolder !== undefined,
       sessions: [...this.sessions.values()].map((session) => session.summary),
     }),
-    'app:pickFolder': async () => ({ path: this.options.pickFolder ? await this.options.pickFolder() : null }),
+    'app:pickFolder': async () => ({
+      path: this.options.pickFolder ? await this.options.pickFolder() : null,
+    }),
     'session:create': async ({ agentName, cwd }) => {
       const spec = this.catalog.agents.find((agent) => agent.name === agentName);
       if (!spec) {
@@ -130,7 +139,9 @@ export class AirlockCore {
       const session = this.session(key);
       if (session.summary.status !== 'ready') {
         throw new UserFacingError(
-          session.prompting ? 'The agent is still answering; cancel the turn first' : 'The session is not ready',
+          session.prompting
+            ? 'The agent is still answering; cancel the turn first'
+            : 'The session is not ready',
         );
       }
       void session.runTurn(text);
@@ -150,9 +161,17 @@ export class AirlockCore {
       await this.init();
       const agentName = session.summary.agentName;
       const running = this.connections.get(agentName);
-      if (running && ![...this.sessions.values()].some((other) => other.summary.agentName === agentName && other.connection)) {
+      if (
+        running &&
+        ![...this.sessions.values()].some(
+          (other) => other.summary.agentName === agentName && other.connection,
+        )
+      ) {
         this.connections.delete(agentName);
-        void running.then((connection) => connection.stop(), () => undefined);
+        void running.then(
+          (connection) => connection.stop(),
+          () => undefined,
+        );
       }
       this.emitAgents();
       session.append({ type: 'system', text: `Restarting ${agentName}…` });
@@ -166,7 +185,10 @@ export class AirlockCore {
       this.sessions.delete(key);
       this.closedSummaries.set(key, session.summary);
       const connection = session.connection;
-      if (connection && ![...this.sessions.values()].some((other) => other.connection === connection)) {
+      if (
+        connection &&
+        ![...this.sessions.values()].some((other) => other.connection === connection)
+      ) {
         this.connections.delete(session.summary.agentName);
         connection.stop();
       }
@@ -215,7 +237,10 @@ export class AirlockCore {
   };
 
   private emitAgents(): void {
-    this.emit('app:onDidChangeAgents', { agents: this.agentEntries(), settingsError: this.catalog.error });
+    this.emit('app:onDidChangeAgents', {
+      agents: this.agentEntries(),
+      settingsError: this.catalog.error,
+    });
   }
 
   private agentEntries(): AgentEntry[] {
@@ -247,9 +272,14 @@ export class AirlockCore {
 
   private async openSession(session: Session, connection: AgentConnection): Promise<void> {
     try {
-      const response = await connection.request('session/new', { cwd: session.summary.cwd, mcpServers: [] });
+      const response = await connection.request('session/new', {
+        cwd: session.summary.cwd,
+        mcpServers: [],
+      });
       if (typeof response?.sessionId !== 'string' || response.sessionId.length === 0) {
-        throw new UserFacingError(`${session.summary.agentName} answered session/new without a session id`);
+        throw new UserFacingError(
+          `${session.summary.agentName} answered session/new without a session id`,
+        );
       }
       if (session.summary.status === 'closed') {
         return;
@@ -262,7 +292,12 @@ export class AirlockCore {
       early?.delete(response.sessionId);
     } catch (error) {
       if (error instanceof AgentRequestError && error.code === AUTH_REQUIRED) {
-        session.update({ status: 'auth_required', authMethods: connection.authMethods, agent: connection.identity, error: undefined });
+        session.update({
+          status: 'auth_required',
+          authMethods: connection.authMethods,
+          agent: connection.identity,
+          error: undefined,
+        });
       } else {
         session.update({ status: 'failed', error: (error as Error).message });
       }
@@ -308,7 +343,10 @@ export class AirlockCore {
   }
 
   /** Finds the session an agent message is for, on the connection it came from. */
-  private sessionOn(connection: AgentConnection | undefined, sessionId: string): Session | undefined {
+  private sessionOn(
+    connection: AgentConnection | undefined,
+    sessionId: string,
+  ): Session | undefined {
     for (const session of this.sessions.values()) {
       if (session.connection === connection && session.acpSessionId === sessionId) {
         return session;
@@ -360,7 +398,10 @@ export class AirlockCore {
       throw new AgentRequestError(-32602, `Unknown session ${request.sessionId.slice(0, 100)}`);
     }
     if (request.options.length === 0) {
-      session.append({ type: 'system', text: 'The agent asked for permission without any options; Airlock answered cancelled.' });
+      session.append({
+        type: 'system',
+        text: 'The agent asked for permission without any options; Airlock answered cancelled.',
+      });
       return { outcome: { outcome: 'cancelled' } };
     }
     const promptKey = `p${(this.nextId++).toString(36)}`;

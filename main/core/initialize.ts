@@ -20,7 +20,10 @@ const authMethod = z
     description: text.nullish(),
     type: text.optional(),
     varName: text.optional(),
-    vars: z.array(z.object({ name: text }).loose()).max(100).optional(),
+    vars: z
+      .array(z.object({ name: text }).loose())
+      .max(100)
+      .optional(),
     args: z.array(text).max(100).optional(),
   })
   .loose();
@@ -30,10 +33,7 @@ const initializeResponse = z
     protocolVersion: z.number().int().nonnegative(),
     agentCapabilities: z.record(z.string(), z.unknown()).optional(),
     authMethods: z.array(authMethod).max(100).optional(),
-    agentInfo: z
-      .object({ name: text, title: text.nullish(), version: text })
-      .loose()
-      .nullish(),
+    agentInfo: z.object({ name: text, title: text.nullish(), version: text }).loose().nullish(),
   })
   .loose();
 
@@ -82,7 +82,14 @@ function toAuthView(method: z.infer<typeof authMethod>, spec: AgentSpec): AuthMe
     return { ...base, kind: 'env_var', varName: names.join(', ') || undefined };
   }
   if (method.type === 'terminal') {
-    return { ...base, kind: 'terminal', terminalCommand: commandLine({ command: spec.command, args: [...spec.args, ...(method.args ?? [])] }) };
+    return {
+      ...base,
+      kind: 'terminal',
+      terminalCommand: commandLine({
+        command: spec.command,
+        args: [...spec.args, ...(method.args ?? [])],
+      }),
+    };
   }
   return { ...base, kind: 'agent' };
 }

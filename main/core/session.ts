@@ -78,7 +78,11 @@ export class Session {
   }
 
   /** Binds the session to a fresh ACP session on `connection`. */
-  attach(connection: AgentConnection, response: acp.NewSessionResponse, configOptions: SessionSummary['configOptions']): void {
+  attach(
+    connection: AgentConnection,
+    response: acp.NewSessionResponse,
+    configOptions: SessionSummary['configOptions'],
+  ): void {
     this.connection = connection;
     this.acpSessionId = response.sessionId;
     this.update({
@@ -112,7 +116,10 @@ export class Session {
     if (!connection || !sessionId) {
       return;
     }
-    const turn: { cancelled: boolean; timer?: NodeJS.Timeout; done: boolean } = { cancelled: false, done: false };
+    const turn: { cancelled: boolean; timer?: NodeJS.Timeout; done: boolean } = {
+      cancelled: false,
+      done: false,
+    };
     this.turn = turn;
     this.append({ type: 'prompt', text });
     this.update({ status: 'prompting' });
@@ -147,7 +154,10 @@ export class Session {
       void this.connection.cancel(this.acpSessionId);
       turn.timer = setTimeout(() => {
         this.endTurn(turn, { type: 'turn_end', stopReason: 'cancelled' });
-        this.append({ type: 'system', text: 'The agent did not confirm the cancel in time; the turn was ended.' });
+        this.append({
+          type: 'system',
+          text: 'The agent did not confirm the cancel in time; the turn was ended.',
+        });
       }, this.connection.timeouts.cancelGraceMs);
     }
   }
@@ -168,7 +178,11 @@ export class Session {
    * Shows a permission card and waits for its answer. A cancelled turn, a closed tab, an exited
    * agent or the agent's `$/cancel_request` all answer `cancelled`.
    */
-  requestPermission(promptKey: string, request: acp.RequestPermissionRequest, signal: AbortSignal): Promise<PermissionOutcome> {
+  requestPermission(
+    promptKey: string,
+    request: acp.RequestPermissionRequest,
+    signal: AbortSignal,
+  ): Promise<PermissionOutcome> {
     // The agent's `$/cancel_request` can arrive with the request, before this runs: its abort
     // has already fired then, and a listener added now would never hear it.
     if (signal.aborted || this.turn?.cancelled || this.summary.status === 'closed') {
@@ -223,7 +237,10 @@ export class Session {
     }
   }
 
-  private endTurn(turn: { done: boolean; timer?: NodeJS.Timeout }, event: TranscriptEvent | undefined): void {
+  private endTurn(
+    turn: { done: boolean; timer?: NodeJS.Timeout },
+    event: TranscriptEvent | undefined,
+  ): void {
     if (turn.done) {
       return;
     }

@@ -99,14 +99,25 @@ export function parseAgentCatalog(raw: string, path: string, demo: AgentSpec): A
   const agents = [demo];
   for (const [name, server] of Object.entries(parsed.data.agent_servers)) {
     if (name === demo.name) {
-      return { agents: [demo], error: `${path}: agent_servers: "${name}" is reserved for the built-in agent` };
+      return {
+        agents: [demo],
+        error: `${path}: agent_servers: "${name}" is reserved for the built-in agent`,
+      };
     }
-    agents.push({ name, command: server.command, args: server.args, env: server.env, builtIn: false });
+    agents.push({
+      name,
+      command: server.command,
+      args: server.args,
+      env: server.env,
+      builtIn: false,
+    });
   }
   return { agents };
 }
 
 /** The command line as a user would type it, for display. */
 export function commandLine(spec: Pick<AgentSpec, 'command' | 'args'>): string {
-  return [spec.command, ...spec.args].map((part) => (/[\s"']/.test(part) ? JSON.stringify(part) : part)).join(' ');
+  return [spec.command, ...spec.args]
+    .map((part) => (/[\s"']/.test(part) ? JSON.stringify(part) : part))
+    .join(' ');
 }

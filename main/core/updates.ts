@@ -22,7 +22,9 @@ const LONG = 1_000_000;
 /** What one update does: transcript entries to append and/or summary fields to change. */
 export type UpdateEffect = {
   events: TranscriptEvent[];
-  summary?: Partial<Pick<SessionSummary, 'title' | 'commands' | 'currentModeId' | 'configOptions' | 'usage'>>;
+  summary?: Partial<
+    Pick<SessionSummary, 'title' | 'commands' | 'currentModeId' | 'configOptions' | 'usage'>
+  >;
 };
 
 /** Clips an agent-supplied string to `max` characters. */
@@ -62,7 +64,15 @@ export function mapUpdate(update: acp.SessionUpdate): UpdateEffect {
         ],
       };
     case 'tool_call_update':
-      return { events: [{ type: 'tool_call_update', toolCallId: clip(update.toolCallId), fields: toolFields(update) }] };
+      return {
+        events: [
+          {
+            type: 'tool_call_update',
+            toolCallId: clip(update.toolCallId),
+            fields: toolFields(update),
+          },
+        ],
+      };
     case 'plan':
       return {
         events: [
@@ -92,7 +102,9 @@ export function mapUpdate(update: acp.SessionUpdate): UpdateEffect {
     case 'config_option_update':
       return { events: [], summary: { configOptions: configViews(update.configOptions) } };
     case 'session_info_update':
-      return update.title ? { events: [], summary: { title: clip(update.title, 200) } } : { events: [] };
+      return update.title
+        ? { events: [], summary: { title: clip(update.title, 200) } }
+        : { events: [] };
     case 'usage_update':
       return {
         events: [],
@@ -100,7 +112,9 @@ export function mapUpdate(update: acp.SessionUpdate): UpdateEffect {
           usage: {
             used: update.used,
             size: update.size,
-            cost: update.cost ? { amount: update.cost.amount, currency: clip(update.cost.currency, 10) } : undefined,
+            cost: update.cost
+              ? { amount: update.cost.amount, currency: clip(update.cost.currency, 10) }
+              : undefined,
           },
         },
       };
@@ -121,7 +135,9 @@ export function mapUpdate(update: acp.SessionUpdate): UpdateEffect {
 }
 
 /** Maps the config options of `session/new` or an update to their display form. */
-export function configViews(options: acp.SessionConfigOption[] | null | undefined): ConfigOptionView[] {
+export function configViews(
+  options: acp.SessionConfigOption[] | null | undefined,
+): ConfigOptionView[] {
   return (options ?? []).slice(0, 100).map((option) => {
     const choices =
       option.type === 'select'
@@ -130,15 +146,23 @@ export function configViews(options: acp.SessionConfigOption[] | null | undefine
     return {
       id: clip(option.id),
       name: clip(option.name),
-      currentValue: typeof option.currentValue === 'boolean' ? option.currentValue : clip(option.currentValue),
-      choices: choices.slice(0, 1000).map((choice) => ({ value: clip(choice.value), name: clip(choice.name) })),
+      currentValue:
+        typeof option.currentValue === 'boolean' ? option.currentValue : clip(option.currentValue),
+      choices: choices
+        .slice(0, 1000)
+        .map((choice) => ({ value: clip(choice.value), name: clip(choice.name) })),
     };
   });
 }
 
-function chunkEvents(role: 'agent' | 'user' | 'thought', content: acp.ContentBlock): TranscriptEvent[] {
+function chunkEvents(
+  role: 'agent' | 'user' | 'thought',
+  content: acp.ContentBlock,
+): TranscriptEvent[] {
   if (content.type === 'text') {
-    return content.text ? splitText(content.text).map((text) => ({ type: 'chunk', role, text })) : [];
+    return content.text
+      ? splitText(content.text).map((text) => ({ type: 'chunk', role, text }))
+      : [];
   }
   return [{ type: 'content', role, content: contentView(content) }];
 }
@@ -153,7 +177,11 @@ export function contentView(content: acp.ContentBlock): ContentView {
     case 'audio':
       return { type: 'audio', mimeType: clip(content.mimeType, 200) };
     case 'resource_link':
-      return { type: 'resource_link', name: clip(content.title ?? content.name), uri: clip(content.uri) };
+      return {
+        type: 'resource_link',
+        name: clip(content.title ?? content.name),
+        uri: clip(content.uri),
+      };
     case 'resource':
       return {
         type: 'resource',

@@ -38,14 +38,23 @@ function session(sessionId: string): DemoSession {
   return found;
 }
 
-async function streamText(client: acp.AgentContext, sessionId: string, state: DemoSession, text: string, size: number): Promise<boolean> {
+async function streamText(
+  client: acp.AgentContext,
+  sessionId: string,
+  state: DemoSession,
+  text: string,
+  size: number,
+): Promise<boolean> {
   for (let i = 0; i < text.length; i += size) {
     if (state.cancelled) {
       return false;
     }
     await client.notify(acp.methods.client.session.update, {
       sessionId,
-      update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: text.slice(i, i + size) } },
+      update: {
+        sessionUpdate: 'agent_message_chunk',
+        content: { type: 'text', text: text.slice(i, i + size) },
+      },
     });
     if (i % (size * 50) === 0) {
       await yieldToLoop();
@@ -54,9 +63,15 @@ async function streamText(client: acp.AgentContext, sessionId: string, state: De
   return !state.cancelled;
 }
 
-async function runTool(client: acp.AgentContext, sessionId: string, withPermission: boolean, state: DemoSession): Promise<acp.StopReason> {
+async function runTool(
+  client: acp.AgentContext,
+  sessionId: string,
+  withPermission: boolean,
+  state: DemoSession,
+): Promise<acp.StopReason> {
   const toolCallId = `call_${randomUUID().slice(0, 8)}`;
-  const update = (u: acp.SessionUpdate) => client.notify(acp.methods.client.session.update, { sessionId, update: u });
+  const update = (u: acp.SessionUpdate) =>
+    client.notify(acp.methods.client.session.update, { sessionId, update: u });
   await update({
     sessionUpdate: 'tool_call',
     toolCallId,
@@ -103,7 +118,11 @@ async function runTool(client: acp.AgentContext, sessionId: string, withPermissi
   return 'end_turn';
 }
 
-async function runPlan(client: acp.AgentContext, sessionId: string, state: DemoSession): Promise<acp.StopReason> {
+async function runPlan(
+  client: acp.AgentContext,
+  sessionId: string,
+  state: DemoSession,
+): Promise<acp.StopReason> {
   const steps = ['Read the code', 'Write the change', 'Run the tests'];
   for (let done = 0; done <= steps.length; done++) {
     if (state.cancelled) {
@@ -126,7 +145,10 @@ async function runPlan(client: acp.AgentContext, sessionId: string, state: DemoS
   return 'end_turn';
 }
 
-async function prompt(client: acp.AgentContext, params: acp.PromptRequest): Promise<acp.PromptResponse> {
+async function prompt(
+  client: acp.AgentContext,
+  params: acp.PromptRequest,
+): Promise<acp.PromptResponse> {
   const state = session(params.sessionId);
   state.cancelled = false;
   state.turns += 1;
@@ -164,7 +186,10 @@ async function prompt(client: acp.AgentContext, params: acp.PromptRequest): Prom
     default:
       await client.notify(acp.methods.client.session.update, {
         sessionId: params.sessionId,
-        update: { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'The user wrote something; I will echo it back.' } },
+        update: {
+          sessionUpdate: 'agent_thought_chunk',
+          content: { type: 'text', text: 'The user wrote something; I will echo it back.' },
+        },
       });
       if (!(await streamText(client, params.sessionId, state, replyFor(text), 6))) {
         stopReason = 'cancelled';
@@ -184,7 +209,10 @@ const app = acp
   .agent({ name: 'airlock-demo-agent' })
   .onRequest(acp.methods.agent.initialize, () => ({
     protocolVersion: acp.PROTOCOL_VERSION,
-    agentCapabilities: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false } },
+    agentCapabilities: {
+      loadSession: false,
+      promptCapabilities: { image: false, audio: false, embeddedContext: false },
+    },
     authMethods: [],
     agentInfo: { name: 'airlock-demo-agent', title: 'Airlock Demo Agent', version: '0.1.0' },
   }))

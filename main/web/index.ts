@@ -19,7 +19,10 @@ async function main(): Promise<void> {
   });
   await core.init();
   const port = process.env.AIRLOCK_PORT ? Number.parseInt(process.env.AIRLOCK_PORT, 10) : 0;
-  const host = await startWebHost(core, { staticDir: fileURLToPath(new URL('../renderer', import.meta.url)), port });
+  const host = await startWebHost(core, {
+    staticDir: fileURLToPath(new URL('../renderer', import.meta.url)),
+    port,
+  });
   process.stdout.write(`Airlock is running at ${host.url}\n`);
   const stop = () => {
     core.dispose();

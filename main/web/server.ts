@@ -75,7 +75,10 @@ function cookieToken(header: string | undefined): string | undefined {
 }
 
 /** Starts the web host on 127.0.0.1 (a random port unless `port` is given). */
-export async function startWebHost(core: AirlockCore, options: { staticDir: string; port?: number }): Promise<WebHost> {
+export async function startWebHost(
+  core: AirlockCore,
+  options: { staticDir: string; port?: number },
+): Promise<WebHost> {
   const token = randomBytes(32).toString('base64url');
   let origin = '';
   let host = '';
@@ -93,7 +96,10 @@ export async function startWebHost(core: AirlockCore, options: { staticDir: stri
   };
 
   const forbid = (response: ServerResponse) => {
-    response.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+    response.writeHead(403, {
+      'Content-Type': 'text/plain; charset=utf-8',
+      'Cache-Control': 'no-store',
+    });
     response.end('Forbidden');
   };
 
@@ -107,7 +113,10 @@ export async function startWebHost(core: AirlockCore, options: { staticDir: stri
   });
 
   async function handleRequest(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    if (!fromThisOrigin(request, false) || (request.method !== 'GET' && request.method !== 'HEAD')) {
+    if (
+      !fromThisOrigin(request, false) ||
+      (request.method !== 'GET' && request.method !== 'HEAD')
+    ) {
       forbid(response);
       return;
     }
@@ -137,7 +146,8 @@ export async function startWebHost(core: AirlockCore, options: { staticDir: stri
   }
 
   async function serveStatic(pathname: string, response: ServerResponse): Promise<void> {
-    const relative = pathname === '/' ? 'index.html' : decodeURIComponent(pathname).replace(/^\/+/, '');
+    const relative =
+      pathname === '/' ? 'index.html' : decodeURIComponent(pathname).replace(/^\/+/, '');
     const file = normalize(join(options.staticDir, relative));
     if (!file.startsWith(normalize(options.staticDir) + sep)) {
       forbid(response);
@@ -167,7 +177,11 @@ export async function startWebHost(core: AirlockCore, options: { staticDir: stri
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   server.on('upgrade', (request, socket, head) => {
     const presented = cookieToken(request.headers.cookie);
-    if (!fromThisOrigin(request, true) || presented === undefined || !sameSecret(presented, token)) {
+    if (
+      !fromThisOrigin(request, true) ||
+      presented === undefined ||
+      !sameSecret(presented, token)
+    ) {
       socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }

@@ -54,8 +54,12 @@ export function App({ store }: { store: Store }) {
                 aria-selected={session.key === state.activeKey}
                 onClick={() => store.activate(session.key)}
               >
-                <span className="tab-title">{session.title ?? session.agent?.title ?? session.agentName}</span>
-                <span className={`tab-status status-${session.status}`}>{session.status.replace('_', ' ')}</span>
+                <span className="tab-title">
+                  {session.title ?? session.agent?.title ?? session.agentName}
+                </span>
+                <span className={`tab-status status-${session.status}`}>
+                  {session.status.replace('_', ' ')}
+                </span>
               </button>
               <button
                 type="button"
@@ -73,7 +77,12 @@ export function App({ store }: { store: Store }) {
         </p>
       </nav>
       {active ? (
-        <SessionView key={active.key} api={store.api} session={active} transcript={state.transcripts[active.key]} />
+        <SessionView
+          key={active.key}
+          api={store.api}
+          session={active}
+          transcript={state.transcripts[active.key]}
+        />
       ) : (
         <main className="empty">
           <p>Start a session with an agent to begin. The demo agent needs no account.</p>

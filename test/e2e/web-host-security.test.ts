@@ -9,7 +9,11 @@ import { startWebApp, type WebApp } from '../helpers/web-app.js';
 let app: WebApp;
 let cookie: string;
 
-type Reply = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
+type Reply = {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+};
 
 function get(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Reply> {
   const url = new URL(app.origin);
@@ -28,7 +32,9 @@ function get(path: string, headers: Record<string, string> = {}, method = 'GET')
 }
 
 /** Opens a socket; resolves with the open socket or the HTTP status that refused it. */
-function openSocket(headers: Record<string, string>): Promise<{ socket?: WebSocket; status?: number }> {
+function openSocket(
+  headers: Record<string, string>,
+): Promise<{ socket?: WebSocket; status?: number }> {
   return new Promise((resolve) => {
     const socket = new WebSocket(`${app.origin.replace('http', 'ws')}/ws`, { headers });
     socket.once('open', () => resolve({ socket }));
@@ -37,10 +43,21 @@ function openSocket(headers: Record<string, string>): Promise<{ socket?: WebSock
   });
 }
 
-function call(socket: WebSocket, id: number, channel: string, payload: unknown): Promise<{ ok: boolean; value?: unknown; error?: string }> {
+function call(
+  socket: WebSocket,
+  id: number,
+  channel: string,
+  payload: unknown,
+): Promise<{ ok: boolean; value?: unknown; error?: string }> {
   return new Promise((resolve) => {
     const onMessage = (data: WebSocket.RawData) => {
-      const message = JSON.parse(data.toString()) as { t: string; id?: number; ok: boolean; value?: unknown; error?: string };
+      const message = JSON.parse(data.toString()) as {
+        t: string;
+        id?: number;
+        ok: boolean;
+        value?: unknown;
+        error?: string;
+      };
       if (message.t === 'result' && message.id === id) {
         socket.off('message', onMessage);
         resolve(message);
@@ -86,7 +103,11 @@ describe('the web host over HTTP', () => {
     ['a wrong cookie', '/', () => ({ Cookie: 'airlock_token=wrong' })],
     ['an asset without the cookie', '/index.html', () => ({})],
     ['another Host (DNS rebinding)', '/', () => ({ Cookie: cookie, Host: 'attacker.example' })],
-    ['localhost instead of 127.0.0.1', '/', () => ({ Cookie: cookie, Host: `localhost:${new URL(app.origin).port}` })],
+    [
+      'localhost instead of 127.0.0.1',
+      '/',
+      () => ({ Cookie: cookie, Host: `localhost:${new URL(app.origin).port}` }),
+    ],
     ['a foreign Origin', '/', () => ({ Cookie: cookie, Origin: 'https://attacker.example' })],
   ])('refuses a request with %s', async (_name, path, headers) => {
     const reply = await get(path, headers());
@@ -105,9 +126,13 @@ describe('the web host over HTTP', () => {
 describe('the web host over WebSocket', () => {
   it('refuses a socket without the cookie, from another Origin, or with no Origin', async () => {
     expect((await openSocket({ Origin: app.origin })).status).toBe(403);
-    expect((await openSocket({ Cookie: cookie, Origin: 'https://attacker.example' })).status).toBe(403);
+    expect((await openSocket({ Cookie: cookie, Origin: 'https://attacker.example' })).status).toBe(
+      403,
+    );
     expect((await openSocket({ Cookie: cookie })).status).toBe(403);
-    expect((await openSocket({ Cookie: 'airlock_token=nope', Origin: app.origin })).status).toBe(403);
+    expect((await openSocket({ Cookie: 'airlock_token=nope', Origin: app.origin })).status).toBe(
+      403,
+    );
   });
 
   it('accepts the app page’s socket and validates every call', async () => {

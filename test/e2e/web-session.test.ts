@@ -19,13 +19,18 @@ afterAll(async () => {
 });
 afterEach(async ({ task }) => {
   if (task.result?.state === 'fail') {
-    console.error(`page at failure:\n${(await page.locator('body').textContent())?.slice(0, 3000)}`);
+    console.error(
+      `page at failure:\n${(await page.locator('body').textContent())?.slice(0, 3000)}`,
+    );
   }
   await page.close();
 });
 beforeEach(async () => {
   page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-  page.on('console', (message) => message.type() === 'error' && console.error(`page: ${message.text()}`));
+  page.on(
+    'console',
+    (message) => message.type() === 'error' && console.error(`page: ${message.text()}`),
+  );
   await page.goto(app.url);
   await page.getByRole('button', { name: 'Start session' }).click();
   await status().filter({ hasText: 'Ready' }).waitFor();
@@ -35,7 +40,11 @@ const status = () => page.getByRole('status', { name: 'Session status' });
 const transcript = () => page.getByRole('log', { name: 'Transcript' });
 /** The latest turn's end, once it has ended with `text`. */
 const turnEnded = (text: string) =>
-  transcript().getByRole('status', { name: 'Turn ended' }).last().filter({ hasText: text }).waitFor();
+  transcript()
+    .getByRole('status', { name: 'Turn ended' })
+    .last()
+    .filter({ hasText: text })
+    .waitFor();
 
 async function send(text: string): Promise<void> {
   await page.getByRole('textbox', { name: 'Message' }).fill(text);
@@ -44,10 +53,14 @@ async function send(text: string): Promise<void> {
 
 describe('a session in the browser', () => {
   it('shows who the agent is and streams its reply to the end of the turn', async () => {
-    await expect(page.getByLabel('Agent', { exact: true }).first().textContent()).resolves.toContain('Airlock Demo Agent 0.1.0');
+    await expect(
+      page.getByLabel('Agent', { exact: true }).first().textContent(),
+    ).resolves.toContain('Airlock Demo Agent 0.1.0');
     await send('hello airlock');
     await turnEnded('Done');
-    await expect(transcript().textContent()).resolves.toContain(replyFor('hello airlock').replace('`/help`', '/help'));
+    await expect(transcript().textContent()).resolves.toContain(
+      replyFor('hello airlock').replace('`/help`', '/help'),
+    );
     await expect(status().textContent()).resolves.toBe('Ready');
   });
 
@@ -55,9 +68,9 @@ describe('a session in the browser', () => {
     await send('/tool');
     const tool = transcript().getByRole('region', { name: 'Tool call: Edit README.md' });
     await tool.getByText('completed').waitFor();
-    await expect(tool.getByRole('figure', { name: 'Diff of /demo/README.md' }).textContent()).resolves.toContain(
-      '+ Hello from the Airlock demo agent.',
-    );
+    await expect(
+      tool.getByRole('figure', { name: 'Diff of /demo/README.md' }).textContent(),
+    ).resolves.toContain('+ Hello from the Airlock demo agent.');
   });
 
   it('answers a permission request by keyboard', async () => {
@@ -93,9 +106,13 @@ describe('a session in the browser', () => {
     const panel = page.getByRole('region', { name: 'Agent stopped' });
     await panel.waitFor();
     await expect(panel.textContent()).resolves.toContain('exited with code 3');
-    await expect(panel.textContent()).resolves.toContain('demo agent: crashing on request (/crash)');
+    await expect(panel.textContent()).resolves.toContain(
+      'demo agent: crashing on request (/crash)',
+    );
     await panel.getByRole('button', { name: 'Show agent log' }).click();
-    await expect(page.getByRole('region', { name: 'Agent log' }).textContent()).resolves.toContain('crashing on request');
+    await expect(page.getByRole('region', { name: 'Agent log' }).textContent()).resolves.toContain(
+      'crashing on request',
+    );
     await panel.getByRole('button', { name: 'Restart agent' }).click();
     await status().filter({ hasText: 'Ready' }).waitFor();
     await send('after restart');
@@ -103,22 +120,32 @@ describe('a session in the browser', () => {
   });
 
   it('shows agent markup as text: no HTML, no followable links, no fetched images', async () => {
-    await send('<img src="/x.png" onerror="window.pwned=1"> [click](javascript:alert(1)) ![pic](https://example.com/p.png) <b>bold</b>');
+    await send(
+      '<img src="/x.png" onerror="window.pwned=1"> [click](javascript:alert(1)) ![pic](https://example.com/p.png) <b>bold</b>',
+    );
     await turnEnded('Done');
     expect(await transcript().locator('img, a, b, script, iframe').count()).toBe(0);
     await expect(transcript().textContent()).resolves.toContain('(javascript:alert(1))');
-    await expect(page.evaluate(() => (window as { pwned?: number }).pwned)).resolves.toBeUndefined();
+    await expect(
+      page.evaluate(() => (window as { pwned?: number }).pwned),
+    ).resolves.toBeUndefined();
   });
 
   it('runs several sessions at once', async () => {
     const before = await page.getByRole('tab').count();
     await page.getByRole('button', { name: 'Start session' }).click();
     await page.getByRole('tab').nth(before).waitFor();
-    await page.getByRole('tab', { selected: true }).and(page.getByRole('tab').nth(before)).waitFor();
+    await page
+      .getByRole('tab', { selected: true })
+      .and(page.getByRole('tab').nth(before))
+      .waitFor();
     await status().filter({ hasText: 'Ready' }).waitFor();
     await send('second session');
     await transcript().getByText('You said: "second session"', { exact: false }).waitFor();
-    await page.getByRole('tab').nth(before - 1).click();
+    await page
+      .getByRole('tab')
+      .nth(before - 1)
+      .click();
     await expect(transcript().textContent()).resolves.not.toContain('second session');
   });
 });

@@ -6,7 +6,13 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Runs a TypeScript entry point with Node through tsx, as its own process. */
 function tsxSpec(name: string, entry: string, args: string[] = [], builtIn = false): AgentSpec {
-  return { name, command: process.execPath, args: ['--import', 'tsx', `${root}${entry}`, ...args], env: {}, builtIn };
+  return {
+    name,
+    command: process.execPath,
+    args: ['--import', 'tsx', `${root}${entry}`, ...args],
+    env: {},
+    builtIn,
+  };
 }
 
 /** The demo agent, from source. */

@@ -61,14 +61,21 @@ export class Recorder {
 
   /** Resolves once the session reaches `status`. */
   status(key: string, ...statuses: SessionSummary['status'][]): Promise<SessionSummary> {
-    return this.until(() => statuses.includes(this.summaries.get(key)?.status as never)).then(
-      () => this.summaries.get(key)!,
+    return this.until(() => statuses.includes(this.summaries.get(key)?.status as never)).then(() =>
+      this.summaries.get(key)!,
     );
   }
 
   /** Resolves with the first event of `type` at or after index `from`. */
-  async event<T extends TranscriptEvent['type']>(key: string, type: T, from = 0): Promise<Extract<TranscriptEvent, { type: T }>> {
-    const find = () => this.transcript(key).slice(from).find((event) => event.type === type);
+  async event<T extends TranscriptEvent['type']>(
+    key: string,
+    type: T,
+    from = 0,
+  ): Promise<Extract<TranscriptEvent, { type: T }>> {
+    const find = () =>
+      this.transcript(key)
+        .slice(from)
+        .find((event) => event.type === type);
     await this.until(() => find() !== undefined);
     return find() as Extract<TranscriptEvent, { type: T }>;
   }
@@ -85,7 +92,9 @@ export async function startCore(
 ) {
   const dir = await mkdtemp(join(tmpdir(), 'airlock-test-'));
   const settingsPath = join(dir, 'settings.json');
-  const servers = Object.fromEntries(extra.map((spec) => [spec.name, { command: spec.command, args: spec.args, env: spec.env }]));
+  const servers = Object.fromEntries(
+    extra.map((spec) => [spec.name, { command: spec.command, args: spec.args, env: spec.env }]),
+  );
   await writeFile(settingsPath, JSON.stringify({ agent_servers: servers }));
   const core = new AirlockCore({
     settingsPath,
@@ -101,7 +110,12 @@ export async function startCore(
 }
 
 /** Creates a session and waits until it is ready (or fails the test with its error). */
-export async function readySession(core: AirlockCore, recorder: Recorder, agentName: string, cwd: string): Promise<string> {
+export async function readySession(
+  core: AirlockCore,
+  recorder: Recorder,
+  agentName: string,
+  cwd: string,
+): Promise<string> {
   const { key } = (await core.invoke('session:create', { agentName, cwd })) as { key: string };
   const summary = await recorder.status(key, 'ready', 'failed', 'auth_required', 'exited');
   if (summary.status !== 'ready') {

@@ -22,13 +22,22 @@ export const CHROMIUM_ARGS = [
 ];
 
 /** A running web host. */
-export type WebApp = { url: string; origin: string; configDir: string; process: ChildProcess; stop(): Promise<void> };
+export type WebApp = {
+  url: string;
+  origin: string;
+  configDir: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+};
 
 /** Starts `node out/main/web.js` with its own config folder and waits for its URL. */
 export async function startWebApp(settings?: unknown): Promise<WebApp> {
   const configDir = await mkdtemp(join(tmpdir(), 'airlock-web-'));
   if (settings !== undefined) {
-    await writeFile(join(configDir, 'settings.json'), typeof settings === 'string' ? settings : JSON.stringify(settings));
+    await writeFile(
+      join(configDir, 'settings.json'),
+      typeof settings === 'string' ? settings : JSON.stringify(settings),
+    );
   }
   const child = spawn(process.execPath, [join(root, 'out/main/web.js')], {
     env: { ...process.env, AIRLOCK_CONFIG_DIR: configDir, AIRLOCK_CWD: configDir },
@@ -42,7 +51,9 @@ export async function startWebApp(settings?: unknown): Promise<WebApp> {
         resolve(match[1]);
       }
     });
-    child.once('exit', (code) => reject(new Error(`web host exited with code ${code} before printing its URL`)));
+    child.once('exit', (code) =>
+      reject(new Error(`web host exited with code ${code} before printing its URL`)),
+    );
   });
   return {
     url,
@@ -63,5 +74,8 @@ export async function startWebApp(settings?: unknown): Promise<WebApp> {
 
 /** Launches headless Chromium from /usr/bin/chromium (or CHROMIUM_PATH). */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
 }

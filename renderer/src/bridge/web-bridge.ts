@@ -16,14 +16,23 @@ import {
   type EventPayload,
 } from '../../../preload/contract';
 
-type Pending = { channel: CallChannel; resolve: (value: unknown) => void; reject: (error: Error) => void };
+type Pending = {
+  channel: CallChannel;
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+};
 
 /** A bridge plus its connection state, which the UI shows when the link drops. */
-export type WebBridge = AirlockApi & { onDisconnect(listener: () => void): void; ready: Promise<void> };
+export type WebBridge = AirlockApi & {
+  onDisconnect(listener: () => void): void;
+  ready: Promise<void>;
+};
 
 /** Connects to the web host that served this page. */
 export function createWebBridge(): WebBridge {
-  const socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
+  const socket = new WebSocket(
+    `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`,
+  );
   const pending = new Map<number, Pending>();
   const listeners = new Map<EventChannel, Set<(payload: unknown) => void>>();
   const disconnectListeners = new Set<() => void>();
@@ -32,13 +41,23 @@ export function createWebBridge(): WebBridge {
 
   const ready = new Promise<void>((resolve, reject) => {
     socket.addEventListener('open', () => resolve(), { once: true });
-    socket.addEventListener('close', () => reject(new Error('Could not connect to Airlock')), { once: true });
+    socket.addEventListener('close', () => reject(new Error('Could not connect to Airlock')), {
+      once: true,
+    });
   });
   // A rejected `ready` nobody awaited must not surface as an unhandled rejection.
   ready.catch(() => undefined);
 
   socket.addEventListener('message', (message) => {
-    let data: { t?: unknown; id?: unknown; ok?: unknown; value?: unknown; error?: unknown; channel?: unknown; payload?: unknown };
+    let data: {
+      t?: unknown;
+      id?: unknown;
+      ok?: unknown;
+      value?: unknown;
+      error?: unknown;
+      channel?: unknown;
+      payload?: unknown;
+    };
     try {
       data = JSON.parse(String(message.data)) as typeof data;
     } catch {
@@ -86,7 +105,10 @@ export function createWebBridge(): WebBridge {
 
   return {
     ready,
-    async invoke<C extends CallChannel>(channel: C, request: CallRequest<C>): Promise<CallResponse<C>> {
+    async invoke<C extends CallChannel>(
+      channel: C,
+      request: CallRequest<C>,
+    ): Promise<CallResponse<C>> {
       await ready;
       if (closed) {
         throw new Error('The connection to Airlock was lost');
@@ -97,7 +119,10 @@ export function createWebBridge(): WebBridge {
         socket.send(JSON.stringify({ t: 'call', id, channel, payload: request }));
       });
     },
-    on<E extends EventChannel>(channel: E, listener: (payload: EventPayload<E>) => void): () => void {
+    on<E extends EventChannel>(
+      channel: E,
+      listener: (payload: EventPayload<E>) => void,
+    ): () => void {
       let set = listeners.get(channel);
       if (!set) {
         set = new Set();

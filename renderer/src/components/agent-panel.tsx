@@ -13,7 +13,9 @@ export function AgentLog({ api, agentName }: { api: AirlockApi; agentName: strin
       <button
         type="button"
         onClick={() =>
-          api.invoke('agent:readLog', { agentName }).then(setLog, (error: unknown) => setLog({ error: (error as Error).message }))
+          api
+            .invoke('agent:readLog', { agentName })
+            .then(setLog, (error: unknown) => setLog({ error: (error as Error).message }))
         }
       >
         Show agent log
@@ -53,20 +55,27 @@ export function AgentPanel({ api, session }: { api: AirlockApi; session: Session
       <section className="agent-panel" aria-label="Authentication required">
         <h3>Authentication required</h3>
         <p>{session.agentName} needs you to sign in before it can start a session.</p>
-        {session.authMethods.length === 0 ? <p>The agent offered no sign-in method. Check its documentation.</p> : null}
+        {session.authMethods.length === 0 ? (
+          <p>The agent offered no sign-in method. Check its documentation.</p>
+        ) : null}
         <ul className="auth-methods">
           {session.authMethods.map((method) => (
             <li key={method.id}>
               <strong>{method.name}</strong>
               {method.description ? <span> · {method.description}</span> : null}
               {method.kind === 'agent' ? (
-                <button type="button" onClick={() => run(api.invoke('agent:authenticate', { key: session.key, methodId: method.id }))}>
+                <button
+                  type="button"
+                  onClick={() =>
+                    run(api.invoke('agent:authenticate', { key: session.key, methodId: method.id }))
+                  }
+                >
                   Sign in with {method.name}
                 </button>
               ) : method.kind === 'env_var' ? (
                 <p className="hint">
-                  Set <code>{method.varName ?? 'the variable the agent names'}</code> in the agent's <code>env</code> in your settings
-                  file, then restart.
+                  Set <code>{method.varName ?? 'the variable the agent names'}</code> in the agent's{' '}
+                  <code>env</code> in your settings file, then restart.
                 </p>
               ) : (
                 <p className="hint">
@@ -94,7 +103,9 @@ export function AgentPanel({ api, session }: { api: AirlockApi; session: Session
             <p>
               {session.agentName} {session.exit.reason}.
             </p>
-            {session.exit.stderrTail.length ? <pre className="stderr-tail">{session.exit.stderrTail.slice(-10).join('\n')}</pre> : null}
+            {session.exit.stderrTail.length ? (
+              <pre className="stderr-tail">{session.exit.stderrTail.slice(-10).join('\n')}</pre>
+            ) : null}
           </>
         ) : null}
         <div className="panel-actions">

@@ -53,7 +53,12 @@ export function NewSession({ api, agents, defaultCwd, canPickFolder, onCreated }
       </label>
       <label>
         Working folder
-        <input value={cwd} onChange={(event) => setCwd(event.target.value)} spellCheck={false} required />
+        <input
+          value={cwd}
+          onChange={(event) => setCwd(event.target.value)}
+          spellCheck={false}
+          required
+        />
       </label>
       {canPickFolder ? (
         <button

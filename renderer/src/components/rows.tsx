@@ -41,7 +41,10 @@ function DiffView({ diff }: { diff: Extract<ToolContentView, { type: 'diff' }> }
             .replace(/\n$/, '')
             .split('\n')
             .map((line, j) => (
-              <div key={`${i}-${j}`} className={part.added ? 'diff-added' : part.removed ? 'diff-removed' : 'diff-same'}>
+              <div
+                key={`${i}-${j}`}
+                className={part.added ? 'diff-added' : part.removed ? 'diff-removed' : 'diff-same'}
+              >
                 {`${part.added ? '+' : part.removed ? '-' : ' '} ${line}`}
               </div>
             )),
@@ -55,7 +58,10 @@ function ToolRow({ row }: { row: Extract<Row, { kind: 'tool' }> }) {
   const { fields } = row;
   const title = fields.title ?? row.toolCallId;
   return (
-    <section className={`tool-call status-${fields.status ?? 'pending'}`} aria-label={`Tool call: ${title}`}>
+    <section
+      className={`tool-call status-${fields.status ?? 'pending'}`}
+      aria-label={`Tool call: ${title}`}
+    >
       <header>
         <span className="tool-kind">{fields.kind ?? 'other'}</span>
         <span className="tool-title">{title}</span>
@@ -66,7 +72,9 @@ function ToolRow({ row }: { row: Extract<Row, { kind: 'tool' }> }) {
       {fields.locations?.length ? (
         <ul className="tool-locations">
           {fields.locations.map((location, i) => (
-            <li key={i}>{location.line !== null ? `${location.path}:${location.line}` : location.path}</li>
+            <li key={i}>
+              {location.line !== null ? `${location.path}:${location.line}` : location.path}
+            </li>
           ))}
         </ul>
       ) : null}
@@ -87,7 +95,13 @@ function ToolRow({ row }: { row: Extract<Row, { kind: 'tool' }> }) {
   );
 }
 
-function PermissionRow({ row, actions }: { row: Extract<Row, { kind: 'permission' }>; actions: RowActions }) {
+function PermissionRow({
+  row,
+  actions,
+}: {
+  row: Extract<Row, { kind: 'permission' }>;
+  actions: RowActions;
+}) {
   const first = useRef<HTMLButtonElement>(null);
   const pending = row.outcome === undefined;
   // A new card takes focus so it can be answered from the keyboard at once.
@@ -99,7 +113,9 @@ function PermissionRow({ row, actions }: { row: Extract<Row, { kind: 'permission
   const title = row.title ?? row.toolCallId;
   const chosen =
     row.outcome?.outcome === 'selected'
-      ? row.options.find((option) => option.optionId === (row.outcome as { optionId: string }).optionId)?.name
+      ? row.options.find(
+          (option) => option.optionId === (row.outcome as { optionId: string }).optionId,
+        )?.name
       : undefined;
   return (
     <section className="permission" role="group" aria-label={`Permission request: ${title}`}>
@@ -108,7 +124,9 @@ function PermissionRow({ row, actions }: { row: Extract<Row, { kind: 'permission
       </p>
       {row.outcome ? (
         <p className="permission-outcome" role="status">
-          {row.outcome.outcome === 'cancelled' ? 'Cancelled' : `Answered: ${chosen ?? 'unknown option'}`}
+          {row.outcome.outcome === 'cancelled'
+            ? 'Cancelled'
+            : `Answered: ${chosen ?? 'unknown option'}`}
         </p>
       ) : (
         <div className="permission-options">
@@ -118,7 +136,12 @@ function PermissionRow({ row, actions }: { row: Extract<Row, { kind: 'permission
               type="button"
               className={option.kind.startsWith('allow') ? 'allow' : 'reject'}
               ref={i === 0 ? first : undefined}
-              onClick={() => actions.respondPermission(row.promptKey, { outcome: 'selected', optionId: option.optionId })}
+              onClick={() =>
+                actions.respondPermission(row.promptKey, {
+                  outcome: 'selected',
+                  optionId: option.optionId,
+                })
+              }
             >
               {option.name}
             </button>
@@ -132,7 +155,11 @@ function PermissionRow({ row, actions }: { row: Extract<Row, { kind: 'permission
 function ThoughtRow({ text }: { text: string }) {
   const [open, setOpen] = useState(false);
   return (
-    <details className="thought" open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
+    <details
+      className="thought"
+      open={open}
+      onToggle={(event) => setOpen(event.currentTarget.open)}
+    >
       <summary>Thinking</summary>
       {open ? <p>{text}</p> : null}
     </details>
@@ -188,7 +215,8 @@ export const RowView = memo(function RowView({ row, actions }: { row: Row; actio
             <ol>
               {row.entries.map((entry, i) => (
                 <li key={i} className={`plan-${entry.status}`}>
-                  <span className="plan-status">{entry.status.replace('_', ' ')}</span> {entry.content}
+                  <span className="plan-status">{entry.status.replace('_', ' ')}</span>{' '}
+                  {entry.content}
                 </li>
               ))}
             </ol>
@@ -224,7 +252,9 @@ export const RowView = memo(function RowView({ row, actions }: { row: Row; actio
       return (
         <div className="row agent-exit" role="alert">
           <p>The agent {row.exit.reason}.</p>
-          {row.exit.stderrTail.length ? <pre className="stderr-tail">{row.exit.stderrTail.slice(-10).join('\n')}</pre> : null}
+          {row.exit.stderrTail.length ? (
+            <pre className="stderr-tail">{row.exit.stderrTail.slice(-10).join('\n')}</pre>
+          ) : null}
         </div>
       );
     case 'system':

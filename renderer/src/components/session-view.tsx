@@ -34,8 +34,16 @@ export function SessionView({ api, session, transcript }: Props) {
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string | undefined>();
   const list = useRef<VirtuosoHandle>(null);
+  const stick = useRef(true);
   const rows = transcript?.rows ?? [];
   const prompting = session.status === 'prompting';
+
+  // While following, every change keeps the last row's end in view (rows grow as text streams).
+  useEffect(() => {
+    if (stick.current && rows.length > 0) {
+      list.current?.scrollToIndex({ index: rows.length - 1, align: 'end', behavior: 'auto' });
+    }
+  }, [rows]);
 
   const run = useCallback((action: Promise<unknown>) => {
     setError(undefined);
@@ -59,7 +67,10 @@ export function SessionView({ api, session, transcript }: Props) {
     run(api.invoke('session:prompt', { key: session.key, text }));
   };
 
-  const cancel = useCallback(() => run(api.invoke('session:cancel', { key: session.key })), [api, run, session.key]);
+  const cancel = useCallback(
+    () => run(api.invoke('session:cancel', { key: session.key })),
+    [api, run, session.key],
+  );
 
   // Esc cancels the running turn from anywhere in the window.
   useEffect(() => {
@@ -101,7 +112,11 @@ export function SessionView({ api, session, transcript }: Props) {
               <select
                 value={session.currentModeId ?? ''}
                 disabled={session.status !== 'ready'}
-                onChange={(event) => run(api.invoke('session:setMode', { key: session.key, modeId: event.target.value }))}
+                onChange={(event) =>
+                  run(
+                    api.invoke('session:setMode', { key: session.key, modeId: event.target.value }),
+                  )
+                }
               >
                 {session.modes.map((mode) => (
                   <option key={mode.id} value={mode.id} title={mode.description}>
@@ -114,10 +129,16 @@ export function SessionView({ api, session, transcript }: Props) {
           {session.usage ? (
             <span className="usage" aria-label="Context used">
               {Math.round((session.usage.used / Math.max(session.usage.size, 1)) * 100)}% of context
-              {session.usage.cost ? ` · ${session.usage.cost.amount.toFixed(2)} ${session.usage.cost.currency}` : ''}
+              {session.usage.cost
+                ? ` · ${session.usage.cost.amount.toFixed(2)} ${session.usage.cost.currency}`
+                : ''}
             </span>
           ) : null}
-          <span className={`status status-${session.status}`} role="status" aria-label="Session status">
+          <span
+            className={`status status-${session.status}`}
+            role="status"
+            aria-label="Session status"
+          >
             {STATUS_TEXT[session.status]}
           </span>
         </div>
@@ -125,12 +146,40 @@ export function SessionView({ api, session, transcript }: Props) {
 
       <AgentPanel api={api} session={session} />
 
-      <div className="transcript" role="log" aria-label="Transcript" aria-live="off">
+      <div
+        className="transcript"
+        role="log"
+        aria-label="Transcript"
+        aria-live="off"
+        // Scrolling up stops following the stream; coming back to the bottom resumes it.
+        onWheel={(event) => {
+          if (event.deltaY < 0) {
+            stick.current = false;
+          }
+        }}
+        onKeyDown={(event) => {
+          if (['PageUp', 'ArrowUp', 'Home'].includes(event.key)) {
+            stick.current = false;
+          }
+        }}
+      >
         <Virtuoso
           ref={list}
           data={rows}
           computeItemKey={(_index, row) => row.id}
-          followOutput={(atBottom) => (atBottom ? 'auto' : false)}
+          atBottomThreshold={48}
+          atBottomStateChange={(atBottom) => {
+            if (atBottom) {
+              stick.current = true;
+            }
+          }}
+          followOutput={() => (stick.current ? 'auto' : false)}
+          // The last row grows as text streams in; keep its end in view while following.
+          totalListHeightChanged={() => {
+            if (stick.current) {
+              list.current?.autoscrollToBottom();
+            }
+          }}
           initialTopMostItemIndex={rows.length > 0 ? rows.length - 1 : 0}
           increaseViewportBy={{ top: 400, bottom: 400 }}
           itemContent={(_index, row) => <RowView row={row} actions={actions} />}
@@ -152,7 +201,11 @@ export function SessionView({ api, session, transcript }: Props) {
       >
         <textarea
           aria-label="Message"
-          placeholder={session.status === 'ready' ? 'Message the agent (Enter to send, Shift+Enter for a new line)' : STATUS_TEXT[session.status]}
+          placeholder={
+            session.status === 'ready'
+              ? 'Message the agent (Enter to send, Shift+Enter for a new line)'
+              : STATUS_TEXT[session.status]
+          }
           value={draft}
           rows={3}
           onChange={(event) => setDraft(event.target.value)}

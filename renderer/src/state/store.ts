@@ -4,7 +4,12 @@
  * React reads it through `useSyncExternalStore`; every change replaces the state object, and a
  * batch of transcript events is one change.
  */
-import type { AgentEntry, AirlockApi, SessionSummary } from '../../../preload/contract';
+import type {
+  AgentEntry,
+  AirlockApi,
+  SessionSummary,
+  TranscriptEvent,
+} from '../../../preload/contract';
 import { applyEvents, emptyTranscript, type Transcript } from './transcript';
 
 /** Everything the UI shows. */
@@ -37,17 +42,27 @@ export class Store {
   private readonly listeners = new Set<() => void>();
   /** Sessions whose transcript snapshot is being fetched; their earlier events are in it. */
   private readonly loading = new Set<string>();
+  /** Events received but not yet applied: they are applied at most once per frame. */
+  private readonly queued = new Map<string, TranscriptEvent[]>();
+  private applyScheduled = false;
 
   constructor(readonly api: AirlockApi) {
     api.on('session:onDidAppend', ({ key, events }) => {
       if (this.loading.has(key)) {
         return;
       }
-      const current = this.state.transcripts[key] ?? emptyTranscript();
-      this.set({ transcripts: { ...this.state.transcripts, [key]: applyEvents(current, events) } });
+      const queued = this.queued.get(key);
+      if (queued) {
+        queued.push(...events);
+      } else {
+        this.queued.set(key, [...events]);
+      }
+      this.scheduleApply();
     });
     api.on('session:onDidChange', (summary) => this.upsertSession(summary));
-    api.on('app:onDidChangeAgents', ({ agents, settingsError }) => this.set({ agents, settingsError }));
+    api.on('app:onDidChangeAgents', ({ agents, settingsError }) =>
+      this.set({ agents, settingsError }),
+    );
   }
 
   /** Loads the app state and every open session's transcript. */
@@ -100,12 +115,41 @@ export class Store {
     this.set({ disconnected: true });
   }
 
+  private scheduleApply(): void {
+    if (this.applyScheduled) {
+      return;
+    }
+    this.applyScheduled = true;
+    // A hidden page gets no animation frames; it still takes the events, less often.
+    if (document.hidden) {
+      setTimeout(() => this.applyQueued(), 100);
+    } else {
+      requestAnimationFrame(() => this.applyQueued());
+    }
+  }
+
+  private applyQueued(): void {
+    this.applyScheduled = false;
+    if (this.queued.size === 0) {
+      return;
+    }
+    const transcripts = { ...this.state.transcripts };
+    for (const [key, events] of this.queued) {
+      transcripts[key] = applyEvents(transcripts[key] ?? emptyTranscript(), events);
+    }
+    this.queued.clear();
+    this.set({ transcripts });
+  }
+
   private upsertSession(summary: SessionSummary): void {
+    // Summaries and transcript entries must stay in step: apply what is queued first.
+    this.applyQueued();
     if (summary.status === 'closed') {
       const sessions = this.state.sessions.filter((session) => session.key !== summary.key);
       const transcripts = { ...this.state.transcripts };
       delete transcripts[summary.key];
-      const activeKey = this.state.activeKey === summary.key ? sessions.at(-1)?.key : this.state.activeKey;
+      const activeKey =
+        this.state.activeKey === summary.key ? sessions.at(-1)?.key : this.state.activeKey;
       this.set({ sessions, transcripts, activeKey });
       return;
     }

@@ -59,7 +59,14 @@ export const MAX_SEGMENT_CHARS = 16_000;
 
 /** An empty transcript. */
 export function emptyTranscript(): Transcript {
-  return { rows: [], nextId: 1, tools: new Map(), permissions: new Map(), plan: undefined, open: false };
+  return {
+    rows: [],
+    nextId: 1,
+    tools: new Map(),
+    permissions: new Map(),
+    plan: undefined,
+    open: false,
+  };
 }
 
 /** Applies a batch of events; returns a new transcript (rows that changed are new objects). */
@@ -76,7 +83,10 @@ export function applyEvents(previous: Transcript, events: TranscriptEvent[]): Tr
   return next;
 }
 
-function push(transcript: Transcript, row: Row extends infer R ? (R extends Row ? Omit<R, 'id'> : never) : never): number {
+function push(
+  transcript: Transcript,
+  row: Row extends infer R ? (R extends Row ? Omit<R, 'id'> : never) : never,
+): number {
   transcript.rows.push({ ...row, id: transcript.nextId++ } as Row);
   return transcript.rows.length - 1;
 }
@@ -106,7 +116,10 @@ function applyEvent(t: Transcript, event: TranscriptEvent): void {
         updateTool(t, existing, event.fields);
         return;
       }
-      t.tools = new Map(t.tools).set(event.toolCallId, push(t, { kind: 'tool', toolCallId: event.toolCallId, fields: event.fields }));
+      t.tools = new Map(t.tools).set(
+        event.toolCallId,
+        push(t, { kind: 'tool', toolCallId: event.toolCallId, fields: event.fields }),
+      );
       return;
     }
     case 'tool_call_update': {
@@ -116,7 +129,11 @@ function applyEvent(t: Transcript, event: TranscriptEvent): void {
         t.open = false;
         t.tools = new Map(t.tools).set(
           event.toolCallId,
-          push(t, { kind: 'tool', toolCallId: event.toolCallId, fields: { title: event.toolCallId, ...event.fields } }),
+          push(t, {
+            kind: 'tool',
+            toolCallId: event.toolCallId,
+            fields: { title: event.toolCallId, ...event.fields },
+          }),
         );
         return;
       }
@@ -137,13 +154,24 @@ function applyEvent(t: Transcript, event: TranscriptEvent): void {
     }
     case 'notice':
       t.open = false;
-      push(t, { kind: 'notice', severity: event.severity, title: event.title, description: event.description });
+      push(t, {
+        kind: 'notice',
+        severity: event.severity,
+        title: event.title,
+        description: event.description,
+      });
       return;
     case 'permission':
       t.open = false;
       t.permissions = new Map(t.permissions).set(
         event.promptKey,
-        push(t, { kind: 'permission', promptKey: event.promptKey, title: event.title, toolCallId: event.toolCallId, options: event.options }),
+        push(t, {
+          kind: 'permission',
+          promptKey: event.promptKey,
+          title: event.title,
+          toolCallId: event.toolCallId,
+          options: event.options,
+        }),
       );
       return;
     case 'permission_resolved': {
@@ -181,7 +209,9 @@ function updateTool(t: Transcript, index: number, fields: ToolCallFields): void 
 }
 
 function stripUndefined(fields: ToolCallFields): ToolCallFields {
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as ToolCallFields;
+  return Object.fromEntries(
+    Object.entries(fields).filter(([, value]) => value !== undefined),
+  ) as ToolCallFields;
 }
 
 function appendThought(t: Transcript, text: string): void {

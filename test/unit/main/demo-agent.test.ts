@@ -12,14 +12,20 @@ describe('a session with the demo agent', () => {
     core = started.core;
     const key = await readySession(core, started.recorder, 'Demo Agent', started.dir);
     const summary = started.recorder.summaries.get(key)!;
-    expect(summary.agent).toMatchObject({ title: 'Airlock Demo Agent', version: '0.1.0', protocolVersion: 1 });
+    expect(summary.agent).toMatchObject({
+      title: 'Airlock Demo Agent',
+      version: '0.1.0',
+      protocolVersion: 1,
+    });
     expect(summary.modes.map((mode) => mode.id)).toEqual(['ask', 'code']);
 
     await core.invoke('session:prompt', { key, text: 'hello there' });
     const end = await started.recorder.event(key, 'turn_end');
     expect(end.stopReason).toBe('end_turn');
     expect(started.recorder.text(key)).toBe(replyFor('hello there'));
-    const chunks = started.recorder.transcript(key).filter((event) => event.type === 'chunk' && event.role === 'agent');
+    const chunks = started.recorder
+      .transcript(key)
+      .filter((event) => event.type === 'chunk' && event.role === 'agent');
     expect(chunks.length).toBeGreaterThan(5);
     // The turn ends after its last update.
     expect(started.recorder.transcript(key).at(-1)?.type).toBe('turn_end');

@@ -9,8 +9,13 @@ import {
   type Row,
 } from '../../../renderer/src/state/transcript.js';
 
-const chunk = (text: string, role: 'agent' | 'user' | 'thought' = 'agent'): TranscriptEvent => ({ type: 'chunk', role, text });
-const textOf = (rows: Row[]) => rows.flatMap((row) => (row.kind === 'text' ? [row.text] : [])).join('');
+const chunk = (text: string, role: 'agent' | 'user' | 'thought' = 'agent'): TranscriptEvent => ({
+  type: 'chunk',
+  role,
+  text,
+});
+const textOf = (rows: Row[]) =>
+  rows.flatMap((row) => (row.kind === 'text' ? [row.text] : [])).join('');
 
 describe('applyEvents', () => {
   it('joins streamed chunks into one message and starts a new one after a prompt', () => {
@@ -28,7 +33,11 @@ describe('applyEvents', () => {
   });
 
   it('keeps thoughts apart from the reply', () => {
-    const t = applyEvents(emptyTranscript(), [chunk('think ', 'thought'), chunk('more', 'thought'), chunk('answer')]);
+    const t = applyEvents(emptyTranscript(), [
+      chunk('think ', 'thought'),
+      chunk('more', 'thought'),
+      chunk('answer'),
+    ]);
     expect(t.rows).toMatchObject([
       { kind: 'thought', text: 'think more' },
       { kind: 'text', text: 'answer' },
@@ -37,21 +46,38 @@ describe('applyEvents', () => {
 
   it('updates a tool call in place, keeping fields an update leaves out', () => {
     const t = applyEvents(emptyTranscript(), [
-      { type: 'tool_call', toolCallId: 'c1', fields: { title: 'Edit', kind: 'edit', status: 'pending' } },
+      {
+        type: 'tool_call',
+        toolCallId: 'c1',
+        fields: { title: 'Edit', kind: 'edit', status: 'pending' },
+      },
       chunk('between'),
       { type: 'tool_call_update', toolCallId: 'c1', fields: { status: 'completed' } },
     ]);
-    expect(t.rows[0]).toMatchObject({ kind: 'tool', fields: { title: 'Edit', kind: 'edit', status: 'completed' } });
+    expect(t.rows[0]).toMatchObject({
+      kind: 'tool',
+      fields: { title: 'Edit', kind: 'edit', status: 'completed' },
+    });
     expect(t.rows).toHaveLength(2);
   });
 
   it('shows an update for an unknown tool call as a call of its own', () => {
-    const t = applyEvents(emptyTranscript(), [{ type: 'tool_call_update', toolCallId: 'ghost', fields: { status: 'failed' } }]);
-    expect(t.rows[0]).toMatchObject({ kind: 'tool', toolCallId: 'ghost', fields: { title: 'ghost', status: 'failed' } });
+    const t = applyEvents(emptyTranscript(), [
+      { type: 'tool_call_update', toolCallId: 'ghost', fields: { status: 'failed' } },
+    ]);
+    expect(t.rows[0]).toMatchObject({
+      kind: 'tool',
+      toolCallId: 'ghost',
+      fields: { title: 'ghost', status: 'failed' },
+    });
   });
 
   it('replaces the plan within a turn and starts a new one in the next turn', () => {
-    const entry = (status: 'pending' | 'completed') => ({ content: 'step', priority: 'high' as const, status });
+    const entry = (status: 'pending' | 'completed') => ({
+      content: 'step',
+      priority: 'high' as const,
+      status,
+    });
     const t = applyEvents(emptyTranscript(), [
       { type: 'plan', entries: [entry('pending')] },
       { type: 'plan', entries: [entry('completed')] },
@@ -66,7 +92,13 @@ describe('applyEvents', () => {
 
   it('records the outcome on the permission card it answers', () => {
     const t = applyEvents(emptyTranscript(), [
-      { type: 'permission', promptKey: 'p1', toolCallId: 'c1', title: 'Run', options: [{ optionId: 'a', name: 'Allow', kind: 'allow_once' }] },
+      {
+        type: 'permission',
+        promptKey: 'p1',
+        toolCallId: 'c1',
+        title: 'Run',
+        options: [{ optionId: 'a', name: 'Allow', kind: 'allow_once' }],
+      },
       { type: 'permission_resolved', promptKey: 'p1', outcome: { outcome: 'cancelled' } },
     ]);
     expect(t.rows[0]).toMatchObject({ kind: 'permission', outcome: { outcome: 'cancelled' } });
