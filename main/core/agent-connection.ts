@@ -151,7 +151,18 @@ export class AgentConnection {
       if (reason instanceof acp.MessageTooLargeError && !broken) {
         broken = `sent a message larger than ${formatBytes(reason.maxMessageBytes)}`;
         stopProcess(child);
+        return;
       }
+      // Any other close (its output ended, say) is normally the agent exiting. One that keeps
+      // running without a connection is stopped after the grace period, so it cannot linger.
+      const grace = setTimeout(() => {
+        if (child.exitCode === null && child.signalCode === null && !broken) {
+          broken = 'closed its connection but kept running';
+          stopProcess(child);
+        }
+      }, timeouts.cancelGraceMs);
+      grace.unref();
+      void exit.then(() => clearTimeout(grace));
     });
 
     const exitDuringInit = exit.then((info) => {

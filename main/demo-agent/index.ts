@@ -226,7 +226,23 @@ const app = acp
         update: { sessionUpdate: 'available_commands_update', availableCommands: COMMANDS },
       });
     });
-    return { sessionId, modes: { currentModeId: 'code', availableModes: MODES } };
+    return {
+      sessionId,
+      modes: { currentModeId: 'code', availableModes: MODES },
+      configOptions: [
+        {
+          id: 'style',
+          name: 'Reply style',
+          category: 'model',
+          type: 'select',
+          currentValue: 'plain',
+          options: [
+            { value: 'plain', name: 'Plain' },
+            { value: 'detailed', name: 'Detailed' },
+          ],
+        },
+      ],
+    };
   })
   .onRequest(acp.methods.agent.session.setMode, async ({ params, client }) => {
     const state = session(params.sessionId);

@@ -56,6 +56,7 @@ describe('a session in the browser', () => {
     await expect(
       page.getByLabel('Agent', { exact: true }).first().textContent(),
     ).resolves.toContain('Airlock Demo Agent 0.1.0');
+    await expect(page.getByLabel('Reply style').textContent()).resolves.toBe('Reply style: Plain');
     await send('hello airlock');
     await turnEnded('Done');
     await expect(transcript().textContent()).resolves.toContain(

@@ -126,6 +126,17 @@ export function SessionView({ api, session, transcript }: Props) {
               </select>
             </label>
           ) : null}
+          {session.configOptions.map((option) => (
+            <span key={option.id} className="config-option" aria-label={option.name}>
+              {option.name}:{' '}
+              {typeof option.currentValue === 'boolean'
+                ? option.currentValue
+                  ? 'on'
+                  : 'off'
+                : (option.choices.find((choice) => choice.value === option.currentValue)?.name ??
+                  option.currentValue)}
+            </span>
+          ))}
           {session.usage ? (
             <span className="usage" aria-label="Context used">
               {Math.round((session.usage.used / Math.max(session.usage.size, 1)) * 100)}% of context

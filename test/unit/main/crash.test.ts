@@ -48,6 +48,20 @@ describe('an agent that crashes during a turn', () => {
     expect(recorder.text(demo)).toBe(replyFor('still here?'));
   });
 
+  it('stops an agent that closes its output but keeps running, and says so', async () => {
+    const agent = fixtureSpec('close-output');
+    const started = await startCore([agent], timeouts);
+    core = started.core;
+    const key = await readySession(core, started.recorder, agent.name, started.dir);
+    await core.invoke('session:prompt', { key, text: 'go' });
+    const summary = await started.recorder.status(key, 'exited');
+    expect(summary.exit?.reason).toBe(
+      'was stopped because it closed its connection but kept running',
+    );
+    expect(summary.exit?.signal).toBe('SIGTERM');
+    expect(started.recorder.text(key)).toBe('about to go quiet');
+  });
+
   it('keeps the agent stderr in its log file, which the UI can read', async () => {
     const agent = fixtureSpec('crash-mid-turn');
     const started = await startCore([agent], timeouts);

@@ -18,6 +18,17 @@ describe('a session with the demo agent', () => {
       protocolVersion: 1,
     });
     expect(summary.modes.map((mode) => mode.id)).toEqual(['ask', 'code']);
+    expect(summary.configOptions).toEqual([
+      {
+        id: 'style',
+        name: 'Reply style',
+        currentValue: 'plain',
+        choices: [
+          { value: 'plain', name: 'Plain' },
+          { value: 'detailed', name: 'Detailed' },
+        ],
+      },
+    ]);
 
     await core.invoke('session:prompt', { key, text: 'hello there' });
     const end = await started.recorder.event(key, 'turn_end');
