@@ -185,12 +185,6 @@ export function SessionView({ api, session, transcript }: Props) {
             }
           }}
           followOutput={() => (stick.current ? 'auto' : false)}
-          // The last row grows as text streams in; keep its end in view while following.
-          totalListHeightChanged={() => {
-            if (stick.current) {
-              list.current?.autoscrollToBottom();
-            }
-          }}
           initialTopMostItemIndex={rows.length > 0 ? rows.length - 1 : 0}
           increaseViewportBy={{ top: 400, bottom: 400 }}
           itemContent={(_index, row) => <RowView row={row} actions={actions} />}
