@@ -115,6 +115,8 @@ async function runInBrowser(page: Page, text: string): Promise<void> {
 async function rendererFigures(): Promise<{
   longestTaskMs: number;
   longTasks: number;
+  warmLongestTaskMs: number;
+  warmLongTasks: number;
   complete: boolean;
   heapMb: number;
   streamMs: number;
@@ -138,16 +140,14 @@ async function rendererFigures(): Promise<{
       .getByRole('status', { name: 'Session status' })
       .filter({ hasText: 'Ready' })
       .waitFor();
+    const takeLongTasks = () =>
+      page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks.splice(0));
     // Long tasks from loading the page are not the stream's.
-    await page.evaluate(
-      () => ((window as unknown as { longTasks: number[] }).longTasks.length = 0),
-    );
+    await takeLongTasks();
     const start = performance.now();
     await runInBrowser(page, '/long 1000');
     const streamMs = performance.now() - start;
-    const tasks = await page.evaluate(
-      () => (window as unknown as { longTasks: number[] }).longTasks,
-    );
+    const tasks = await takeLongTasks();
     // Complete: the first and the last paragraph are both reachable by scrolling.
     const log = page.getByRole('log', { name: 'Transcript' });
     const scroller = log.locator('[data-virtuoso-scroller="true"]');
@@ -161,6 +161,11 @@ async function rendererFigures(): Promise<{
       .last()
       .evaluate((ol) => Number(ol.getAttribute('start') ?? 1) + ol.children.length - 1);
     const hasLast = lastItem === longText(1_000_000).split('\n\n').filter(Boolean).length;
+
+    // The same again, once the page's code is warm.
+    await takeLongTasks();
+    await runInBrowser(page, '/long 1000');
+    const warmTasks = await takeLongTasks();
 
     // Memory: a fresh session with 100,000 updates, measured after a full GC.
     await page.getByRole('button', { name: 'Start session' }).click();
@@ -176,6 +181,8 @@ async function rendererFigures(): Promise<{
     return {
       longestTaskMs: Math.max(0, ...tasks),
       longTasks: tasks.length,
+      warmLongestTaskMs: Math.max(0, ...warmTasks),
+      warmLongTasks: warmTasks.length,
       complete: hasFirst && hasLast,
       heapMb: heap.usedSize / 1024 / 1024,
       streamMs,
@@ -186,15 +193,25 @@ async function rendererFigures(): Promise<{
   }
 }
 
-const bare = await bareSdkRate();
-const core = await coreRate();
+// Alternate the two, three runs each, and compare the best of each: both spawn a fresh agent,
+// so neither gains from the other's warm-up.
+const bareRuns: number[] = [];
+const coreRuns: number[] = [];
+for (let run = 0; run < 3; run++) {
+  bareRuns.push(await bareSdkRate());
+  coreRuns.push(await coreRate());
+}
+const bare = Math.max(...bareRuns);
+const core = Math.max(...coreRuns);
 console.log(
   `core forwarding: ${Math.round(core)} updates/s vs bare SDK client ${Math.round(bare)} updates/s: ratio ${((core / bare) * 100).toFixed(1)}% (goal >= 90%)`,
 );
 const renderer = await rendererFigures();
 console.log(
   `renderer, 1 MB as 10,000 chunks: rendered completely: ${renderer.complete}; streamed in ${Math.round(renderer.streamMs)} ms; ` +
-    `main-thread tasks over 50 ms: ${renderer.longTasks}, longest ${renderer.longestTaskMs.toFixed(0)} ms (goal: none over 50 ms)`,
+    `main-thread tasks over 50 ms: ${renderer.longTasks}, longest ${renderer.longestTaskMs.toFixed(0)} ms; ` +
+    `streamed again (warm): ${renderer.warmLongTasks} over 50 ms, longest ${renderer.warmLongestTaskMs.toFixed(0)} ms ` +
+    '(goal: none over 50 ms)',
 );
 console.log(
   `renderer memory, one session with 100,000 updates: ${renderer.heapMb.toFixed(1)} MB JS heap after GC`,

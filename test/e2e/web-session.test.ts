@@ -110,10 +110,11 @@ describe('a session in the browser', () => {
     await expect(panel.textContent()).resolves.toContain(
       'demo agent: crashing on request (/crash)',
     );
-    await panel.getByRole('button', { name: 'Show agent log' }).click();
+    await page.getByRole('button', { name: 'Show agent log' }).click();
     await expect(page.getByRole('region', { name: 'Agent log' }).textContent()).resolves.toContain(
       'crashing on request',
     );
+    await page.getByRole('button', { name: 'Hide agent log' }).click();
     await panel.getByRole('button', { name: 'Restart agent' }).click();
     await status().filter({ hasText: 'Ready' }).waitFor();
     await send('after restart');

@@ -112,7 +112,6 @@ export function AgentPanel({ api, session }: { api: AirlockApi; session: Session
           <button type="button" onClick={restart}>
             Restart agent
           </button>
-          <AgentLog api={api} agentName={session.agentName} />
         </div>
         {error ? <p role="alert">{error}</p> : null}
       </section>

@@ -5,7 +5,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent }
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import type { AirlockApi, PermissionOutcome, SessionSummary } from '../../../preload/contract';
 import type { Transcript } from '../state/transcript';
-import { AgentPanel } from './agent-panel';
+import { AgentLog, AgentPanel } from './agent-panel';
 import { RowView, type RowActions } from './rows';
 
 type Props = { api: AirlockApi; session: SessionSummary; transcript: Transcript | undefined };
@@ -145,6 +145,7 @@ export function SessionView({ api, session, transcript }: Props) {
                 : ''}
             </span>
           ) : null}
+          <AgentLog api={api} agentName={session.agentName} />
           <span
             className={`status status-${session.status}`}
             role="status"
