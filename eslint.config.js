@@ -68,7 +68,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['main/core/**', 'main/web/**', 'main/cli/**', 'main/demo-agent/**'],
+    files: ['main/core/**', 'main/shared/**', 'main/web/**', 'main/cli/**', 'main/demo-agent/**'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -8,7 +8,8 @@
  */
 import { protocol } from 'electron';
 import { readFile } from 'node:fs/promises';
-import { extname, isAbsolute, join, relative, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { appContentSecurityPolicy, contentTypeOf } from '../shared/app-content.js';
 
 /** The app's scheme. */
 export const APP_SCHEME = 'airlock';
@@ -16,38 +17,6 @@ export const APP_SCHEME = 'airlock';
 export const APP_HOST = 'app';
 /** The page the app window loads. */
 export const APP_URL = `${APP_SCHEME}://${APP_HOST}/index.html`;
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.json': 'application/json',
-};
-
-/**
- * The Content-Security-Policy of every response on the app scheme.
- *
- * The same policy as the web host's, without its WebSocket: the app window talks to the core
- * only through the preload bridge. No `unsafe-eval`, no inline scripts.
- */
-export function appContentSecurityPolicy(): string {
-  return [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' data:",
-    "font-src 'self'",
-    "connect-src 'self'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-    "object-src 'none'",
-  ].join('; ');
-}
 
 /**
  * Registers the app scheme's privileges. Electron requires this before the app is ready.
@@ -118,7 +87,7 @@ export async function serveAppRequest(rootDir: string, request: Request): Promis
     status: 200,
     headers: {
       ...SECURITY_HEADERS,
-      'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+      'Content-Type': contentTypeOf(file),
     },
   });
 }

@@ -10,25 +10,15 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { extname, join, normalize, sep } from 'node:path';
+import { join, normalize, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { z } from 'zod';
 import type { AirlockCore } from '../core/core.js';
 import { UserFacingError } from '../core/errors.js';
+import { appContentSecurityPolicy, contentTypeOf } from '../shared/app-content.js';
 
 const COOKIE = 'airlock_token';
 const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.json': 'application/json',
-};
 
 /** A call from the page, before the core checks its channel and payload. */
 const callMessage = z.object({
@@ -41,21 +31,9 @@ const callMessage = z.object({
 /** A running web host. */
 export type WebHost = { url: string; origin: string; token: string; close(): Promise<void> };
 
-/** The Content-Security-Policy for the app page on this origin. */
+/** The Content-Security-Policy for the app page on this origin: it may open its WebSocket. */
 export function contentSecurityPolicy(origin: string): string {
-  const wsOrigin = origin.replace(/^http/, 'ws');
-  return [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' data:",
-    "font-src 'self'",
-    `connect-src ${wsOrigin}`,
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-    "object-src 'none'",
-  ].join('; ');
+  return appContentSecurityPolicy(origin.replace(/^http/, 'ws'));
 }
 
 /** Compares two secrets in constant time, whatever their lengths. */
@@ -162,7 +140,7 @@ export async function startWebHost(
       return;
     }
     response.writeHead(200, {
-      'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+      'Content-Type': contentTypeOf(file),
       'Content-Security-Policy': contentSecurityPolicy(origin),
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'no-referrer',

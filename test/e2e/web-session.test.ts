@@ -32,8 +32,7 @@ beforeEach(async () => {
     (message) => message.type() === 'error' && console.error(`page: ${message.text()}`),
   );
   await page.goto(app.url);
-  await page.getByRole('button', { name: 'Start session' }).click();
-  await status().filter({ hasText: 'Ready' }).waitFor();
+  await startSession();
 });
 
 const status = () => page.getByRole('status', { name: 'Session status' });
@@ -45,6 +44,15 @@ const turnEnded = (text: string) =>
     .last()
     .filter({ hasText: text })
     .waitFor();
+
+/** Starts a session and waits until it is the one shown, and ready. */
+async function startSession(): Promise<void> {
+  await page.getByRole('button', { name: 'Start session' }).waitFor();
+  const before = await page.getByRole('tab').count();
+  await page.getByRole('button', { name: 'Start session' }).click();
+  await page.getByRole('tab', { selected: true }).and(page.getByRole('tab').nth(before)).waitFor();
+  await status().filter({ hasText: 'Ready' }).waitFor();
+}
 
 async function send(text: string): Promise<void> {
   await page.getByRole('textbox', { name: 'Message' }).fill(text);
@@ -135,13 +143,7 @@ describe('a session in the browser', () => {
 
   it('runs several sessions at once', async () => {
     const before = await page.getByRole('tab').count();
-    await page.getByRole('button', { name: 'Start session' }).click();
-    await page.getByRole('tab').nth(before).waitFor();
-    await page
-      .getByRole('tab', { selected: true })
-      .and(page.getByRole('tab').nth(before))
-      .waitFor();
-    await status().filter({ hasText: 'Ready' }).waitFor();
+    await startSession();
     await send('second session');
     await transcript().getByText('You said: "second session"', { exact: false }).waitFor();
     await page

@@ -60,7 +60,16 @@ export function SessionView({ api, session, transcript }: Props) {
 
   const send = () => {
     const text = draft.trim();
-    if (!text || session.status !== 'ready') {
+    if (!text) {
+      return;
+    }
+    if (session.status !== 'ready') {
+      // The message stays in the box: nothing typed is lost.
+      setError(
+        session.status === 'starting' || session.status === 'prompting'
+          ? `${STATUS_TEXT[session.status]} Your message is kept; send it when the session is ready.`
+          : 'The session is not running. Restart the agent to send this message.',
+      );
       return;
     }
     setDraft('');

@@ -5,13 +5,13 @@ import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { protocol, resetFakeElectron } from './fake-electron.js';
 import {
   APP_URL,
-  appContentSecurityPolicy,
   isAppUrl,
   registerAppScheme,
   resolveAppFile,
   serveAppRequest,
   setupAppProtocol,
 } from '../../../../main/electron/app-protocol.js';
+import { appContentSecurityPolicy } from '../../../../main/shared/app-content.js';
 
 vi.mock('electron', () => import('./fake-electron.js'));
 
