@@ -33,6 +33,8 @@ export default defineConfig({
     root: 'renderer',
     build: {
       outDir: resolve('out/renderer'),
+      // For profiling: AIRLOCK_SOURCEMAP=1 npm run build maps the bundle back to its modules.
+      sourcemap: process.env.AIRLOCK_SOURCEMAP === '1',
       rollupOptions: { input: { index: resolve('renderer/index.html') } },
     },
   },
