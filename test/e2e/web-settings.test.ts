@@ -1,8 +1,10 @@
 /**
- * A broken settings file is reported by name in the app, which still starts with the demo agent.
+ * Agents from the settings file: a broken file is reported by name while the demo agent still
+ * works, and an agent that needs signing in shows its methods.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
+import { fixtureSpec } from '../helpers/agents.js';
 import { launchChromium, startWebApp, type WebApp } from '../helpers/web-app.js';
 
 let app: WebApp;
@@ -35,6 +37,34 @@ describe('a broken settings file', () => {
       .getByRole('status', { name: 'Session status' })
       .filter({ hasText: 'Ready' })
       .waitFor();
+    await page.close();
+  });
+});
+
+describe('an agent that needs signing in', () => {
+  let authApp: WebApp;
+  beforeAll(async () => {
+    const agent = fixtureSpec('auth-required', 'Needs Login');
+    authApp = await startWebApp({
+      agent_servers: { [agent.name]: { command: agent.command, args: agent.args } },
+    });
+  });
+  afterAll(() => authApp?.stop());
+
+  it('lists the sign-in methods, explains the variable, and signs in', async () => {
+    const page = await browser.newPage();
+    await page.goto(authApp.url);
+    await page.getByRole('combobox', { name: 'Agent' }).selectOption('Needs Login');
+    await page.getByRole('button', { name: 'Start session' }).click();
+    const panel = page.getByRole('region', { name: 'Authentication required' });
+    await panel.waitFor();
+    await expect(panel.textContent()).resolves.toContain('Set FOO_KEY in the agent');
+    await panel.getByRole('button', { name: 'Sign in with Log in' }).click();
+    await page
+      .getByRole('status', { name: 'Session status' })
+      .filter({ hasText: 'Ready' })
+      .waitFor();
+    await expect(panel.count()).resolves.toBe(0);
     await page.close();
   });
 });
