@@ -12,6 +12,9 @@ import type {
 } from '../../../preload/contract';
 import { applyEvents, emptyTranscript, type Transcript } from './transcript';
 
+/** About how much streamed text one frame takes in. */
+const FRAME_BUDGET_CHARS = 6_000;
+
 /** Everything the UI shows. */
 export type AppState = {
   loaded: boolean;
@@ -124,27 +127,47 @@ export class Store {
     if (document.hidden) {
       setTimeout(() => this.applyQueued(), 100);
     } else {
-      requestAnimationFrame(() => this.applyQueued());
+      requestAnimationFrame(() => this.applyQueued(FRAME_BUDGET_CHARS));
     }
   }
 
-  private applyQueued(): void {
+  /**
+   * Applies queued events. Per frame, about `budget` characters of text: a burst then reaches
+   * the screen over a few frames instead of in one long task.
+   */
+  private applyQueued(budget = Number.POSITIVE_INFINITY): void {
     this.applyScheduled = false;
     if (this.queued.size === 0) {
       return;
     }
     const transcripts = { ...this.state.transcripts };
+    let left = budget;
     for (const [key, events] of this.queued) {
-      transcripts[key] = applyEvents(transcripts[key] ?? emptyTranscript(), events);
+      let taken = 0;
+      while (taken < events.length && left > 0) {
+        const event = events[taken++]!;
+        left -= event.type === 'chunk' ? event.text.length : 200;
+      }
+      transcripts[key] = applyEvents(
+        transcripts[key] ?? emptyTranscript(),
+        events.splice(0, taken),
+      );
+      if (events.length === 0) {
+        this.queued.delete(key);
+      }
+      if (left <= 0) {
+        break;
+      }
     }
-    this.queued.clear();
     this.set({ transcripts });
+    if (this.queued.size > 0) {
+      this.scheduleApply();
+    }
   }
 
   private upsertSession(summary: SessionSummary): void {
-    // Summaries and transcript entries must stay in step: apply what is queued first.
-    this.applyQueued();
     if (summary.status === 'closed') {
+      this.queued.delete(summary.key);
       const sessions = this.state.sessions.filter((session) => session.key !== summary.key);
       const transcripts = { ...this.state.transcripts };
       delete transcripts[summary.key];
