@@ -109,6 +109,18 @@ export async function startCore(
   return { core, dir, recorder, settingsPath };
 }
 
+/** Creates a session and waits for where it settles: ready, failed, sign-in, or exited. */
+export async function settledSession(
+  core: AirlockCore,
+  recorder: Recorder,
+  agentName: string,
+  cwd: string,
+): Promise<{ key: string; summary: SessionSummary }> {
+  const { key } = (await core.invoke('session:create', { agentName, cwd })) as { key: string };
+  const summary = await recorder.status(key, 'ready', 'failed', 'auth_required', 'exited');
+  return { key, summary };
+}
+
 /** Creates a session and waits until it is ready (or fails the test with its error). */
 export async function readySession(
   core: AirlockCore,
@@ -116,8 +128,7 @@ export async function readySession(
   agentName: string,
   cwd: string,
 ): Promise<string> {
-  const { key } = (await core.invoke('session:create', { agentName, cwd })) as { key: string };
-  const summary = await recorder.status(key, 'ready', 'failed', 'auth_required', 'exited');
+  const { key, summary } = await settledSession(core, recorder, agentName, cwd);
   if (summary.status !== 'ready') {
     throw new Error(`session did not become ready: ${summary.status} ${summary.error ?? ''}`);
   }

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentSpec } from '../../../main/core/settings.js';
 import type { AirlockCore } from '../../../main/core/core.js';
 import { fixtureSpec } from '../../helpers/agents.js';
-import { startCore } from '../../helpers/core-harness.js';
+import { settledSession, startCore } from '../../helpers/core-harness.js';
 
 const timeouts = { requestMs: 10_000, cancelGraceMs: 500 };
 
@@ -12,12 +12,7 @@ afterEach(() => core?.dispose());
 async function settle(agent: AgentSpec) {
   const started = await startCore([agent], timeouts);
   core = started.core;
-  const { key } = (await core.invoke('session:create', {
-    agentName: agent.name,
-    cwd: started.dir,
-  })) as { key: string };
-  const summary = await started.recorder.status(key, 'ready', 'failed', 'auth_required', 'exited');
-  return { ...started, key, summary };
+  return { ...started, ...(await settledSession(core, started.recorder, agent.name, started.dir)) };
 }
 
 describe('an agent that needs authentication', () => {

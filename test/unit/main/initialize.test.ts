@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ConnectionTimeouts } from '../../../main/core/agent-connection.js';
 import type { AirlockCore } from '../../../main/core/core.js';
 import { fixtureSpec } from '../../helpers/agents.js';
-import { readySession, startCore } from '../../helpers/core-harness.js';
+import { readySession, settledSession, startCore } from '../../helpers/core-harness.js';
 
 const timeouts = { requestMs: 10_000, cancelGraceMs: 500 };
 
@@ -14,12 +14,7 @@ async function settle(scenario: string, limits: ConnectionTimeouts = timeouts) {
   const agent = fixtureSpec(scenario);
   const started = await startCore([agent], limits);
   core = started.core;
-  const { key } = (await core.invoke('session:create', {
-    agentName: agent.name,
-    cwd: started.dir,
-  })) as { key: string };
-  const summary = await started.recorder.status(key, 'ready', 'failed', 'auth_required', 'exited');
-  return { ...started, key, summary };
+  return { ...started, ...(await settledSession(core, started.recorder, agent.name, started.dir)) };
 }
 
 describe('initialize', () => {
