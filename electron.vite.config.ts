@@ -33,8 +33,10 @@ export default defineConfig({
     root: 'renderer',
     build: {
       outDir: resolve('out/renderer'),
-      // For profiling: AIRLOCK_SOURCEMAP=1 npm run build maps the bundle back to its modules.
+      // For profiling: AIRLOCK_SOURCEMAP=1 maps the bundle back to its modules, and
+      // AIRLOCK_MINIFY=0 keeps function names (`AIRLOCK_SOURCEMAP=1 AIRLOCK_MINIFY=0 npm run build`).
       sourcemap: process.env.AIRLOCK_SOURCEMAP === '1',
+      minify: process.env.AIRLOCK_MINIFY !== '0',
       rollupOptions: { input: { index: resolve('renderer/index.html') } },
     },
   },

@@ -73,6 +73,36 @@ describe('a session in the browser', () => {
     await expect(status().textContent()).resolves.toBe('Ready');
   });
 
+  it('follows long replies to their end, until the user scrolls up', async () => {
+    const scroller = transcript().locator('[data-virtuoso-scroller="true"]');
+    const fromBottom = () =>
+      scroller.evaluate(
+        (element) => element.scrollHeight - element.scrollTop - element.clientHeight,
+      );
+    for (const size of [200, 300]) {
+      await send(`/long ${size}`);
+      await status().filter({ hasText: 'Working' }).waitFor();
+      await status().filter({ hasText: 'Ready' }).waitFor();
+      await turnEnded('Done');
+      await expect.poll(fromBottom).toBeLessThan(2);
+    }
+
+    await send('/long 2000');
+    // Some of the reply is on screen: its paragraphs are numbered.
+    const lastParagraph = () =>
+      transcript()
+        .locator('ol[start]')
+        .evaluateAll((lists) =>
+          Math.max(0, ...lists.map((ol) => Number(ol.getAttribute('start')))),
+        );
+    await expect.poll(lastParagraph).toBeGreaterThan(20);
+    await transcript().hover();
+    await page.mouse.wheel(0, -600);
+    await status().filter({ hasText: 'Ready' }).waitFor();
+    // The reply goes on below while the user reads above it.
+    await expect.poll(fromBottom, { timeout: 30_000 }).toBeGreaterThan(50_000);
+  });
+
   it('renders a tool call with its diff', async () => {
     await send('/tool');
     const tool = transcript().getByRole('region', { name: 'Tool call: Edit README.md' });

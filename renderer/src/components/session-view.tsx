@@ -38,12 +38,13 @@ export function SessionView({ api, session, transcript }: Props) {
   const rows = transcript?.rows ?? [];
   const prompting = session.status === 'prompting';
 
-  // While following, every change keeps the last row's end in view (rows grow as text streams).
-  useEffect(() => {
-    if (stick.current && rows.length > 0) {
-      list.current?.scrollToIndex({ index: rows.length - 1, align: 'end', behavior: 'auto' });
+  // While following, the list keeps its end in view as it grows: new rows, a row that grows as
+  // text streams in, and rows whose measured height differs from the estimate.
+  const follow = useCallback(() => {
+    if (stick.current) {
+      list.current?.scrollToIndex({ index: 'LAST', align: 'end', behavior: 'auto' });
     }
-  }, [rows]);
+  }, []);
 
   const run = useCallback((action: Promise<unknown>) => {
     setError(undefined);
@@ -195,6 +196,7 @@ export function SessionView({ api, session, transcript }: Props) {
             }
           }}
           followOutput={() => (stick.current ? 'auto' : false)}
+          totalListHeightChanged={follow}
           initialTopMostItemIndex={rows.length > 0 ? rows.length - 1 : 0}
           increaseViewportBy={{ top: 400, bottom: 400 }}
           itemContent={(_index, row) => <RowView row={row} actions={actions} />}

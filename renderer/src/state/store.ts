@@ -10,10 +10,8 @@ import type {
   SessionSummary,
   TranscriptEvent,
 } from '../../../preload/contract';
+import { FrameBudget } from './frame-budget';
 import { applyEvents, emptyTranscript, type Transcript } from './transcript';
-
-/** About how much streamed text one frame takes in. */
-const FRAME_BUDGET_CHARS = 6_000;
 
 /** Everything the UI shows. */
 export type AppState = {
@@ -48,8 +46,16 @@ export class Store {
   /** Events received but not yet applied: they are applied at most once per frame. */
   private readonly queued = new Map<string, TranscriptEvent[]>();
   private applyScheduled = false;
+  /** Whether the scheduled apply follows straight on from one that left events queued. */
+  private applyContinues = false;
+  private readonly budget = new FrameBudget();
+  /** Posting to it runs an apply in a task of its own. */
+  private readonly afterFrame: MessagePort;
 
   constructor(readonly api: AirlockApi) {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => this.applyQueued(this.budget.current);
+    this.afterFrame = channel.port2;
     api.on('session:onDidAppend', ({ key, events }) => {
       if (this.loading.has(key)) {
         return;
@@ -118,30 +124,37 @@ export class Store {
     this.set({ disconnected: true });
   }
 
-  private scheduleApply(): void {
+  private scheduleApply(continues = false): void {
     if (this.applyScheduled) {
       return;
     }
     this.applyScheduled = true;
+    this.applyContinues = continues;
     // A hidden page gets no animation frames; it still takes the events, less often.
     if (document.hidden) {
       setTimeout(() => this.applyQueued(), 100);
-    } else {
-      requestAnimationFrame(() => this.applyQueued(FRAME_BUDGET_CHARS));
+      return;
     }
+    // Once per frame, in a task of its own after the frame: rendering the new rows and the
+    // browser laying them out and measuring them then land in two tasks, not one.
+    requestAnimationFrame((timestamp) => {
+      this.budget.frame(timestamp, this.applyContinues);
+      this.afterFrame.postMessage(null);
+    });
   }
 
   /**
-   * Applies queued events. Per frame, about `budget` characters of text: a burst then reaches
-   * the screen over a few frames instead of in one long task.
+   * Applies queued events. Per frame, about `budget` characters of text (see `FrameBudget`): a
+   * burst then reaches the screen over several frames instead of in one long task.
    */
-  private applyQueued(budget = Number.POSITIVE_INFINITY): void {
+  private applyQueued(budget?: number): void {
     this.applyScheduled = false;
     if (this.queued.size === 0) {
       return;
     }
+    const start = performance.now();
     const transcripts = { ...this.state.transcripts };
-    let left = budget;
+    let left = budget ?? Number.POSITIVE_INFINITY;
     for (const [key, events] of this.queued) {
       let taken = 0;
       while (taken < events.length && left > 0) {
@@ -160,8 +173,13 @@ export class Store {
       }
     }
     this.set({ transcripts });
-    if (this.queued.size > 0) {
-      this.scheduleApply();
+    const more = this.queued.size > 0;
+    if (budget !== undefined) {
+      // React renders the change in a microtask that `set` queued; this one runs after it.
+      queueMicrotask(() => this.budget.took(performance.now() - start, more));
+    }
+    if (more) {
+      this.scheduleApply(true);
     }
   }
 

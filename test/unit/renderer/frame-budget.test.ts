@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import {
+  FrameBudget,
+  LATE_MS,
+  MAX_CHARS,
+  MIN_CHARS,
+  START_CHARS,
+  STEP_CHARS,
+  TARGET_MS,
+} from '../../../renderer/src/state/frame-budget';
+
+const QUICK_MS = TARGET_MS / 4;
+const SLOW_MS = TARGET_MS * 2;
+
+describe('the per-frame text budget', () => {
+  it('starts small and grows a step at a time while taking in text is quick', () => {
+    const budget = new FrameBudget();
+    expect(budget.current).toBe(START_CHARS);
+    budget.took(QUICK_MS, true);
+    budget.took(QUICK_MS, true);
+    expect(budget.current).toBe(START_CHARS + 2 * STEP_CHARS);
+  });
+
+  it('does not grow when the whole amount was not needed', () => {
+    const budget = new FrameBudget();
+    budget.took(QUICK_MS, false);
+    expect(budget.current).toBe(START_CHARS);
+  });
+
+  it('holds between quick and slow', () => {
+    const budget = new FrameBudget();
+    budget.took(TARGET_MS * 0.75, true);
+    expect(budget.current).toBe(START_CHARS);
+  });
+
+  it('halves as soon as taking in text is slow', () => {
+    const budget = new FrameBudget();
+    budget.took(SLOW_MS, true);
+    expect(budget.current).toBe(START_CHARS / 2);
+  });
+
+  it('halves when a frame that follows on from another comes late', () => {
+    const budget = new FrameBudget();
+    budget.frame(1_000, false);
+    budget.frame(1_000 + LATE_MS + 1, true);
+    expect(budget.current).toBe(START_CHARS / 2);
+  });
+
+  it('does not count the gap after a pause as lateness', () => {
+    const budget = new FrameBudget();
+    budget.frame(1_000, false);
+    budget.frame(5_000, false);
+    budget.frame(5_016, true);
+    expect(budget.current).toBe(START_CHARS);
+  });
+
+  it('stays within its bounds', () => {
+    const budget = new FrameBudget();
+    for (let i = 0; i < 100; i++) {
+      budget.took(QUICK_MS, true);
+    }
+    expect(budget.current).toBe(MAX_CHARS);
+    for (let i = 0; i < 100; i++) {
+      budget.took(SLOW_MS, true);
+    }
+    expect(budget.current).toBe(MIN_CHARS);
+  });
+});
