@@ -280,6 +280,13 @@ export const calls = {
     request: z.object({ key: SessionKey, modeId: shortText }).strict(),
     response: empty,
   },
+  /** Sets one of the session's options (a select's value, or a toggle). */
+  'session:setConfigOption': {
+    request: z
+      .object({ key: SessionKey, configId: shortText, value: z.union([shortText, z.boolean()]) })
+      .strict(),
+    response: empty,
+  },
   /** Answers a permission card. */
   'permission:respond': {
     request: z

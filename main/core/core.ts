@@ -204,6 +204,31 @@ export class AirlockCore {
       session.update({ currentModeId: modeId });
       return {};
     },
+    'session:setConfigOption': async ({ key, configId, value }) => {
+      const session = this.session(key);
+      const { connection, acpSessionId } = session;
+      if (!connection || !acpSessionId) {
+        throw new UserFacingError('The session is not running');
+      }
+      const option = session.summary.configOptions.find((candidate) => candidate.id === configId);
+      if (!option) {
+        throw new UserFacingError(`The agent offers no option "${configId}"`);
+      }
+      if (typeof value !== typeof option.currentValue) {
+        throw new UserFacingError(
+          `"${option.name}" takes ${typeof option.currentValue === 'boolean' ? 'on or off' : 'one of its choices'}`,
+        );
+      }
+      const { configOptions } = await connection.request(
+        'session/set_config_option',
+        typeof value === 'boolean'
+          ? { sessionId: acpSessionId, configId, type: 'boolean', value }
+          : { sessionId: acpSessionId, configId, value },
+      );
+      // The answer holds every option's state: setting one may change others.
+      session.update({ configOptions: configViews(configOptions) });
+      return {};
+    },
     'permission:respond': async ({ key, promptKey, outcome }) => {
       if (!this.session(key).answerPermission(promptKey, outcome)) {
         throw new UserFacingError('That permission request is no longer pending');

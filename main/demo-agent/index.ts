@@ -8,9 +8,15 @@ import * as acp from '@agentclientprotocol/sdk';
 import { randomUUID } from 'node:crypto';
 import { Readable, Writable } from 'node:stream';
 import { agentInput } from './parent-port-input.js';
-import { longText, replyFor, HELP_TEXT } from './script.js';
+import { longText, replyFor, HELP_TEXT, type ReplyStyle } from './script.js';
 
-type DemoSession = { cancelled: boolean; modeId: string; turns: number };
+type DemoSession = {
+  cancelled: boolean;
+  modeId: string;
+  turns: number;
+  style: ReplyStyle;
+  thinking: boolean;
+};
 
 const sessions = new Map<string, DemoSession>();
 
@@ -27,6 +33,30 @@ const COMMANDS: acp.AvailableCommand[] = [
   { name: 'long', description: 'Stream N kilobytes of text', input: { hint: 'N (kilobytes)' } },
   { name: 'crash', description: 'Exit in the middle of a turn' },
 ];
+
+/** The session's options: a select and a toggle. */
+function configOptions(state: DemoSession): acp.SessionConfigOption[] {
+  return [
+    {
+      id: 'style',
+      name: 'Reply style',
+      category: 'model',
+      type: 'select',
+      currentValue: state.style,
+      options: [
+        { value: 'plain', name: 'Plain' },
+        { value: 'detailed', name: 'Detailed' },
+      ],
+    },
+    {
+      id: 'thinking',
+      name: 'Show thinking',
+      category: 'thought_level',
+      type: 'boolean',
+      currentValue: state.thinking,
+    },
+  ];
+}
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -184,14 +214,16 @@ async function prompt(
       process.exit(3);
       break;
     default:
-      await client.notify(acp.methods.client.session.update, {
-        sessionId: params.sessionId,
-        update: {
-          sessionUpdate: 'agent_thought_chunk',
-          content: { type: 'text', text: 'The user wrote something; I will echo it back.' },
-        },
-      });
-      if (!(await streamText(client, params.sessionId, state, replyFor(text), 6))) {
+      if (state.thinking) {
+        await client.notify(acp.methods.client.session.update, {
+          sessionId: params.sessionId,
+          update: {
+            sessionUpdate: 'agent_thought_chunk',
+            content: { type: 'text', text: 'The user wrote something; I will echo it back.' },
+          },
+        });
+      }
+      if (!(await streamText(client, params.sessionId, state, replyFor(text, state.style), 6))) {
         stopReason = 'cancelled';
       }
   }
@@ -218,7 +250,14 @@ const app = acp
   }))
   .onRequest(acp.methods.agent.session.new, ({ client }) => {
     const sessionId = `demo_${randomUUID()}`;
-    sessions.set(sessionId, { cancelled: false, modeId: 'code', turns: 0 });
+    const state: DemoSession = {
+      cancelled: false,
+      modeId: 'code',
+      turns: 0,
+      style: 'plain',
+      thinking: true,
+    };
+    sessions.set(sessionId, state);
     // Commands are announced right after the session exists, as real agents do.
     setImmediate(() => {
       void client.notify(acp.methods.client.session.update, {
@@ -229,19 +268,7 @@ const app = acp
     return {
       sessionId,
       modes: { currentModeId: 'code', availableModes: MODES },
-      configOptions: [
-        {
-          id: 'style',
-          name: 'Reply style',
-          category: 'model',
-          type: 'select',
-          currentValue: 'plain',
-          options: [
-            { value: 'plain', name: 'Plain' },
-            { value: 'detailed', name: 'Detailed' },
-          ],
-        },
-      ],
+      configOptions: configOptions(state),
     };
   })
   .onRequest(acp.methods.agent.session.setMode, async ({ params, client }) => {
@@ -255,6 +282,20 @@ const app = acp
       update: { sessionUpdate: 'current_mode_update', currentModeId: params.modeId },
     });
     return {};
+  })
+  .onRequest(acp.methods.agent.session.setConfigOption, ({ params }) => {
+    const state = session(params.sessionId);
+    if (params.configId === 'style' && (params.value === 'plain' || params.value === 'detailed')) {
+      state.style = params.value;
+    } else if (params.configId === 'thinking' && typeof params.value === 'boolean') {
+      state.thinking = params.value;
+    } else {
+      throw acp.RequestError.invalidParams(
+        undefined,
+        `No option ${params.configId} with value ${String(params.value)}`,
+      );
+    }
+    return { configOptions: configOptions(state) };
   })
   .onRequest(acp.methods.agent.session.prompt, ({ params, client }) => prompt(client, params))
   .onNotification(acp.methods.agent.session.cancel, ({ params }) => {

@@ -15,9 +15,15 @@ export const HELP_TEXT = [
   'Anything else, I repeat back to you.',
 ].join('\n');
 
+/** How the demo agent replies: its "Reply style" option. */
+export type ReplyStyle = 'plain' | 'detailed';
+
 /** The reply to ordinary text. */
-export function replyFor(text: string): string {
-  return `You said: "${text}". I am the demo agent, so that is all I can do with it. Type \`/help\` to see what I can show you.`;
+export function replyFor(text: string, style: ReplyStyle = 'plain'): string {
+  const reply = `You said: "${text}". I am the demo agent, so that is all I can do with it. Type \`/help\` to see what I can show you.`;
+  return style === 'detailed'
+    ? `${reply}\n\nIn detail: your message was ${text.length} characters long.`
+    : reply;
 }
 
 const SENTENCE = 'Airlock streams this text from the demo agent to show long replies. ';

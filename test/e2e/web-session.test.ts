@@ -64,7 +64,9 @@ describe('a session in the browser', () => {
     await expect(
       page.getByLabel('Agent', { exact: true }).first().textContent(),
     ).resolves.toContain('Airlock Demo Agent 0.1.0');
-    await expect(page.getByLabel('Reply style').textContent()).resolves.toBe('Reply style: Plain');
+    await expect(page.getByRole('combobox', { name: 'Reply style' }).inputValue()).resolves.toBe(
+      'plain',
+    );
     await send('hello airlock');
     await turnEnded('Done');
     await expect(transcript().textContent()).resolves.toContain(
@@ -101,6 +103,19 @@ describe('a session in the browser', () => {
     await status().filter({ hasText: 'Ready' }).waitFor();
     // The reply goes on below while the user reads above it.
     await expect.poll(fromBottom, { timeout: 30_000 }).toBeGreaterThan(50_000);
+  });
+
+  it("changes the agent's options from the session header", async () => {
+    await page.getByRole('combobox', { name: 'Reply style' }).selectOption({ label: 'Detailed' });
+    await page.getByRole('checkbox', { name: 'Show thinking' }).uncheck();
+    // Each control shows what the agent answered.
+    await expect
+      .poll(() => page.getByRole('checkbox', { name: 'Show thinking' }).isChecked())
+      .toBe(false);
+    await send('hello options');
+    await turnEnded('Done');
+    await transcript().getByText('In detail: your message was 13 characters long.').waitFor();
+    await expect(transcript().getByText('Thinking', { exact: true }).count()).resolves.toBe(0);
   });
 
   it('renders a tool call with its diff', async () => {

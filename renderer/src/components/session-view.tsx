@@ -77,6 +77,9 @@ export function SessionView({ api, session, transcript }: Props) {
     run(api.invoke('session:prompt', { key: session.key, text }));
   };
 
+  const setOption = (configId: string, value: string | boolean) =>
+    run(api.invoke('session:setConfigOption', { key: session.key, configId, value }));
+
   const cancel = useCallback(
     () => run(api.invoke('session:cancel', { key: session.key })),
     [api, run, session.key],
@@ -136,17 +139,38 @@ export function SessionView({ api, session, transcript }: Props) {
               </select>
             </label>
           ) : null}
-          {session.configOptions.map((option) => (
-            <span key={option.id} className="config-option" aria-label={option.name}>
-              {option.name}:{' '}
-              {typeof option.currentValue === 'boolean'
-                ? option.currentValue
-                  ? 'on'
-                  : 'off'
-                : (option.choices.find((choice) => choice.value === option.currentValue)?.name ??
-                  option.currentValue)}
-            </span>
-          ))}
+          {session.configOptions.map((option) =>
+            typeof option.currentValue === 'boolean' ? (
+              <label key={option.id} className="config-option">
+                <input
+                  type="checkbox"
+                  checked={option.currentValue}
+                  disabled={session.status !== 'ready'}
+                  onChange={(event) => setOption(option.id, event.target.checked)}
+                />{' '}
+                {option.name}
+              </label>
+            ) : (
+              <label key={option.id} className="config-option">
+                {option.name}{' '}
+                <select
+                  value={option.currentValue}
+                  disabled={session.status !== 'ready'}
+                  onChange={(event) => setOption(option.id, event.target.value)}
+                >
+                  {/* A value the agent reports but does not list is still shown as chosen. */}
+                  {option.choices.some((choice) => choice.value === option.currentValue) ? null : (
+                    <option value={option.currentValue}>{option.currentValue}</option>
+                  )}
+                  {option.choices.map((choice) => (
+                    <option key={choice.value} value={choice.value}>
+                      {choice.name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            ),
+          )}
           {session.usage ? (
             <span className="usage" aria-label="Context used">
               {Math.round((session.usage.used / Math.max(session.usage.size, 1)) * 100)}% of context

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { replyFor } from '../../../main/demo-agent/script.js';
+import { UserFacingError } from '../../../main/core/errors.js';
 import type { AirlockCore } from '../../../main/core/core.js';
 import { readySession, startCore } from '../../helpers/core-harness.js';
 
@@ -28,6 +29,7 @@ describe('a session with the demo agent', () => {
           { value: 'detailed', name: 'Detailed' },
         ],
       },
+      { id: 'thinking', name: 'Show thinking', currentValue: true, choices: [] },
     ]);
 
     await core.invoke('session:prompt', { key, text: 'hello there' });
@@ -42,5 +44,50 @@ describe('a session with the demo agent', () => {
     expect(started.recorder.transcript(key).at(-1)?.type).toBe('turn_end');
     expect(started.recorder.summaries.get(key)?.status).toBe('ready');
     expect(started.recorder.summaries.get(key)?.usage?.used).toBe(1000);
+  });
+
+  it('sets its options: a select and a toggle, each changing what it does', async () => {
+    const started = await startCore();
+    core = started.core;
+    const { recorder } = started;
+    const key = await readySession(core, recorder, 'Demo Agent', started.dir);
+    const option = (id: string) =>
+      recorder.summaries.get(key)?.configOptions.find((candidate) => candidate.id === id);
+
+    await core.invoke('session:setConfigOption', { key, configId: 'style', value: 'detailed' });
+    await core.invoke('session:setConfigOption', { key, configId: 'thinking', value: false });
+    // The agent's answer updates the session.
+    await recorder.until(
+      () =>
+        option('style')?.currentValue === 'detailed' && option('thinking')?.currentValue === false,
+    );
+
+    await core.invoke('session:prompt', { key, text: 'hello there' });
+    await recorder.event(key, 'turn_end');
+    expect(recorder.text(key)).toBe(replyFor('hello there', 'detailed'));
+    expect(
+      recorder.transcript(key).some((event) => event.type === 'chunk' && event.role === 'thought'),
+    ).toBe(false);
+  });
+
+  it('refuses an option the agent does not offer, a value of the wrong kind, and one the agent rejects', async () => {
+    const started = await startCore();
+    core = started.core;
+    const key = await readySession(core, started.recorder, 'Demo Agent', started.dir);
+    const set = (configId: string, value: string | boolean) =>
+      core!.invoke('session:setConfigOption', { key, configId, value });
+
+    await expect(set('colour', 'blue')).rejects.toThrow('The agent offers no option "colour"');
+    await expect(set('thinking', 'yes')).rejects.toThrow('"Show thinking" takes on or off');
+    await expect(set('style', true)).rejects.toThrow('"Reply style" takes one of its choices');
+    const rejected = set('style', 'fancy');
+    await expect(rejected).rejects.toBeInstanceOf(UserFacingError);
+    await expect(rejected).rejects.toThrow('No option style with value fancy');
+    // Nothing changed, and the session still works.
+    expect(started.recorder.summaries.get(key)?.configOptions[0]?.currentValue).toBe('plain');
+    await core.invoke('session:prompt', { key, text: 'still fine' });
+    await expect(started.recorder.event(key, 'turn_end')).resolves.toMatchObject({
+      stopReason: 'end_turn',
+    });
   });
 });
