@@ -195,21 +195,13 @@ export class AirlockCore {
       return {};
     },
     'session:setMode': async ({ key, modeId }) => {
-      const session = this.session(key);
-      const { connection, acpSessionId } = session;
-      if (!connection || !acpSessionId) {
-        throw new UserFacingError('The session is not running');
-      }
+      const { session, connection, acpSessionId } = this.runningSession(key);
       await connection.request('session/set_mode', { sessionId: acpSessionId, modeId });
       session.update({ currentModeId: modeId });
       return {};
     },
     'session:setConfigOption': async ({ key, configId, value }) => {
-      const session = this.session(key);
-      const { connection, acpSessionId } = session;
-      if (!connection || !acpSessionId) {
-        throw new UserFacingError('The session is not running');
-      }
+      const { session, connection, acpSessionId } = this.runningSession(key);
       const option = session.summary.configOptions.find((candidate) => candidate.id === configId);
       if (!option) {
         throw new UserFacingError(`The agent offers no option "${configId}"`);
@@ -282,6 +274,20 @@ export class AirlockCore {
       throw new UserFacingError('That session is closed');
     }
     return session;
+  }
+
+  /** A session with its agent connection and ACP session id, or a clear error. */
+  private runningSession(key: string): {
+    session: Session;
+    connection: AgentConnection;
+    acpSessionId: string;
+  } {
+    const session = this.session(key);
+    const { connection, acpSessionId } = session;
+    if (!connection || !acpSessionId) {
+      throw new UserFacingError('The session is not running');
+    }
+    return { session, connection, acpSessionId };
   }
 
   private async startSession(session: Session): Promise<void> {
