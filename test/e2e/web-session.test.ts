@@ -105,6 +105,27 @@ describe('a session in the browser', () => {
     await expect.poll(fromBottom, { timeout: 30_000 }).toBeGreaterThan(50_000);
   });
 
+  it('scrolls the transcript by keyboard, with the focus shown', async () => {
+    await send('/long 100');
+    await status().filter({ hasText: 'Working' }).waitFor();
+    await status().filter({ hasText: 'Ready' }).waitFor();
+    await turnEnded('Done');
+    await page.getByRole('button', { name: 'Show agent log' }).focus();
+    await page.keyboard.press('Tab');
+    const scroller = transcript().locator('[data-virtuoso-scroller="true"]');
+    await expect(scroller.evaluate((element) => element === document.activeElement)).resolves.toBe(
+      true,
+    );
+    await expect(
+      scroller.evaluate((element) => getComputedStyle(element).outlineStyle),
+    ).resolves.toBe('solid');
+    await page.keyboard.press('Home');
+    await transcript().getByText('/long 100', { exact: true }).waitFor();
+    await expect.poll(() => scroller.evaluate((element) => element.scrollTop)).toBe(0);
+    await page.keyboard.press('End');
+    await turnEnded('Done');
+  });
+
   it("changes the agent's options from the session header", async () => {
     await page.getByRole('combobox', { name: 'Reply style' }).selectOption({ label: 'Detailed' });
     await page.getByRole('checkbox', { name: 'Show thinking' }).uncheck();
