@@ -3,6 +3,7 @@
  */
 import { useSyncExternalStore } from 'react';
 import { NewSession } from './components/new-session';
+import { SessionTabs } from './components/session-tabs';
 import { SessionView } from './components/session-view';
 import type { Store } from './state/store';
 
@@ -45,33 +46,12 @@ export function App({ store }: { store: Store }) {
             {state.settingsError}
           </p>
         ) : null}
-        <ul className="session-list" role="tablist" aria-label="Open sessions">
-          {state.sessions.map((session) => (
-            <li key={session.key} className="session-tab">
-              <button
-                type="button"
-                role="tab"
-                aria-selected={session.key === state.activeKey}
-                onClick={() => store.activate(session.key)}
-              >
-                <span className="tab-title">
-                  {session.title ?? session.agent?.title ?? session.agentName}
-                </span>
-                <span className={`tab-status status-${session.status}`}>
-                  {session.status.replace('_', ' ')}
-                </span>
-              </button>
-              <button
-                type="button"
-                className="close"
-                aria-label={`Close session with ${session.agentName}`}
-                onClick={() => void store.api.invoke('session:close', { key: session.key })}
-              >
-                ×
-              </button>
-            </li>
-          ))}
-        </ul>
+        <SessionTabs
+          sessions={state.sessions}
+          activeKey={state.activeKey}
+          onActivate={(key) => store.activate(key)}
+          onClose={(key) => void store.api.invoke('session:close', { key })}
+        />
         <p className="settings-path">
           Agents are configured in <code>{state.settingsPath}</code>
         </p>

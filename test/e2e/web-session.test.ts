@@ -218,4 +218,36 @@ describe('a session in the browser', () => {
       .click();
     await expect(transcript().textContent()).resolves.not.toContain('second session');
   });
+
+  it('moves between sessions with the arrow keys, only the shown one in the Tab order', async () => {
+    await send('first of two');
+    await turnEnded('Done');
+    await startSession();
+    const tabs = page.getByRole('tab');
+    const count = await tabs.count();
+    const shown = page.getByRole('tab', { selected: true });
+    await shown.focus();
+    await expect(shown.getAttribute('tabindex')).resolves.toBe('0');
+    await expect(
+      tabs.evaluateAll((all) => all.filter((tab) => tab.getAttribute('tabindex') === '0').length),
+    ).resolves.toBe(1);
+
+    await page.keyboard.press('ArrowUp');
+    await tabs
+      .nth(count - 2)
+      .and(shown)
+      .waitFor();
+    await expect(
+      tabs.nth(count - 2).evaluate((tab) => tab === document.activeElement),
+    ).resolves.toBe(true);
+    await transcript().getByText('You said: "first of two"', { exact: false }).waitFor();
+    // Down from the last wraps to the first; End goes back to the last.
+    await page.keyboard.press('End');
+    await tabs
+      .nth(count - 1)
+      .and(shown)
+      .waitFor();
+    await page.keyboard.press('ArrowDown');
+    await tabs.nth(0).and(shown).waitFor();
+  });
 });

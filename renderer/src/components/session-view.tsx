@@ -10,6 +10,9 @@ import { RowView, type RowActions } from './rows';
 
 type Props = { api: AirlockApi; session: SessionSummary; transcript: Transcript | undefined };
 
+/** The element id of the shown session, which its tab controls. */
+export const SESSION_PANEL_ID = 'session-panel';
+
 function agentLabel(session: SessionSummary): string {
   const agent = session.agent;
   if (!agent) {
@@ -77,8 +80,22 @@ export function SessionView({ api, session, transcript }: Props) {
     run(api.invoke('session:prompt', { key: session.key, text }));
   };
 
-  const setOption = (configId: string, value: string | boolean) =>
-    run(api.invoke('session:setConfigOption', { key: session.key, configId, value }));
+  // An option shows its new value at once, until the agent's answer (or refusal) arrives.
+  const [pendingOptions, setPendingOptions] = useState<Record<string, string | boolean>>({});
+  useEffect(() => setPendingOptions({}), [session.configOptions]);
+  const setOption = (configId: string, value: string | boolean) => {
+    setError(undefined);
+    setPendingOptions((pending) => ({ ...pending, [configId]: value }));
+    api
+      .invoke('session:setConfigOption', { key: session.key, configId, value })
+      .catch((failure: unknown) => {
+        setError((failure as Error).message);
+        setPendingOptions(({ [configId]: _dropped, ...rest }) => rest);
+      });
+  };
+  const shownOptions = session.configOptions.map((option) =>
+    option.id in pendingOptions ? { ...option, currentValue: pendingOptions[option.id]! } : option,
+  );
 
   const cancel = useCallback(
     () => run(api.invoke('session:cancel', { key: session.key })),
@@ -108,7 +125,11 @@ export function SessionView({ api, session, transcript }: Props) {
   };
 
   return (
-    <main className="session" aria-label={`Session with ${agentLabel(session)}`}>
+    <main
+      id={SESSION_PANEL_ID}
+      className="session"
+      aria-label={`Session with ${agentLabel(session)}`}
+    >
       <header className="session-header">
         <div>
           <h2>{session.title ?? agentLabel(session)}</h2>
@@ -139,7 +160,7 @@ export function SessionView({ api, session, transcript }: Props) {
               </select>
             </label>
           ) : null}
-          {session.configOptions.map((option) =>
+          {shownOptions.map((option) =>
             typeof option.currentValue === 'boolean' ? (
               <label key={option.id} className="config-option">
                 <input
