@@ -9,6 +9,8 @@ import { z } from 'zod';
 
 const text = z.string().max(1_000_000);
 const shortText = z.string().max(10_000);
+/** The longest message a user can send in one prompt, in characters. */
+export const MAX_PROMPT_CHARS = 1_000_000;
 const name = z.string().min(1).max(200);
 
 /** Airlock's own id for a session tab (not the agent's ACP session id). */
@@ -257,7 +259,7 @@ export const calls = {
   },
   /** Sends a text prompt; the turn's progress arrives as events. */
   'session:prompt': {
-    request: z.object({ key: SessionKey, text: z.string().min(1).max(1_000_000) }).strict(),
+    request: z.object({ key: SessionKey, text: z.string().min(1).max(MAX_PROMPT_CHARS) }).strict(),
     response: empty,
   },
   /** Cancels the running turn (`session/cancel`); pending permissions answer `cancelled`. */

@@ -139,6 +139,25 @@ describe('a session in the browser', () => {
     await expect(transcript().getByText('Thinking', { exact: true }).count()).resolves.toBe(0);
   });
 
+  it('refuses a message that is too long, clearly, and keeps it', async () => {
+    const message = page.getByRole('textbox', { name: 'Message' });
+    // Typing a million characters takes too long: set the value as a paste would.
+    await message.evaluate((element: HTMLTextAreaElement) => {
+      const setValue = Object.getOwnPropertyDescriptor(
+        HTMLTextAreaElement.prototype,
+        'value',
+      )!.set!;
+      setValue.call(element, 'x'.repeat(1_000_001));
+      element.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await message.press('Enter');
+    await expect(page.getByRole('alert').textContent()).resolves.toBe(
+      'This message is 1,000,001 characters long; a message can have at most 1,000,000. Nothing was sent.',
+    );
+    await expect(message.inputValue()).resolves.toHaveLength(1_000_001);
+    await expect(transcript().getByText('xxxx').count()).resolves.toBe(0);
+  });
+
   it('renders a tool call with its diff', async () => {
     await send('/tool');
     const tool = transcript().getByRole('region', { name: 'Tool call: Edit README.md' });

@@ -3,7 +3,12 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
-import type { AirlockApi, PermissionOutcome, SessionSummary } from '../../../preload/contract';
+import {
+  MAX_PROMPT_CHARS,
+  type AirlockApi,
+  type PermissionOutcome,
+  type SessionSummary,
+} from '../../../preload/contract';
 import type { Transcript } from '../state/transcript';
 import { AgentLog, AgentPanel } from './agent-panel';
 import { RowView, type RowActions } from './rows';
@@ -76,8 +81,19 @@ export function SessionView({ api, session, transcript }: Props) {
       );
       return;
     }
+    if (text.length > MAX_PROMPT_CHARS) {
+      setError(
+        `This message is ${text.length.toLocaleString('en')} characters long; a message can have at most ${MAX_PROMPT_CHARS.toLocaleString('en')}. Nothing was sent.`,
+      );
+      return;
+    }
     setDraft('');
-    run(api.invoke('session:prompt', { key: session.key, text }));
+    setError(undefined);
+    api.invoke('session:prompt', { key: session.key, text }).catch((failure: unknown) => {
+      setError((failure as Error).message);
+      // Nothing typed is lost: the message comes back unless something new was typed.
+      setDraft((current) => current || text);
+    });
   };
 
   // An option shows its new value at once, until the agent's answer (or refusal) arrives.
