@@ -50,7 +50,10 @@ export function App({ store }: { store: Store }) {
           sessions={state.sessions}
           activeKey={state.activeKey}
           onActivate={(key) => store.activate(key)}
-          onClose={(key) => void store.api.invoke('session:close', { key })}
+          onClose={(key) =>
+            // The one refusal is a session that is already closed: nothing is left to do.
+            void store.api.invoke('session:close', { key }).catch(() => undefined)
+          }
         />
         <p className="settings-path">
           Agents are configured in <code>{state.settingsPath}</code>
