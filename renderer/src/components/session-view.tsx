@@ -2,7 +2,7 @@
  * One session: who the agent is, its transcript, and the composer. Esc cancels a running turn.
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
+import { Virtuoso } from 'react-virtuoso';
 import {
   MAX_PROMPT_CHARS,
   type AirlockApi,
@@ -41,7 +41,8 @@ const STATUS_TEXT: Record<SessionSummary['status'], string> = {
 export function SessionView({ api, session, transcript }: Props) {
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string | undefined>();
-  const list = useRef<VirtuosoHandle>(null);
+  const scroller = useRef<HTMLElement | null>(null);
+  /** Whether the list follows the stream: until the user scrolls up, and again at the bottom. */
   const stick = useRef(true);
   const rows = transcript?.rows ?? [];
   const prompting = session.status === 'prompting';
@@ -49,8 +50,9 @@ export function SessionView({ api, session, transcript }: Props) {
   // While following, the list keeps its end in view as it grows: new rows, a row that grows as
   // text streams in, and rows whose measured height differs from the estimate.
   const follow = useCallback(() => {
-    if (stick.current) {
-      list.current?.scrollToIndex({ index: 'LAST', align: 'end', behavior: 'auto' });
+    const element = scroller.current;
+    if (stick.current && element) {
+      element.scrollTop = element.scrollHeight;
     }
   }, []);
 
@@ -234,7 +236,8 @@ export function SessionView({ api, session, transcript }: Props) {
         role="log"
         aria-label="Transcript"
         aria-live="off"
-        // Scrolling up stops following the stream; coming back to the bottom resumes it.
+        // Scrolling up (wheel, keys, or the scroll bar) stops following the stream; coming back
+        // to the bottom resumes it.
         onWheel={(event) => {
           if (event.deltaY < 0) {
             stick.current = false;
@@ -245,9 +248,22 @@ export function SessionView({ api, session, transcript }: Props) {
             stick.current = false;
           }
         }}
+        onPointerDown={(event) => {
+          if (event.target === scroller.current) {
+            stick.current = false;
+          }
+        }}
+        onScrollCapture={() => {
+          const element = scroller.current;
+          if (element && element.scrollHeight - element.scrollTop - element.clientHeight <= 1) {
+            stick.current = true;
+          }
+        }}
       >
         <Virtuoso
-          ref={list}
+          scrollerRef={(element) => {
+            scroller.current = element instanceof HTMLElement ? element : null;
+          }}
           data={rows}
           computeItemKey={(_index, row) => row.id}
           atBottomThreshold={48}
@@ -256,7 +272,6 @@ export function SessionView({ api, session, transcript }: Props) {
               stick.current = true;
             }
           }}
-          followOutput={() => (stick.current ? 'auto' : false)}
           totalListHeightChanged={follow}
           initialTopMostItemIndex={rows.length > 0 ? rows.length - 1 : 0}
           increaseViewportBy={{ top: 400, bottom: 400 }}
