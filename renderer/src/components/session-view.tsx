@@ -42,6 +42,8 @@ export function SessionView({ api, session, transcript }: Props) {
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string | undefined>();
   const scroller = useRef<HTMLElement | null>(null);
+  /** The scroller's position at its last scroll event. */
+  const lastTop = useRef(0);
   /** Whether the list follows the stream: until the user scrolls up, and again at the bottom. */
   const stick = useRef(true);
   const rows = transcript?.rows ?? [];
@@ -253,11 +255,20 @@ export function SessionView({ api, session, transcript }: Props) {
             stick.current = false;
           }
         }}
+        // Scroll events tell what the wheel and keys may not (a touchpad, say): the view moved up
+        // without reaching the bottom. Following only ever moves it down.
         onScrollCapture={() => {
           const element = scroller.current;
-          if (element && element.scrollHeight - element.scrollTop - element.clientHeight <= 1) {
-            stick.current = true;
+          if (!element) {
+            return;
           }
+          const top = element.scrollTop;
+          if (element.scrollHeight - top - element.clientHeight <= 1) {
+            stick.current = true;
+          } else if (top < lastTop.current - 1) {
+            stick.current = false;
+          }
+          lastTop.current = top;
         }}
       >
         <Virtuoso
@@ -266,12 +277,6 @@ export function SessionView({ api, session, transcript }: Props) {
           }}
           data={rows}
           computeItemKey={(_index, row) => row.id}
-          atBottomThreshold={48}
-          atBottomStateChange={(atBottom) => {
-            if (atBottom) {
-              stick.current = true;
-            }
-          }}
           totalListHeightChanged={follow}
           initialTopMostItemIndex={rows.length > 0 ? rows.length - 1 : 0}
           increaseViewportBy={{ top: 400, bottom: 400 }}
