@@ -37,14 +37,29 @@ export const AgentEntry = z.object({
 });
 export type AgentEntry = z.infer<typeof AgentEntry>;
 
+/** The name an environment variable may have (POSIX portable names). */
+export const EnvVarName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,199}$/);
+
+/** A variable an `env_var` sign-in method needs, and whether the agent has it. */
+export const EnvVarView = z.object({
+  name: shortText,
+  label: shortText.optional(),
+  /** Whether the value is a secret (masked when entered). */
+  secret: z.boolean(),
+  optional: z.boolean(),
+  /** Whether the agent's environment (settings, keychain or Airlock's own) has a value. */
+  set: z.boolean(),
+});
+export type EnvVarView = z.infer<typeof EnvVarView>;
+
 /** An authentication method offered by the agent, as the UI should present it. */
 export const AuthMethodView = z.object({
   id: shortText,
   name: shortText,
   description: shortText.optional(),
-  /** `agent`: Airlock runs `authenticate`; `env_var`: the user sets a variable; `terminal`: run the agent's login in a terminal. */
+  /** `agent`: Airlock runs `authenticate`; `env_var`: the agent reads variables, then Airlock authenticates; `terminal`: run the agent's login in a terminal. */
   kind: z.enum(['agent', 'env_var', 'terminal']),
-  varName: shortText.optional(),
+  vars: z.array(EnvVarView).max(100).optional(),
   terminalCommand: shortText.optional(),
 });
 export type AuthMethodView = z.infer<typeof AuthMethodView>;
@@ -68,6 +83,8 @@ export const ModeView = z.object({
 export const ConfigOptionView = z.object({
   id: shortText,
   name: shortText,
+  /** What the option is about (`mode`, `model`, ...); a `mode` option supersedes legacy modes. */
+  category: shortText.optional(),
   currentValue: z.union([shortText, z.boolean()]),
   choices: z.array(z.object({ value: shortText, name: shortText })).max(1000),
 });
@@ -114,6 +131,7 @@ export const SessionSummary = z.object({
   authMethods: z.array(AuthMethodView).max(100),
   exit: AgentExit.optional(),
   commands: z.array(CommandView).max(1000),
+  /** Legacy session modes; empty when a config option of category `mode` supersedes them. */
   modes: z.array(ModeView).max(100),
   currentModeId: shortText.optional(),
   configOptions: z.array(ConfigOptionView).max(100),
@@ -228,6 +246,10 @@ export type TranscriptEvent = z.infer<typeof TranscriptEvent>;
 
 const empty = z.object({}).strict();
 
+/** Whether the host can keep sign-in secrets (the OS keychain), and where or why not. */
+export const SecretStorageView = z.object({ available: z.boolean(), description: shortText });
+export type SecretStorageView = z.infer<typeof SecretStorageView>;
+
 /** Every call the UI can make, with its request and response schemas. */
 export const calls = {
   /** A snapshot of the app: agents, settings, open sessions. */
@@ -239,6 +261,7 @@ export const calls = {
       settingsError: shortText.optional(),
       defaultCwd: shortText,
       canPickFolder: z.boolean(),
+      secretStorage: SecretStorageView,
       sessions: z.array(SessionSummary),
     }),
   },
@@ -299,6 +322,25 @@ export const calls = {
   /** Runs `authenticate` with an agent-handled method, then retries the session. */
   'agent:authenticate': {
     request: z.object({ key: SessionKey, methodId: shortText }).strict(),
+    response: empty,
+  },
+  /**
+   * Keeps values for an `env_var` sign-in method in the keychain, restarts the agent with them
+   * and signs in. Refused on a host without a keychain.
+   */
+  'agent:saveSecrets': {
+    request: z
+      .object({
+        key: SessionKey,
+        methodId: shortText,
+        values: z.record(EnvVarName, z.string().min(1).max(10_000)),
+      })
+      .strict(),
+    response: empty,
+  },
+  /** Forgets every sign-in value kept in the keychain for an agent. */
+  'agent:forgetSecrets': {
+    request: z.object({ agentName: name }).strict(),
     response: empty,
   },
   /** The agent's stderr log: its file and its last lines. */

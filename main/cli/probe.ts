@@ -14,17 +14,18 @@ import {
 } from '../core/agent-connection.js';
 import { AgentRequestError, AUTH_REQUIRED } from '../core/errors.js';
 import { commandLine, type AgentSpec } from '../core/settings.js';
+import { authMethodsWithEnv, readyEnvMethod } from '../core/sign-in.js';
 
-/** One sign-in method as the probe reports it. */
-export type ProbeAuthMethod = AuthMethodView & {
-  /** For `env_var` methods: each variable, and whether the agent's environment sets it. */
-  vars?: { name: string; set: boolean }[];
-};
+/**
+ * One sign-in method as the probe reports it; an `env_var` method lists each variable and
+ * whether the agent's environment sets it (never its value).
+ */
+export type ProbeAuthMethod = AuthMethodView;
 
-/** What `session/new` did. */
+/** What `session/new` did, and the `env_var` method the probe signed in with first, if any. */
 export type ProbeSession =
-  | { ok: true; sessionId: string; modes: string[]; configOptions: string[] }
-  | { ok: false; authRequired: boolean; error: string };
+  | { ok: true; sessionId: string; modes: string[]; configOptions: string[]; signedInWith?: string }
+  | { ok: false; authRequired: boolean; error: string; signedInWith?: string };
 
 /** Everything the probe found out; `ok` is whether the handshake (`initialize`) worked. */
 export type ProbeReport = {
@@ -83,7 +84,7 @@ export async function probeAgent(spec: AgentSpec, options: ProbeOptions): Promis
       version: identity.version,
       protocolVersion: identity.protocolVersion,
       capabilities: connection.capabilities,
-      authMethods: connection.authMethods.map((method) => withVars(method, spec)),
+      authMethods: authMethodsWithEnv(connection),
       session: await openSession(connection, options.cwd),
     };
   } finally {
@@ -91,7 +92,30 @@ export async function probeAgent(spec: AgentSpec, options: ProbeOptions): Promis
   }
 }
 
+/**
+ * Runs `session/new`. When the agent needs sign-in and an `env_var` method's variables are set,
+ * it signs in with that method and tries once more, as the app does.
+ */
 async function openSession(connection: AgentConnection, cwd: string): Promise<ProbeSession> {
+  const first = await newSession(connection, cwd);
+  const ready = readyEnvMethod(authMethodsWithEnv(connection));
+  if (first.ok || !first.authRequired || !ready) {
+    return first;
+  }
+  try {
+    await connection.request('authenticate', { methodId: ready.id });
+  } catch (error) {
+    return {
+      ok: false,
+      authRequired: true,
+      error: (error as Error).message,
+      signedInWith: ready.id,
+    };
+  }
+  return { ...(await newSession(connection, cwd)), signedInWith: ready.id };
+}
+
+async function newSession(connection: AgentConnection, cwd: string): Promise<ProbeSession> {
   try {
     const response = await connection.request('session/new', { cwd, mcpServers: [] });
     if (typeof response?.sessionId !== 'string' || response.sessionId.length === 0) {
@@ -111,18 +135,6 @@ async function openSession(connection: AgentConnection, cwd: string): Promise<Pr
     const authRequired = error instanceof AgentRequestError && error.code === AUTH_REQUIRED;
     return { ok: false, authRequired, error: (error as Error).message };
   }
-}
-
-function withVars(method: AuthMethodView, spec: AgentSpec): ProbeAuthMethod {
-  if (method.kind !== 'env_var' || !method.varName) {
-    return method;
-  }
-  const names = method.varName.split(', ');
-  // Only whether a variable is set: its value is a secret and is never printed.
-  return {
-    ...method,
-    vars: names.map((name) => ({ name, set: Boolean(spec.env[name] ?? process.env[name]) })),
-  };
 }
 
 /** The report as a person reads it. */
@@ -155,6 +167,9 @@ export function formatReport(report: ProbeReport): string {
     lines.push(`    ${describeMethod(method)}`);
   }
   const session = report.session;
+  if (session?.signedInWith) {
+    row('Signed in', `with ${session.signedInWith}, from the agent's environment`);
+  }
   if (session?.ok) {
     row('New session', `ok (${session.sessionId})`);
     if (session.modes.length) {

@@ -14,7 +14,7 @@ import type { AgentExit, AgentIdentity, AuthMethodView } from '../../preload/con
 import { AgentRequestError, UserFacingError } from './errors.js';
 import { parseInitializeResponse, type InitializeResult } from './initialize.js';
 import { commandLine, type AgentSpec } from './settings.js';
-import { StderrTail } from './stderr-tail.js';
+import { StderrTail, type StderrMark } from './stderr-tail.js';
 
 /** Airlock's own name and version, sent as `clientInfo`. */
 export const CLIENT_INFO = { name: 'airlock', title: 'Airlock', version: '0.1.0' } as const;
@@ -100,6 +100,7 @@ export class AgentConnection {
     private readonly ended: Promise<AgentExit>,
     init: InitializeResult,
     readonly timeouts: ConnectionTimeouts,
+    private readonly env: Readonly<Record<string, string>>,
   ) {
     this.identity = init.identity;
     this.authMethods = init.authMethods;
@@ -189,7 +190,15 @@ export class AgentConnection {
       ]);
       const init = parseInitializeResponse(raw, spec);
       initDone = true;
-      const connected = new AgentConnection(child, connection, tail, exit, init, timeouts);
+      const connected = new AgentConnection(
+        child,
+        connection,
+        tail,
+        exit,
+        init,
+        timeouts,
+        spec.env,
+      );
       void exit.then((info) => {
         connected.exited = info;
         connection.close(new Error(info.reason));
@@ -209,6 +218,14 @@ export class AgentConnection {
     return this.exited;
   }
 
+  /**
+   * Whether the agent was started with a value for an environment variable: from its spec
+   * (settings file or keychain) or inherited from Airlock's own environment.
+   */
+  hasEnv(name: string): boolean {
+    return Boolean(Object.hasOwn(this.env, name) ? this.env[name] : process.env[name]);
+  }
+
   /** The last lines the agent wrote to stderr. */
   get stderrTail(): string[] {
     return this.tail.lines();
@@ -220,6 +237,7 @@ export class AgentConnection {
     params: acp.AgentRequestParamsByMethod[M],
   ): Promise<acp.AgentRequestResponsesByMethod[M]> {
     this.assertRunning();
+    const mark = this.tail.mark();
     try {
       return await withTimeout(
         this.connection.agent.request(method, params),
@@ -227,13 +245,14 @@ export class AgentConnection {
         `${this.identity.configName} did not answer ${method} within ${this.timeouts.requestMs / 1000} s`,
       );
     } catch (error) {
-      throw await this.failure(error);
+      throw await this.failure(error, mark);
     }
   }
 
   /** Sends `session/prompt`; not bounded in time (a turn can be long) but cancellable by the caller. */
   async prompt(params: acp.PromptRequest): Promise<acp.PromptResponse> {
     this.assertRunning();
+    const mark = this.tail.mark();
     try {
       const response: unknown = await this.connection.agent.request(
         acp.methods.agent.session.prompt,
@@ -247,7 +266,7 @@ export class AgentConnection {
       }
       return { stopReason: stopReason as acp.StopReason };
     } catch (error) {
-      throw await this.failure(error);
+      throw await this.failure(error, mark);
     }
   }
 
@@ -270,9 +289,11 @@ export class AgentConnection {
   /**
    * Turns a failed request into a user-facing error. When the connection closed under it, the
    * process is usually exiting: its output ends a moment before the exit is known, so wait
-   * briefly and blame the exit rather than report a bare "connection closed".
+   * briefly and blame the exit rather than report a bare "connection closed". When the agent
+   * wrote to stderr while the request ran, its last line goes with the error: agents often
+   * answer "Internal error" and say why only there.
    */
-  private async failure(error: unknown): Promise<UserFacingError> {
+  private async failure(error: unknown, mark: StderrMark): Promise<UserFacingError> {
     if (this.connection.signal.aborted && !this.exited) {
       let timer: NodeJS.Timeout | undefined;
       const grace = new Promise<void>((resolve) => {
@@ -283,7 +304,16 @@ export class AgentConnection {
     if (this.exited && !(error instanceof UserFacingError)) {
       return new UserFacingError(`${this.identity.configName} ${this.exited.reason}`);
     }
-    return toUserFacing(error, this.identity.configName);
+    const failure = toUserFacing(error, this.identity.configName);
+    const said = this.tail.since(mark).at(-1);
+    if (!said || this.exited) {
+      // An exit is reported with its whole stderr tail already.
+      return failure;
+    }
+    const message = `${failure.message}. Its log ends with: ${said}`;
+    return failure instanceof AgentRequestError
+      ? new AgentRequestError(failure.code, message)
+      : new UserFacingError(message);
   }
 
   private assertRunning(): void {

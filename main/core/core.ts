@@ -24,6 +24,8 @@ import {
   type ConnectionTimeouts,
 } from './agent-connection.js';
 import { AgentRequestError, AUTH_REQUIRED, UserFacingError } from './errors.js';
+import { NO_SECRET_STORE, type SecretStore } from './secrets.js';
+import { authMethodsWithEnv, readyEnvMethod } from './sign-in.js';
 import { Session } from './session.js';
 import { commandLine, loadAgentCatalog, type AgentCatalog, type AgentSpec } from './settings.js';
 import { configViews, mapUpdate } from './updates.js';
@@ -39,6 +41,8 @@ export type CoreOptions = {
   timeouts?: ConnectionTimeouts;
   /** The largest single message accepted from an agent (tests use a small one). */
   maxMessageBytes?: number;
+  /** Where sign-in values the user enters are kept; none by default (the web host). */
+  secrets?: SecretStore;
 };
 
 /** A listener for every event the core emits. */
@@ -57,12 +61,16 @@ export class AirlockCore {
   /** Updates for a session id not bound yet: `session/new`'s answer can trail its first updates. */
   private readonly early = new WeakMap<AgentConnection, Map<string, acp.SessionNotification[]>>();
   private readonly closedSummaries = new Map<string, EventPayload<'session:onDidChange'>>();
+  /** The `env_var` sign-in running or done on a connection, shared by its sessions. */
+  private readonly envSignIns = new WeakMap<AgentConnection, Promise<void>>();
   private flushScheduled = false;
   private nextId = 1;
   private readonly timeouts: ConnectionTimeouts;
+  private readonly secrets: SecretStore;
 
   constructor(private readonly options: CoreOptions) {
     this.timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;
+    this.secrets = options.secrets ?? NO_SECRET_STORE;
   }
 
   /** Loads the settings file. Call once before serving. */
@@ -112,6 +120,10 @@ export class AirlockCore {
       settingsError: this.catalog.error,
       defaultCwd: this.options.defaultCwd,
       canPickFolder: this.options.pickFolder !== undefined,
+      secretStorage: {
+        available: this.secrets.available,
+        description: this.secrets.description,
+      },
       sessions: [...this.sessions.values()].map((session) => session.summary),
     }),
     'app:pickFolder': async () => ({
@@ -156,27 +168,7 @@ export class AirlockCore {
       if (session.connection && !session.connection.exit) {
         throw new UserFacingError('The agent is running');
       }
-      // Pick up settings changes (an API key added to `env`, say) and a fresh process, unless
-      // other sessions are still working with the running one.
-      await this.init();
-      const agentName = session.summary.agentName;
-      const running = this.connections.get(agentName);
-      if (
-        running &&
-        ![...this.sessions.values()].some(
-          (other) => other.summary.agentName === agentName && other.connection,
-        )
-      ) {
-        this.connections.delete(agentName);
-        void running.then(
-          (connection) => connection.stop(),
-          () => undefined,
-        );
-      }
-      this.emitAgents();
-      session.append({ type: 'system', text: `Restarting ${agentName}…` });
-      session.update({ status: 'starting', error: undefined, exit: undefined });
-      void this.startSession(session);
+      await this.restart(session);
       return {};
     },
     'session:close': async ({ key }) => {
@@ -244,6 +236,49 @@ export class AirlockCore {
       await this.openSession(session, connection);
       return {};
     },
+    'agent:saveSecrets': async ({ key, methodId, values }) => {
+      const session = this.session(key);
+      if (!this.secrets.available) {
+        throw new UserFacingError(this.secrets.description);
+      }
+      const method = session.summary.authMethods.find((candidate) => candidate.id === methodId);
+      if (!method || method.kind !== 'env_var' || !method.vars) {
+        throw new UserFacingError('That sign-in method takes no values');
+      }
+      const wanted = new Set(method.vars.map((variable) => variable.name));
+      const unknown = Object.keys(values).find((name) => !wanted.has(name));
+      if (unknown) {
+        throw new UserFacingError(`${method.name} does not use ${unknown}`);
+      }
+      const missing = method.vars.find(
+        (variable) => !variable.optional && !variable.set && !values[variable.name],
+      );
+      if (missing) {
+        throw new UserFacingError(`Enter a value for ${missing.label ?? missing.name}`);
+      }
+      await this.secrets.set(session.summary.agentName, values);
+      // The agent reads its variables when it starts: restart it with them, then sign in. Other
+      // tabs of that agent waiting to sign in start again on the new process too.
+      await this.restart(session);
+      for (const other of this.sessions.values()) {
+        if (
+          other !== session &&
+          other.summary.agentName === session.summary.agentName &&
+          other.summary.status === 'auth_required'
+        ) {
+          other.update({ status: 'starting', error: undefined });
+          void this.startSession(other);
+        }
+      }
+      return {};
+    },
+    'agent:forgetSecrets': async ({ agentName }) => {
+      if (!this.catalog.agents.some((agent) => agent.name === agentName)) {
+        throw new UserFacingError(`No agent named "${agentName}"`);
+      }
+      await this.secrets.forget(agentName);
+      return {};
+    },
     'agent:readLog': async ({ agentName }) => {
       if (!this.catalog.agents.some((agent) => agent.name === agentName)) {
         throw new UserFacingError(`No agent named "${agentName}"`);
@@ -252,6 +287,32 @@ export class AirlockCore {
       return { path, text: await readTail(path, 64 * 1024) };
     },
   };
+
+  /**
+   * Starts the session again on a fresh agent process, picking up settings changes (an API key
+   * added to `env`, say), unless other sessions are still working with the running one.
+   */
+  private async restart(session: Session): Promise<void> {
+    await this.init();
+    const agentName = session.summary.agentName;
+    const running = this.connections.get(agentName);
+    if (
+      running &&
+      ![...this.sessions.values()].some(
+        (other) => other.summary.agentName === agentName && other.connection,
+      )
+    ) {
+      this.connections.delete(agentName);
+      void running.then(
+        (connection) => connection.stop(),
+        () => undefined,
+      );
+    }
+    this.emitAgents();
+    session.append({ type: 'system', text: `Restarting ${agentName}…` });
+    session.update({ status: 'starting', error: undefined, exit: undefined });
+    void this.startSession(session);
+  }
 
   private emitAgents(): void {
     this.emit('app:onDidChangeAgents', {
@@ -301,7 +362,11 @@ export class AirlockCore {
     await this.openSession(session, connection);
   }
 
-  private async openSession(session: Session, connection: AgentConnection): Promise<void> {
+  private async openSession(
+    session: Session,
+    connection: AgentConnection,
+    afterSignIn = false,
+  ): Promise<void> {
     try {
       const response = await connection.request('session/new', {
         cwd: session.summary.cwd,
@@ -323,15 +388,55 @@ export class AirlockCore {
       early?.delete(response.sessionId);
     } catch (error) {
       if (error instanceof AgentRequestError && error.code === AUTH_REQUIRED) {
-        session.update({
-          status: 'auth_required',
-          authMethods: connection.authMethods,
-          agent: connection.identity,
-          error: undefined,
-        });
+        await this.signInAndRetry(session, connection, afterSignIn);
       } else {
         session.update({ status: 'failed', error: (error as Error).message });
       }
+    }
+  }
+
+  /**
+   * Handles "authentication required" on `session/new`. When an `env_var` method's variables
+   * are all set, the agent wants `authenticate` with that method before it uses them (the
+   * auth-methods RFD): Airlock sends it once per connection and retries. Otherwise, or when
+   * that fails, the session waits for the user to sign in.
+   */
+  private async signInAndRetry(
+    session: Session,
+    connection: AgentConnection,
+    afterSignIn: boolean,
+  ): Promise<void> {
+    const methods = authMethodsWithEnv(connection);
+    const waitForUser = (error?: string) =>
+      session.update({
+        status: 'auth_required',
+        authMethods: methods,
+        agent: connection.identity,
+        error,
+      });
+    if (afterSignIn) {
+      waitForUser(`${connection.identity.configName} still asks to sign in after signing in`);
+      return;
+    }
+    let signIn = this.envSignIns.get(connection);
+    if (!signIn) {
+      const ready = readyEnvMethod(methods);
+      if (!ready) {
+        waitForUser();
+        return;
+      }
+      signIn = connection.request('authenticate', { methodId: ready.id }).then(() => undefined);
+      this.envSignIns.set(connection, signIn);
+    }
+    try {
+      // Sessions that start together share one sign-in.
+      await signIn;
+    } catch (error) {
+      waitForUser((error as Error).message);
+      return;
+    }
+    if (session.summary.status !== 'closed') {
+      await this.openSession(session, connection, true);
     }
   }
 
@@ -345,25 +450,36 @@ export class AirlockCore {
       return Promise.reject(new UserFacingError(`No agent named "${agentName}"`));
     }
     let started: AgentConnection | undefined;
-    const pending = AgentConnection.start(spec, {
-      logsDir: this.options.logsDir,
-      timeouts: this.timeouts,
-      maxMessageBytes: this.options.maxMessageBytes,
-      delegate: {
-        onUpdate: (notification) => started && this.routeUpdate(started, notification),
-        onPermission: (request, signal) => this.routePermission(started, request, signal),
-        onExit: (exit) => {
-          if (this.connections.get(agentName) === pending) {
-            this.connections.delete(agentName);
-          }
-          for (const session of this.sessions.values()) {
-            if (session.connection === started) {
-              session.agentExited(exit);
-            }
-          }
-        },
-      },
-    }).then((connection) => (started = connection));
+    // Values the user saved for this agent join its environment (and win over the settings
+    // file's: they are what the user entered last, in the app).
+    const pending = this.secrets
+      .get(agentName)
+      .catch(() => ({}))
+      .then((saved) =>
+        AgentConnection.start(
+          { ...spec, env: { ...spec.env, ...saved } },
+          {
+            logsDir: this.options.logsDir,
+            timeouts: this.timeouts,
+            maxMessageBytes: this.options.maxMessageBytes,
+            delegate: {
+              onUpdate: (notification) => started && this.routeUpdate(started, notification),
+              onPermission: (request, signal) => this.routePermission(started, request, signal),
+              onExit: (exit) => {
+                if (this.connections.get(agentName) === pending) {
+                  this.connections.delete(agentName);
+                }
+                for (const session of this.sessions.values()) {
+                  if (session.connection === started) {
+                    session.agentExited(exit);
+                  }
+                }
+              },
+            },
+          },
+        ),
+      )
+      .then((connection) => (started = connection));
     pending.catch(() => {
       if (this.connections.get(agentName) === pending) {
         this.connections.delete(agentName);

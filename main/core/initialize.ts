@@ -21,7 +21,16 @@ const authMethod = z
     type: text.optional(),
     varName: text.optional(),
     vars: z
-      .array(z.object({ name: text }).loose())
+      .array(
+        z
+          .object({
+            name: text.min(1),
+            label: text.nullish(),
+            secret: z.boolean().nullish(),
+            optional: z.boolean().nullish(),
+          })
+          .loose(),
+      )
       .max(100)
       .optional(),
     args: z.array(text).max(100).optional(),
@@ -78,8 +87,20 @@ export function parseInitializeResponse(raw: unknown, spec: AgentSpec): Initiali
 function toAuthView(method: z.infer<typeof authMethod>, spec: AgentSpec): AuthMethodView {
   const base = { id: method.id, name: method.name, description: method.description ?? undefined };
   if (method.type === 'env_var') {
-    const names = method.vars?.map((v) => v.name) ?? (method.varName ? [method.varName] : []);
-    return { ...base, kind: 'env_var', varName: names.join(', ') || undefined };
+    // The auth-methods RFD names the variables in `vars`; early agents sent one `varName`.
+    const vars = method.vars ?? (method.varName ? [{ name: method.varName }] : []);
+    return {
+      ...base,
+      kind: 'env_var',
+      vars: vars.map((variable) => ({
+        name: variable.name,
+        label: variable.label ?? undefined,
+        // A variable is secret unless the agent says otherwise, so values are masked by default.
+        secret: variable.secret ?? true,
+        optional: variable.optional ?? false,
+        set: false,
+      })),
+    };
   }
   if (method.type === 'terminal') {
     return {

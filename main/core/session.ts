@@ -30,6 +30,8 @@ export class Session {
   private readonly transcript: TranscriptEvent[] = [];
   private readonly permissions = new Map<string, PendingPermission>();
   private turn: { cancelled: boolean; timer?: NodeJS.Timeout; done: boolean } | undefined;
+  /** The modes from `session/new`, shown unless a config option of category `mode` supersedes them. */
+  private legacyModes: SessionSummary['modes'] = [];
 
   constructor(
     readonly key: string,
@@ -71,9 +73,15 @@ export class Session {
     this.sink.append(this.key, event);
   }
 
-  /** Changes summary fields and reports the change. */
+  /**
+   * Changes summary fields and reports the change. One control per thing: when the agent offers
+   * a config option of category `mode`, it supersedes the legacy modes (as Zed does), whichever
+   * arrives first.
+   */
   update(patch: Partial<SessionSummary>): void {
-    this.summary = { ...this.summary, ...patch };
+    const next = { ...this.summary, ...patch };
+    const superseded = next.configOptions.some((option) => option.category === 'mode');
+    this.summary = { ...next, modes: superseded ? [] : this.legacyModes };
     this.sink.changed(this.key);
   }
 
@@ -85,17 +93,17 @@ export class Session {
   ): void {
     this.connection = connection;
     this.acpSessionId = response.sessionId;
+    this.legacyModes = (response.modes?.availableModes ?? []).slice(0, 100).map((mode) => ({
+      id: mode.id.slice(0, 10_000),
+      name: mode.name.slice(0, 10_000),
+      description: mode.description?.slice(0, 10_000) ?? undefined,
+    }));
     this.update({
       status: 'ready',
       agent: connection.identity,
       error: undefined,
       exit: undefined,
       authMethods: [],
-      modes: (response.modes?.availableModes ?? []).slice(0, 100).map((mode) => ({
-        id: mode.id.slice(0, 10_000),
-        name: mode.name.slice(0, 10_000),
-        description: mode.description?.slice(0, 10_000) ?? undefined,
-      })),
       currentModeId: response.modes?.currentModeId,
       configOptions,
     });

@@ -146,6 +146,7 @@ export function configViews(
     return {
       id: clip(option.id),
       name: clip(option.name),
+      category: option.category == null ? undefined : clip(option.category, 100),
       currentValue:
         typeof option.currentValue === 'boolean' ? option.currentValue : clip(option.currentValue),
       choices: choices

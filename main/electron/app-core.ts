@@ -6,6 +6,7 @@ import { app, BrowserWindow, dialog, type OpenDialogOptions } from 'electron';
 import { homedir } from 'node:os';
 import { AirlockCore } from '../core/core.js';
 import { DEMO_AGENT_NAME, logsDir, settingsPath, type AgentSpec } from '../core/settings.js';
+import { keychainSecretStore } from './keychain.js';
 import { forkUtilityAgent } from './utility-agent.js';
 
 /** The demo agent, started from its built script with `utilityProcess.fork`. */
@@ -41,6 +42,8 @@ export async function startCore(demoAgentScript: string): Promise<AirlockCore> {
     demoAgent: demoAgentSpec(demoAgentScript),
     defaultCwd: process.env.AIRLOCK_CWD ?? homedir(),
     pickFolder,
+    // safeStorage can be asked only once the app is ready, which it is by now.
+    secrets: keychainSecretStore(),
   });
   await core.init();
   return core;

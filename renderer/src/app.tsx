@@ -65,6 +65,7 @@ export function App({ store }: { store: Store }) {
           api={store.api}
           session={active}
           transcript={state.transcripts[active.key]}
+          signIn={{ secretStorage: state.secretStorage, settingsPath: state.settingsPath }}
         />
       ) : (
         <main className="empty">

@@ -58,7 +58,16 @@ describe('an agent that needs signing in', () => {
     await page.getByRole('button', { name: 'Start session' }).click();
     const panel = page.getByRole('region', { name: 'Authentication required' });
     await panel.waitFor();
-    await expect(panel.textContent()).resolves.toContain('Set FOO_KEY in the agent');
+    const methods = panel.getByRole('listitem').filter({ hasText: 'FOO API key' });
+    await expect(methods.getByRole('listitem').allTextContents()).resolves.toEqual([
+      'FOO_KEY: not set',
+    ]);
+    // The web host has no keychain: it says so and points at the settings file.
+    await expect(methods.textContent()).resolves.toContain(
+      'This host has no keychain to keep secrets in. Set the variable in the agent’s "env" in the settings file instead.',
+    );
+    await expect(methods.getByText(authApp.configDir, { exact: false }).count()).resolves.toBe(1);
+    await expect(methods.locator('input').count()).resolves.toBe(0);
     await panel.getByRole('button', { name: 'Sign in with Log in' }).click();
     await page
       .getByRole('status', { name: 'Session status' })

@@ -2,8 +2,16 @@
  * What the user can do about the agent itself: sign in, restart it after it exited or failed,
  * and read its stderr log.
  */
-import { useState } from 'react';
-import type { AirlockApi, SessionSummary } from '../../../preload/contract';
+import { useId, useState, type FormEvent } from 'react';
+import type {
+  AirlockApi,
+  AuthMethodView,
+  SecretStorageView,
+  SessionSummary,
+} from '../../../preload/contract';
+
+/** What the host offers for signing in with variables: a keychain, or the settings file. */
+export type SignInHost = { secretStorage: SecretStorageView; settingsPath: string };
 
 /** The log viewer: the file's path and its last part. */
 export function AgentLog({ api, agentName }: { api: AirlockApi; agentName: string }) {
@@ -42,7 +50,15 @@ export function AgentLog({ api, agentName }: { api: AirlockApi; agentName: strin
 }
 
 /** The panel above the transcript when the agent needs attention. */
-export function AgentPanel({ api, session }: { api: AirlockApi; session: SessionSummary }) {
+export function AgentPanel({
+  api,
+  session,
+  signIn,
+}: {
+  api: AirlockApi;
+  session: SessionSummary;
+  signIn: SignInHost;
+}) {
   const [error, setError] = useState<string | undefined>();
   const run = (action: Promise<unknown>) => {
     setError(undefined);
@@ -73,10 +89,7 @@ export function AgentPanel({ api, session }: { api: AirlockApi; session: Session
                   Sign in with {method.name}
                 </button>
               ) : method.kind === 'env_var' ? (
-                <p className="hint">
-                  Set <code>{method.varName ?? 'the variable the agent names'}</code> in the agent's{' '}
-                  <code>env</code> in your settings file, then restart.
-                </p>
+                <EnvVarSignIn api={api} session={session} method={method} host={signIn} />
               ) : (
                 <p className="hint">
                   Run <code>{method.terminalCommand}</code> in a terminal, then restart.
@@ -118,4 +131,96 @@ export function AgentPanel({ api, session }: { api: AirlockApi; session: Session
     );
   }
   return null;
+}
+
+/**
+ * An `env_var` sign-in: which variables the agent reads and whether each is set, and, where the
+ * host has a keychain, masked fields to enter them (kept there, never in the settings file).
+ */
+function EnvVarSignIn({
+  api,
+  session,
+  method,
+  host,
+}: {
+  api: AirlockApi;
+  session: SessionSummary;
+  method: AuthMethodView;
+  host: SignInHost;
+}) {
+  const id = useId();
+  const vars = method.vars ?? [];
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string | undefined>();
+  const [saving, setSaving] = useState(false);
+  if (vars.length === 0) {
+    return (
+      <p className="hint">The agent did not name the variable it reads. Check its documentation.</p>
+    );
+  }
+  const status = (
+    <ul className="env-vars">
+      {vars.map((variable) => (
+        <li key={variable.name}>
+          <code>{variable.name}</code>
+          {variable.label ? <span> ({variable.label})</span> : null}:{' '}
+          {variable.set ? 'set' : variable.optional ? 'not set (optional)' : 'not set'}
+        </li>
+      ))}
+    </ul>
+  );
+  if (!host.secretStorage.available) {
+    return (
+      <div className="hint">
+        {status}
+        <p>{host.secretStorage.description}</p>
+        <p>
+          The settings file is <code>{host.settingsPath}</code>; restart the agent after you change
+          it.
+        </p>
+      </div>
+    );
+  }
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const filled = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ''));
+    setError(undefined);
+    setSaving(true);
+    api
+      .invoke('agent:saveSecrets', { key: session.key, methodId: method.id, values: filled })
+      .catch((failure: unknown) => setError((failure as Error).message))
+      .finally(() => setSaving(false));
+  };
+  return (
+    <form className="env-sign-in" onSubmit={submit} aria-label={method.name}>
+      {vars.map((variable) => (
+        <label key={variable.name} htmlFor={`${id}-${variable.name}`}>
+          <span>
+            {variable.label ?? variable.name}
+            {variable.label ? <code> {variable.name}</code> : null}
+            <span className="hint">
+              {variable.set ? ' · set' : variable.optional ? ' · optional' : ''}
+            </span>
+          </span>
+          <input
+            id={`${id}-${variable.name}`}
+            type={variable.secret ? 'password' : 'text'}
+            autoComplete="off"
+            spellCheck={false}
+            value={values[variable.name] ?? ''}
+            placeholder={variable.set ? 'Enter a new value to replace it' : ''}
+            onChange={(event) => {
+              const value = event.target.value;
+              setValues((current) => ({ ...current, [variable.name]: value }));
+            }}
+          />
+        </label>
+      ))}
+      <p className="hint">Kept in {host.secretStorage.description}, never in the settings file.</p>
+      <button type="submit" disabled={saving}>
+        Save and sign in
+      </button>
+      {error ? <p role="alert">{error}</p> : null}
+    </form>
+  );
 }

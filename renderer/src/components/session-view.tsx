@@ -10,10 +10,15 @@ import {
   type SessionSummary,
 } from '../../../preload/contract';
 import type { Transcript } from '../state/transcript';
-import { AgentLog, AgentPanel } from './agent-panel';
+import { AgentLog, AgentPanel, type SignInHost } from './agent-panel';
 import { RowView, type RowActions } from './rows';
 
-type Props = { api: AirlockApi; session: SessionSummary; transcript: Transcript | undefined };
+type Props = {
+  api: AirlockApi;
+  session: SessionSummary;
+  transcript: Transcript | undefined;
+  signIn: SignInHost;
+};
 
 /** The element id of the shown session, which its tab controls. */
 export const SESSION_PANEL_ID = 'session-panel';
@@ -38,7 +43,7 @@ const STATUS_TEXT: Record<SessionSummary['status'], string> = {
 };
 
 /** The session pane. */
-export function SessionView({ api, session, transcript }: Props) {
+export function SessionView({ api, session, transcript, signIn }: Props) {
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string | undefined>();
   const scroller = useRef<HTMLElement | null>(null);
@@ -231,7 +236,7 @@ export function SessionView({ api, session, transcript }: Props) {
         </div>
       </header>
 
-      <AgentPanel api={api} session={session} />
+      <AgentPanel api={api} session={session} signIn={signIn} />
 
       <div
         className="transcript"

@@ -7,6 +7,7 @@
 import type {
   AgentEntry,
   AirlockApi,
+  SecretStorageView,
   SessionSummary,
   TranscriptEvent,
 } from '../../../preload/contract';
@@ -21,6 +22,8 @@ export type AppState = {
   settingsError?: string;
   defaultCwd: string;
   canPickFolder: boolean;
+  /** Whether sign-in values can be kept in the system keychain on this host. */
+  secretStorage: SecretStorageView;
   sessions: SessionSummary[];
   transcripts: Record<string, Transcript>;
   activeKey?: string;
@@ -36,6 +39,7 @@ export class Store {
     settingsPath: '',
     defaultCwd: '',
     canPickFolder: false,
+    secretStorage: { available: false, description: '' },
     sessions: [],
     transcripts: {},
     disconnected: false,
@@ -96,6 +100,7 @@ export class Store {
         settingsError: state.settingsError,
         defaultCwd: state.defaultCwd,
         canPickFolder: state.canPickFolder,
+        secretStorage: state.secretStorage,
         sessions: state.sessions,
         transcripts: { ...this.state.transcripts, ...transcripts },
         activeKey: this.state.activeKey ?? state.sessions[0]?.key,

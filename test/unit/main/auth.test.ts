@@ -1,6 +1,10 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentSpec } from '../../../main/core/settings.js';
-import type { AirlockCore } from '../../../main/core/core.js';
+import type { AirlockCore, CoreOptions } from '../../../main/core/core.js';
+import { EncryptedSecretFile } from '../../../main/core/secrets.js';
 import { fixtureSpec } from '../../helpers/agents.js';
 import { settledSession, startCore } from '../../helpers/core-harness.js';
 
@@ -9,8 +13,8 @@ const timeouts = { requestMs: 10_000, cancelGraceMs: 500 };
 let core: AirlockCore | undefined;
 afterEach(() => core?.dispose());
 
-async function settle(agent: AgentSpec) {
-  const started = await startCore([agent], timeouts);
+async function settle(agent: AgentSpec, overrides: Partial<CoreOptions> = {}) {
+  const started = await startCore([agent], timeouts, overrides);
   core = started.core;
   return { ...started, ...(await settledSession(core, started.recorder, agent.name, started.dir)) };
 }
@@ -28,7 +32,7 @@ describe('an agent that needs authentication', () => {
         name: 'FOO API key',
         description: undefined,
         kind: 'env_var',
-        varName: 'FOO_KEY',
+        vars: [{ name: 'FOO_KEY', label: undefined, secret: true, optional: false, set: false }],
       },
     ]);
   });
@@ -70,5 +74,129 @@ describe('an agent that needs authentication', () => {
       'fixture-auth-fails: Internal error: The login server is down (-32603)',
     );
     expect(summary.authMethods.map((method) => method.id)).toEqual(['login']);
+  });
+});
+
+/** A cipher for tests: reversible, and never the value itself on disk. */
+const testCipher = {
+  encrypt: (plain: string) => Buffer.from([...plain].reverse().join(''), 'utf8'),
+  decrypt: (encrypted: Buffer) => [...encrypted.toString('utf8')].reverse().join(''),
+};
+
+describe('an agent that reads its sign-in from environment variables', () => {
+  it('authenticates with the env_var method once its variable is set, then opens the session', async () => {
+    const agent = { ...fixtureSpec('auth-env', 'env-agent'), env: { FOO_KEY: 'k-123456' } };
+    const { core, recorder, key, summary, dir } = await settle(agent);
+    expect(summary.status).toBe('ready');
+    await core.invoke('session:prompt', { key, text: 'hi' });
+    await recorder.event(key, 'turn_end');
+    expect(recorder.text(key)).toBe('FOO_KEY has 8 characters.');
+    const log = await readFile(join(dir, 'logs', 'env-agent.log'), 'utf8');
+    expect(log.match(/authenticate foo-key/g)).toHaveLength(1);
+  });
+
+  it('signs in once for sessions that start together', async () => {
+    const agent = { ...fixtureSpec('auth-env', 'env-agent'), env: { FOO_KEY: 'k' } };
+    const { core, recorder, key, dir } = await settle(agent);
+    const second = await settledSession(core, recorder, 'env-agent', dir);
+    expect(recorder.summaries.get(key)?.status).toBe('ready');
+    expect(second.summary.status).toBe('ready');
+    const log = await readFile(join(dir, 'logs', 'env-agent.log'), 'utf8');
+    expect(log.match(/authenticate/g)).toHaveLength(1);
+  });
+
+  it('waits for the user, naming each variable and whether it is set, when it is not set', async () => {
+    const { summary, dir } = await settle(fixtureSpec('auth-env', 'env-agent'));
+    expect(summary.status).toBe('auth_required');
+    expect(summary.error).toBeUndefined();
+    expect(summary.authMethods[1]).toEqual({
+      id: 'foo-key',
+      name: 'Use FOO_KEY',
+      description: undefined,
+      kind: 'env_var',
+      vars: [
+        { name: 'FOO_KEY', label: 'Foo API key', secret: true, optional: false, set: false },
+        { name: 'FOO_ORG', label: undefined, secret: false, optional: true, set: false },
+      ],
+    });
+    // Nothing was tried with a variable that is not there.
+    const log = await readFile(join(dir, 'logs', 'env-agent.log'), 'utf8');
+    expect(log).not.toContain('authenticate');
+  });
+
+  it("shows the agent's refusal when signing in with the variable fails", async () => {
+    const agent = { ...fixtureSpec('auth-env-useless', 'useless'), env: { FOO_KEY: 'k' } };
+    const { summary, dir } = await settle(agent);
+    expect(summary.status).toBe('auth_required');
+    expect(summary.error).toBe('useless still asks to sign in after signing in');
+    expect(summary.authMethods[0]?.vars?.[0]?.set).toBe(true);
+    // One sign-in, one retry: no loop.
+    const log = await readFile(join(dir, 'logs', 'useless.log'), 'utf8');
+    expect(log.match(/authenticate/g)).toHaveLength(1);
+  });
+
+  it('keeps a value the user enters in the keychain store, restarts the agent with it and signs in', async () => {
+    const secretsPath = join(await mkdtemp(join(tmpdir(), 'airlock-secrets-')), 'secrets.json');
+    const secrets = new EncryptedSecretFile(secretsPath, testCipher);
+    const { core, recorder, key, settingsPath, dir } = await settle(
+      fixtureSpec('auth-env', 'env-agent'),
+      { secrets },
+    );
+    const state = (await core.invoke('app:getState', {})) as { secretStorage: unknown };
+    expect(state.secretStorage).toEqual({ available: true, description: 'the system keychain' });
+
+    const other = await settledSession(core, recorder, 'env-agent', dir);
+    expect(other.summary.status).toBe('auth_required');
+    await core.invoke('agent:saveSecrets', {
+      key,
+      methodId: 'foo-key',
+      values: { FOO_KEY: 'typed-secret' },
+    });
+    await recorder.status(key, 'ready');
+    // The other tab waiting to sign in starts on the new process too.
+    await recorder.status(other.key, 'ready');
+    await core.invoke('session:prompt', { key, text: 'hi' });
+    await recorder.event(key, 'turn_end');
+    expect(recorder.text(key)).toBe('FOO_KEY has 12 characters.');
+    // Kept encrypted, and nowhere near the settings file.
+    const stored = await readFile(secretsPath, 'utf8');
+    expect(stored).not.toContain('typed-secret');
+    expect(await secrets.get('env-agent')).toEqual({ FOO_KEY: 'typed-secret' });
+    expect(await readFile(settingsPath, 'utf8')).not.toContain('typed-secret');
+
+    await core.invoke('agent:forgetSecrets', { agentName: 'env-agent' });
+    expect(await secrets.get('env-agent')).toEqual({});
+  });
+
+  it('refuses values a method does not take, or a missing required one, and saves nothing', async () => {
+    const secretsPath = join(await mkdtemp(join(tmpdir(), 'airlock-secrets-')), 'secrets.json');
+    const secrets = new EncryptedSecretFile(secretsPath, testCipher);
+    const { core, key } = await settle(fixtureSpec('auth-env', 'env-agent'), { secrets });
+    await expect(
+      core.invoke('agent:saveSecrets', { key, methodId: 'foo-key', values: { PATH: '/tmp' } }),
+    ).rejects.toThrow('Use FOO_KEY does not use PATH');
+    await expect(
+      core.invoke('agent:saveSecrets', { key, methodId: 'foo-key', values: { FOO_ORG: 'acme' } }),
+    ).rejects.toThrow('Enter a value for Foo API key');
+    await expect(
+      core.invoke('agent:saveSecrets', { key, methodId: 'login', values: { FOO_KEY: 'x' } }),
+    ).rejects.toThrow('That sign-in method takes no values');
+    await expect(
+      core.invoke('agent:saveSecrets', { key, methodId: 'foo-key', values: { 'BAD NAME': 'x' } }),
+    ).rejects.toThrow('Invalid agent:saveSecrets request');
+    expect(await secrets.get('env-agent')).toEqual({});
+  });
+
+  it('on a host without a keychain, says so and keeps nothing', async () => {
+    const { core, key, summary } = await settle(fixtureSpec('auth-env', 'env-agent'));
+    expect(summary.status).toBe('auth_required');
+    const state = (await core.invoke('app:getState', {})) as {
+      secretStorage: { available: boolean; description: string };
+    };
+    expect(state.secretStorage.available).toBe(false);
+    expect(state.secretStorage.description).toContain('settings file');
+    await expect(
+      core.invoke('agent:saveSecrets', { key, methodId: 'foo-key', values: { FOO_KEY: 'x' } }),
+    ).rejects.toThrow('This host has no keychain');
   });
 });

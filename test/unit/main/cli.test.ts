@@ -128,13 +128,27 @@ describe('airlock probe', () => {
           id: 'foo-key',
           name: 'FOO API key',
           kind: 'env_var',
-          varName: 'FOO_KEY',
-          vars: [{ name: 'FOO_KEY', set: true }],
+          vars: [{ name: 'FOO_KEY', secret: true, optional: false, set: true }],
         },
       ],
       // With FOO_KEY in its environment the agent opens sessions.
       session: { ok: true, sessionId: 'scripted-1', modes: [], configOptions: [] },
     });
+  });
+
+  it('signs in with an env_var method whose variable is set, as the app does, and says so', async () => {
+    const run = await airlock(
+      ['probe', 'fixture-auth-env'],
+      settingsWith('auth-env', { FOO_KEY: 'sekrit' }),
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain('sekrit');
+    expect(run.stdout).toContain(
+      "    set FOO_KEY (set now), FOO_ORG (not set) in the agent's environment",
+    );
+    expect(run.stdout).toContain(
+      "Signed in     with foo-key, from the agent's environment\nNew session   ok (scripted-1)",
+    );
   });
 
   it('probes a command given after --, and fails with the reason when the handshake fails', async () => {

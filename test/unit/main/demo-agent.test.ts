@@ -23,13 +23,20 @@ describe('a session with the demo agent', () => {
       {
         id: 'style',
         name: 'Reply style',
+        category: 'model',
         currentValue: 'plain',
         choices: [
           { value: 'plain', name: 'Plain' },
           { value: 'detailed', name: 'Detailed' },
         ],
       },
-      { id: 'thinking', name: 'Show thinking', currentValue: true, choices: [] },
+      {
+        id: 'thinking',
+        name: 'Show thinking',
+        category: 'thought_level',
+        currentValue: true,
+        choices: [],
+      },
     ]);
 
     await core.invoke('session:prompt', { key, text: 'hello there' });

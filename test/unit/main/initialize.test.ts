@@ -82,10 +82,35 @@ describe('session/new', () => {
     expect(summary.agent).toBeUndefined();
   });
 
+  it('shows the last line the agent wrote to stderr while the request ran with its error', async () => {
+    const { summary } = await settle('new-fails-quietly');
+    expect(summary.status).toBe('failed');
+    expect(summary.error).toBe(
+      'fixture-new-fails-quietly: Internal error: Query closed before response received (-32603). ' +
+        'Its log ends with: Error: --dangerously-skip-permissions cannot be used with root privileges',
+    );
+  });
+
   it('gives up after the request timeout when the agent never answers', async () => {
     // Long enough for a slow start on a busy machine: initialize shares the limit.
     const { summary } = await settle('never-answer-new', { requestMs: 3000, cancelGraceMs: 500 });
     expect(summary.status).toBe('failed');
     expect(summary.error).toBe('fixture-never-answer-new did not answer session/new within 3 s');
+  });
+});
+
+describe('modes offered twice', () => {
+  it('shows one control: a config option of category mode supersedes the legacy modes', async () => {
+    const { core, recorder, key, summary } = await settle('modes-twice');
+    expect(summary.status).toBe('ready');
+    expect(summary.modes).toEqual([]);
+    expect(summary.configOptions.map((option) => [option.id, option.category])).toEqual([
+      ['mode', 'mode'],
+      ['model', 'model'],
+    ]);
+    // When the agent stops offering the mode option, its legacy modes are shown again.
+    await core.invoke('session:prompt', { key, text: 'go' });
+    await recorder.event(key, 'turn_end');
+    expect(recorder.summaries.get(key)?.modes.map((mode) => mode.id)).toEqual(['default', 'plan']);
   });
 });

@@ -149,6 +149,25 @@ export const dialog = { showOpenDialog: vi.fn() };
 /** A scripted `utilityProcess.fork`. */
 export const utilityProcess = { fork: vi.fn() };
 
+/**
+ * A scripted `safeStorage`: "encrypts" by reversing and tagging, so a test can tell ciphertext
+ * from the value. Tests choose whether encryption is available and which Linux backend runs.
+ */
+export const safeStorage = {
+  isEncryptionAvailable: vi.fn(() => true),
+  getSelectedStorageBackend: vi.fn(() => 'gnome_libsecret'),
+  encryptString: vi.fn((plain: string) =>
+    Buffer.from(`enc:${[...plain].reverse().join('')}`, 'utf8'),
+  ),
+  decryptString: vi.fn((encrypted: Buffer) => {
+    const text = encrypted.toString('utf8');
+    if (!text.startsWith('enc:')) {
+      throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.');
+    }
+    return [...text.slice(4)].reverse().join('');
+  }),
+};
+
 /** Forgets everything recorded, for a fresh test. */
 export function resetFakeElectron(): void {
   vi.clearAllMocks();
