@@ -94,7 +94,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['*', '!zod'], message: 'The contract imports only zod.' }] },
+        {
+          patterns: [
+            {
+              regex: '^(?!zod$|\\./form-model\\.js$)',
+              message: 'The contract imports only zod and the pure form model beside it.',
+            },
+          ],
+        },
       ],
     },
   },

@@ -6,6 +6,7 @@
  * contract and validate each payload on the receiving side. This file imports only zod.
  */
 import { z } from 'zod';
+import { FormModel } from './form-model.js';
 
 const text = z.string().max(1_000_000);
 const shortText = z.string().max(10_000);
@@ -17,6 +18,28 @@ const name = z.string().min(1).max(200);
 export const SessionKey = z.string().regex(/^s[0-9a-z]{1,32}$/);
 /** Airlock's own id for a pending permission request. */
 export const PromptKey = z.string().regex(/^p[0-9a-z]{1,32}$/);
+/** Airlock's own id for an elicitation card. */
+export const CardKey = z.string().regex(/^e[0-9a-z]{1,32}$/);
+
+/** Why a card ended without the user's answer. */
+export const CardEnd = z.enum(['withdrawn', 'turn_cancelled', 'tab_closed', 'agent_exited']);
+export type CardEnd = z.infer<typeof CardEnd>;
+
+/** How the user ends an elicitation: submit, an explicit no, or dismissing it. */
+export const ElicitationAction = z.enum(['accept', 'decline', 'cancel']);
+export type ElicitationAction = z.infer<typeof ElicitationAction>;
+
+/** The `content` of an accepted form: each answered field, typed as its schema says. */
+export const ElicitationContent = z.record(
+  z.string().max(1000),
+  z.union([
+    z.string().max(100_000),
+    z.number(),
+    z.boolean(),
+    z.array(z.string().max(10_000)).max(1000),
+  ]),
+);
+export type ElicitationContent = z.infer<typeof ElicitationContent>;
 
 /** Who the agent says it is, plus the command that launched it. */
 export const AgentIdentity = z.object({
@@ -136,6 +159,8 @@ export const SessionSummary = z.object({
   currentModeId: shortText.optional(),
   configOptions: z.array(ConfigOptionView).max(100),
   usage: UsageView.optional(),
+  /** How many cards (permissions, elicitations) wait on the user. */
+  pendingCards: z.number().int().nonnegative(),
 });
 export type SessionSummary = z.infer<typeof SessionSummary>;
 
@@ -236,6 +261,30 @@ export const TranscriptEvent = z.discriminatedUnion('type', [
     type: z.literal('permission_resolved'),
     promptKey: PromptKey,
     outcome: PermissionOutcome,
+    /** Why it ended without the user's answer, if it did. */
+    ended: CardEnd.optional(),
+  }),
+  z.object({
+    type: z.literal('elicitation'),
+    cardKey: CardKey,
+    /** Who asks, as the agent said when it started. */
+    agent: AgentIdentity,
+    /** `session`: about this session (and maybe a tool call); `request`: while the tab starts. */
+    scope: z.enum(['session', 'request']),
+    toolCallId: shortText.optional(),
+    /** The agent's message, shown as plain text. */
+    message: shortText,
+    mode: z.literal('form'),
+    form: FormModel,
+  }),
+  z.object({
+    type: z.literal('elicitation_resolved'),
+    cardKey: CardKey,
+    action: ElicitationAction,
+    /** Why it ended without the user's answer, if it did. */
+    ended: CardEnd.optional(),
+    /** What was sent, for an accepted form. */
+    content: ElicitationContent.optional(),
   }),
   z.object({ type: z.literal('turn_end'), stopReason: shortText }),
   z.object({ type: z.literal('turn_error'), message: shortText }),
@@ -316,6 +365,21 @@ export const calls = {
   'permission:respond': {
     request: z
       .object({ key: SessionKey, promptKey: PromptKey, outcome: PermissionOutcome })
+      .strict(),
+    response: empty,
+  },
+  /**
+   * Answers an elicitation card. An `accept` is checked against the form's schema first; a
+   * failing answer is refused with the reason and nothing is sent.
+   */
+  'elicitation:respond': {
+    request: z
+      .object({
+        key: SessionKey,
+        cardKey: CardKey,
+        action: ElicitationAction,
+        content: ElicitationContent.optional(),
+      })
       .strict(),
     response: empty,
   },

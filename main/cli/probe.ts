@@ -68,6 +68,9 @@ export async function probeAgent(spec: AgentSpec, options: ProbeOptions): Promis
         onUpdate: () => undefined,
         // The probe never runs a turn; an agent that asks anyway gets a refusal, not a hang.
         onPermission: async () => ({ outcome: { outcome: 'cancelled' } }),
+        // Nobody is there to answer a form: the probe dismisses it, as a user would.
+        onElicitation: async () => ({ action: 'cancel' }),
+        onElicitationComplete: () => undefined,
         onExit: () => undefined,
       },
     });
@@ -88,7 +91,7 @@ export async function probeAgent(spec: AgentSpec, options: ProbeOptions): Promis
       session: await openSession(connection, options.cwd),
     };
   } finally {
-    connection.stop();
+    await connection.stop();
   }
 }
 

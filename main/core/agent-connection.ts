@@ -7,7 +7,7 @@
  */
 import * as acp from '@agentclientprotocol/sdk';
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync, statSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import type { AgentExit, AgentIdentity, AuthMethodView } from '../../preload/contract.js';
@@ -19,11 +19,26 @@ import { StderrTail, type StderrMark } from './stderr-tail.js';
 /** Airlock's own name and version, sent as `clientInfo`. */
 export const CLIENT_INFO = { name: 'airlock', title: 'Airlock', version: '0.1.0' } as const;
 
-/** What Airlock implements; nothing more is advertised. */
-export const CLIENT_CAPABILITIES: acp.ClientCapabilities = {
-  fs: { readTextFile: false, writeTextFile: false },
-  terminal: false,
-};
+/** The elicitation modes a host can honour, and so advertises. */
+export type ElicitationModes = { form: boolean; url: boolean };
+
+/** What Airlock advertises by default: form mode (URL mode needs a host that opens URLs). */
+export const DEFAULT_ELICITATION_MODES: ElicitationModes = { form: true, url: false };
+
+/**
+ * What Airlock implements; nothing more is advertised. Each elicitation mode is present only
+ * when the host honours it (ACP: an omitted mode is not supported).
+ */
+export function clientCapabilities(modes: ElicitationModes): acp.ClientCapabilities {
+  return {
+    fs: { readTextFile: false, writeTextFile: false },
+    terminal: false,
+    elicitation: {
+      ...(modes.form ? { form: {} } : {}),
+      ...(modes.url ? { url: {} } : {}),
+    },
+  };
+}
 
 /**
  * A started agent process, as much of Node's ChildProcess as the connection uses.
@@ -45,13 +60,55 @@ export type AgentProcess = {
 /** Starts an agent process from its spec. */
 export type AgentLauncher = (spec: AgentSpec) => AgentProcess;
 
-/** Starts an agent as a child process with piped stdio. */
-export const spawnAgent: AgentLauncher = (spec) =>
-  spawn(spec.command, spec.args, {
+/**
+ * Starts an agent as a child process with piped stdio. On POSIX it leads a process group of its
+ * own, and stopping it signals the whole group: agents are often launched through a wrapper
+ * (`npx`, an npm bin script) that runs the real program as its child and exits alone, which
+ * would leave the program running.
+ */
+export const spawnAgent: AgentLauncher = (spec) => {
+  const ownGroup = process.platform !== 'win32';
+  const child = spawn(spec.command, spec.args, {
     env: { ...process.env, ...spec.env },
+    // A folder that is not there would fail the start with a misleading "not found".
+    cwd: spec.cwd !== undefined && isFolder(spec.cwd) ? spec.cwd : undefined,
     stdio: ['pipe', 'pipe', 'pipe'],
     windowsHide: true,
+    detached: ownGroup,
   });
+  if (!ownGroup) {
+    return child as AgentProcess;
+  }
+  return {
+    stdin: child.stdin,
+    stdout: child.stdout,
+    stderr: child.stderr,
+    get exitCode() {
+      return child.exitCode;
+    },
+    get signalCode() {
+      return child.signalCode;
+    },
+    kill: (signal) => {
+      try {
+        // The negative pid names the group: the agent and everything it started.
+        return child.pid !== undefined && process.kill(-child.pid, signal);
+      } catch {
+        return child.kill(signal);
+      }
+    },
+    once: (event: 'error' | 'close', listener: (...args: never[]) => void) =>
+      child.once(event, listener as never),
+  } as AgentProcess;
+};
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
 
 /** What the connection asks of the sessions that run on it. */
 export type ConnectionDelegate = {
@@ -61,6 +118,10 @@ export type ConnectionDelegate = {
     signal: AbortSignal,
   ): Promise<acp.RequestPermissionResponse>;
   onExit(exit: AgentExit): void;
+  /** `elicitation/create`, with its raw params (Airlock checks them itself). */
+  onElicitation(params: unknown, signal: AbortSignal): Promise<acp.CreateElicitationResponse>;
+  /** `elicitation/complete`, with its raw params. */
+  onElicitationComplete(params: unknown): void;
 };
 
 /** Limits that keep a misbehaving agent from hanging the app. */
@@ -84,6 +145,15 @@ export type ConnectionOptions = {
   timeouts?: ConnectionTimeouts;
   /** The largest single message accepted from the agent; {@link MAX_MESSAGE_BYTES} by default. */
   maxMessageBytes?: number;
+  /** The elicitation modes to advertise; {@link DEFAULT_ELICITATION_MODES} by default. */
+  elicitation?: ElicitationModes;
+};
+
+/** One of Airlock's requests to the agent that has not been answered yet. */
+export type OutstandingRequest = {
+  method: string;
+  /** The tab it was sent for, if any. */
+  tab?: string;
 };
 
 /** A started agent process with an initialized ACP connection. */
@@ -92,6 +162,8 @@ export class AgentConnection {
   readonly authMethods: AuthMethodView[];
   readonly capabilities: acp.AgentCapabilities;
   private exited: AgentExit | undefined;
+  /** The tab each request in flight was sent for, by its params object (see `start`). */
+  private readonly tabs: WeakMap<object, string>;
 
   private constructor(
     private readonly child: AgentProcess,
@@ -101,7 +173,12 @@ export class AgentConnection {
     init: InitializeResult,
     readonly timeouts: ConnectionTimeouts,
     private readonly env: Readonly<Record<string, string>>,
+    private readonly outstanding: Map<acp.JsonRpcId, { method: string; params: object }>,
+    tabs: WeakMap<object, string>,
+    /** The elicitation modes advertised on this connection. */
+    readonly elicitationModes: ElicitationModes,
   ) {
+    this.tabs = tabs;
     this.identity = init.identity;
     this.authMethods = init.authMethods;
     this.capabilities = init.capabilities;
@@ -116,6 +193,7 @@ export class AgentConnection {
   static async start(spec: AgentSpec, options: ConnectionOptions): Promise<AgentConnection> {
     const timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;
     const maxMessageBytes = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
+    const modes = options.elicitation ?? DEFAULT_ELICITATION_MODES;
     const log = openLog(options.logsDir, spec.name);
     log?.write(`\n--- ${new Date().toISOString()} started: ${commandLine(spec)}\n`);
     const tail = new StderrTail(50);
@@ -138,13 +216,31 @@ export class AgentConnection {
       )
       .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) =>
         options.delegate.onPermission(params, signal),
+      )
+      // Raw params: the SDK neither gates modes nor keeps the keys Airlock must refuse.
+      .onRequest(
+        acp.methods.client.elicitation.create,
+        (params: unknown) => params,
+        ({ params, signal }) => options.delegate.onElicitation(params, signal),
+      )
+      .onNotification(
+        acp.methods.client.elicitation.complete,
+        (params: unknown) => params,
+        ({ params }) => options.delegate.onElicitationComplete(params),
       );
     const stream = acp.ndJsonStream(
       Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
       Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
       { maxMessageBytes },
     );
-    const connection = client.connect(stream);
+    // The SDK keeps the ids of the requests it sends to itself; a request-scoped elicitation
+    // names one of them, so note each as it crosses the stream.
+    const outstanding = new Map<acp.JsonRpcId, { method: string; params: object }>();
+    const tabs = new WeakMap<object, string>();
+    const connection = client.connect({
+      readable: stream.readable,
+      writable: observeRequests(stream.writable, outstanding),
+    });
     void connection.closed.then(() => {
       // An oversized message ends the SDK's stream but not the process: stop the agent, or it
       // would linger with a dead connection that every later request fails on.
@@ -180,7 +276,7 @@ export class AgentConnection {
         withTimeout(
           connection.agent.request(acp.methods.agent.initialize, {
             protocolVersion: acp.PROTOCOL_VERSION,
-            clientCapabilities: CLIENT_CAPABILITIES,
+            clientCapabilities: clientCapabilities(modes),
             clientInfo: { ...CLIENT_INFO },
           }),
           timeouts.requestMs,
@@ -198,6 +294,9 @@ export class AgentConnection {
         init,
         timeouts,
         spec.env,
+        outstanding,
+        tabs,
+        modes,
       );
       void exit.then((info) => {
         connected.exited = info;
@@ -231,13 +330,20 @@ export class AgentConnection {
     return this.tail.lines();
   }
 
-  /** Sends a bounded request and turns its failure into a user-facing error. */
+  /**
+   * Sends a bounded request and turns its failure into a user-facing error. `tab` names the tab
+   * it is sent for, so an elicitation scoped to this request can be shown there.
+   */
   async request<M extends keyof acp.AgentRequestParamsByMethod>(
     method: M,
     params: acp.AgentRequestParamsByMethod[M],
+    tab?: string,
   ): Promise<acp.AgentRequestResponsesByMethod[M]> {
     this.assertRunning();
     const mark = this.tail.mark();
+    if (tab !== undefined && params !== null && typeof params === 'object') {
+      this.tabs.set(params, tab);
+    }
     try {
       return await withTimeout(
         this.connection.agent.request(method, params),
@@ -246,6 +352,22 @@ export class AgentConnection {
       );
     } catch (error) {
       throw await this.failure(error, mark);
+    } finally {
+      this.forget(params);
+    }
+  }
+
+  /** The request with this JSON-RPC id, if it is Airlock's and still unanswered. */
+  outstandingRequest(id: string | number): OutstandingRequest | undefined {
+    const request = this.outstanding.get(id);
+    return request && { method: request.method, tab: this.tabs.get(request.params) };
+  }
+
+  private forget(params: unknown): void {
+    for (const [id, request] of this.outstanding) {
+      if (request.params === params) {
+        this.outstanding.delete(id);
+      }
     }
   }
 
@@ -267,6 +389,8 @@ export class AgentConnection {
       return { stopReason: stopReason as acp.StopReason };
     } catch (error) {
       throw await this.failure(error, mark);
+    } finally {
+      this.forget(params);
     }
   }
 
@@ -280,10 +404,20 @@ export class AgentConnection {
       .catch(() => undefined);
   }
 
-  /** Stops the agent process and closes the connection. */
-  stop(): void {
+  /**
+   * Stops the agent process and closes the connection. Resolves once the process has ended
+   * (SIGTERM first, SIGKILL after a grace period), or at the latest twice that period later.
+   */
+  async stop(): Promise<void> {
     this.connection.close();
     stopProcess(this.child);
+    // A descendant that left the agent's process group can hold its output open after the
+    // agent is gone; give up waiting for that once SIGKILL has had its time.
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, STOP_GRACE_MS * 2);
+    });
+    await Promise.race([this.ended, deadline]).finally(() => clearTimeout(timer));
   }
 
   /**
@@ -323,6 +457,32 @@ export class AgentConnection {
       );
     }
   }
+}
+
+/**
+ * Passes messages on to `writable`, noting each request that carries params by its id. The
+ * connection drops an entry when its request settles, so the map holds only requests in flight.
+ */
+function observeRequests(
+  writable: WritableStream<acp.AnyMessage>,
+  outstanding: Map<acp.JsonRpcId, { method: string; params: object }>,
+): WritableStream<acp.AnyMessage> {
+  const writer = writable.getWriter();
+  return new WritableStream<acp.AnyMessage>({
+    write(message) {
+      if (
+        'method' in message &&
+        'id' in message &&
+        message.params &&
+        typeof message.params === 'object'
+      ) {
+        outstanding.set(message.id, { method: message.method, params: message.params });
+      }
+      return writer.write(message);
+    },
+    close: () => writer.close(),
+    abort: (reason) => writer.abort(reason),
+  });
 }
 
 function openLog(dir: string, agentName: string): WriteStream | undefined {
@@ -369,12 +529,17 @@ function watchExit(
   });
 }
 
+/** How long an agent has to exit after SIGTERM before it gets SIGKILL. */
+export const STOP_GRACE_MS = 3000;
+
 function stopProcess(child: AgentProcess): void {
   if (child.exitCode !== null || child.signalCode !== null) {
+    // The process itself is gone; what it started in its group may not be.
+    child.kill('SIGTERM');
     return;
   }
   child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
   timer.unref();
   child.once('close', () => clearTimeout(timer));
 }

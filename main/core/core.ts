@@ -4,7 +4,7 @@
  * Hosts (Electron, web) pass every call here through {@link AirlockCore.invoke}, which
  * validates the payload against the contract, and forward every event it emits.
  */
-import type * as acp from '@agentclientprotocol/sdk';
+import * as acp from '@agentclientprotocol/sdk';
 import { open } from 'node:fs/promises';
 import {
   calls,
@@ -24,6 +24,7 @@ import {
   type ConnectionTimeouts,
 } from './agent-connection.js';
 import { AgentRequestError, AUTH_REQUIRED, UserFacingError } from './errors.js';
+import { ElicitationBroker } from './elicitation/broker.js';
 import { NO_SECRET_STORE, type SecretStore } from './secrets.js';
 import { authMethodsWithEnv, readyEnvMethod } from './sign-in.js';
 import { Session } from './session.js';
@@ -67,6 +68,11 @@ export class AirlockCore {
   private nextId = 1;
   private readonly timeouts: ConnectionTimeouts;
   private readonly secrets: SecretStore;
+  private readonly elicitations = new ElicitationBroker({
+    sessionOn: (connection, sessionId) => this.sessionOn(connection, sessionId),
+    tab: (key) => this.sessions.get(key),
+    nextCardKey: () => `e${(this.nextId++).toString(36)}`,
+  });
 
   constructor(private readonly options: CoreOptions) {
     this.timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;
@@ -102,15 +108,21 @@ export class AirlockCore {
     return handler(parsed.data);
   }
 
-  /** Stops every agent. */
-  dispose(): void {
+  /**
+   * Closes every session and stops every agent; resolves once all their processes have ended
+   * (each gets SIGTERM, then SIGKILL after a grace period).
+   */
+  async dispose(): Promise<void> {
     for (const session of this.sessions.values()) {
       session.close();
     }
-    for (const pending of this.connections.values()) {
-      void pending.then((connection) => connection.stop()).catch(() => undefined);
-    }
+    const pending = [...this.connections.values()];
     this.connections.clear();
+    await Promise.all(
+      pending.map((started) =>
+        started.then((connection) => connection.stop()).catch(() => undefined),
+      ),
+    );
   }
 
   private readonly handlers: Handlers = {
@@ -182,7 +194,7 @@ export class AirlockCore {
         ![...this.sessions.values()].some((other) => other.connection === connection)
       ) {
         this.connections.delete(session.summary.agentName);
-        connection.stop();
+        void connection.stop();
       }
       return {};
     },
@@ -219,16 +231,20 @@ export class AirlockCore {
       }
       return {};
     },
+    'elicitation:respond': async ({ key, cardKey, action, content }) => {
+      this.elicitations.respond(key, cardKey, { action, content });
+      return {};
+    },
     'agent:authenticate': async ({ key, methodId }) => {
       const session = this.session(key);
       const method = session.summary.authMethods.find((candidate) => candidate.id === methodId);
       if (!method || method.kind !== 'agent') {
         throw new UserFacingError('That sign-in method is not one Airlock can run');
       }
-      const connection = await this.connectionFor(session.summary.agentName);
+      const connection = await this.connectionFor(session.summary.agentName, session.summary.cwd);
       session.update({ status: 'starting', error: undefined });
       try {
-        await connection.request('authenticate', { methodId });
+        await connection.request('authenticate', { methodId }, session.key);
       } catch (error) {
         session.update({ status: 'auth_required', error: (error as Error).message });
         return {};
@@ -354,7 +370,7 @@ export class AirlockCore {
   private async startSession(session: Session): Promise<void> {
     let connection: AgentConnection;
     try {
-      connection = await this.connectionFor(session.summary.agentName);
+      connection = await this.connectionFor(session.summary.agentName, session.summary.cwd);
     } catch (error) {
       session.update({ status: 'failed', error: (error as Error).message });
       return;
@@ -368,10 +384,11 @@ export class AirlockCore {
     afterSignIn = false,
   ): Promise<void> {
     try {
-      const response = await connection.request('session/new', {
-        cwd: session.summary.cwd,
-        mcpServers: [],
-      });
+      const response = await connection.request(
+        'session/new',
+        { cwd: session.summary.cwd, mcpServers: [] },
+        session.key,
+      );
       if (typeof response?.sessionId !== 'string' || response.sessionId.length === 0) {
         throw new UserFacingError(
           `${session.summary.agentName} answered session/new without a session id`,
@@ -425,7 +442,9 @@ export class AirlockCore {
         waitForUser();
         return;
       }
-      signIn = connection.request('authenticate', { methodId: ready.id }).then(() => undefined);
+      signIn = connection
+        .request('authenticate', { methodId: ready.id }, session.key)
+        .then(() => undefined);
       this.envSignIns.set(connection, signIn);
     }
     try {
@@ -440,7 +459,8 @@ export class AirlockCore {
     }
   }
 
-  private connectionFor(agentName: string): Promise<AgentConnection> {
+  /** The running agent, or a new process started in `cwd` (the first session's folder). */
+  private connectionFor(agentName: string, cwd: string): Promise<AgentConnection> {
     const existing = this.connections.get(agentName);
     if (existing) {
       return existing;
@@ -457,7 +477,7 @@ export class AirlockCore {
       .catch(() => ({}))
       .then((saved) =>
         AgentConnection.start(
-          { ...spec, env: { ...spec.env, ...saved } },
+          { ...spec, env: { ...spec.env, ...saved }, cwd },
           {
             logsDir: this.options.logsDir,
             timeouts: this.timeouts,
@@ -465,6 +485,18 @@ export class AirlockCore {
             delegate: {
               onUpdate: (notification) => started && this.routeUpdate(started, notification),
               onPermission: (request, signal) => this.routePermission(started, request, signal),
+              onElicitation: async (params, signal) => {
+                if (!started) {
+                  throw acp.RequestError.invalidParams(
+                    undefined,
+                    'no session or request of this connection is waiting yet.',
+                  );
+                }
+                return this.elicitations.create(started, params, signal);
+              },
+              // URL mode (and so completion) is not advertised yet: every id is unknown, and
+              // unknown ids are ignored.
+              onElicitationComplete: () => undefined,
               onExit: (exit) => {
                 if (this.connections.get(agentName) === pending) {
                   this.connections.delete(agentName);
@@ -542,7 +574,10 @@ export class AirlockCore {
   ): Promise<acp.RequestPermissionResponse> {
     const session = this.sessionOn(connection, request.sessionId);
     if (!session) {
-      throw new AgentRequestError(-32602, `Unknown session ${request.sessionId.slice(0, 100)}`);
+      throw acp.RequestError.invalidParams(
+        undefined,
+        `"${request.sessionId.slice(0, 100)}" is not a session on this connection.`,
+      );
     }
     if (request.options.length === 0) {
       session.append({

@@ -12,9 +12,8 @@ import type {
   TranscriptEvent,
 } from '../../preload/contract.js';
 import type { AgentConnection } from './agent-connection.js';
+import { PendingCards, type CardEnd, type CardResult, type CardSpec } from './cards.js';
 import { MAX_CHUNK_CHARS } from './updates.js';
-
-type PendingPermission = { resolve: (outcome: PermissionOutcome) => void };
 
 /** What a session reports to whoever displays it. */
 export type SessionSink = {
@@ -28,7 +27,8 @@ export class Session {
   connection: AgentConnection | undefined;
   acpSessionId: string | undefined;
   private readonly transcript: TranscriptEvent[] = [];
-  private readonly permissions = new Map<string, PendingPermission>();
+  /** Permission and elicitation cards waiting on the user. */
+  private readonly cards = new PendingCards((count) => this.update({ pendingCards: count }));
   private turn: { cancelled: boolean; timer?: NodeJS.Timeout; done: boolean } | undefined;
   /** The modes from `session/new`, shown unless a config option of category `mode` supersedes them. */
   private legacyModes: SessionSummary['modes'] = [];
@@ -48,6 +48,7 @@ export class Session {
       commands: [],
       modes: [],
       configOptions: [],
+      pendingCards: 0,
     };
   }
 
@@ -157,7 +158,7 @@ export class Session {
       return;
     }
     turn.cancelled = true;
-    this.cancelPermissions();
+    this.cards.endAll('turn_cancelled');
     if (this.connection && this.acpSessionId) {
       void this.connection.cancel(this.acpSessionId);
       turn.timer = setTimeout(() => {
@@ -172,7 +173,7 @@ export class Session {
 
   /** Records that the agent process ended; the turn and any permission end with it. */
   agentExited(exit: AgentExit): void {
-    this.cancelPermissions();
+    this.cards.endAll('agent_exited');
     if (this.turn && !this.turn.done) {
       this.endTurn(this.turn, undefined);
     }
@@ -186,63 +187,73 @@ export class Session {
    * Shows a permission card and waits for its answer. A cancelled turn, a closed tab, an exited
    * agent or the agent's `$/cancel_request` all answer `cancelled`.
    */
-  requestPermission(
+  async requestPermission(
     promptKey: string,
     request: acp.RequestPermissionRequest,
     signal: AbortSignal,
   ): Promise<PermissionOutcome> {
-    // The agent's `$/cancel_request` can arrive with the request, before this runs: its abort
-    // has already fired then, and a listener added now would never hear it.
-    if (signal.aborted || this.turn?.cancelled || this.summary.status === 'closed') {
-      return Promise.resolve({ outcome: 'cancelled' });
-    }
-    return new Promise((resolve) => {
-      const finish = (outcome: PermissionOutcome) => {
-        if (!this.permissions.delete(promptKey)) {
-          return;
-        }
-        signal.removeEventListener('abort', onAbort);
-        this.append({ type: 'permission_resolved', promptKey, outcome });
-        resolve(outcome);
-      };
-      const onAbort = () => finish({ outcome: 'cancelled' });
-      this.permissions.set(promptKey, { resolve: finish });
-      this.append({
-        type: 'permission',
-        promptKey,
-        toolCallId: request.toolCall.toolCallId.slice(0, 10_000),
-        title: request.toolCall.title?.slice(0, 10_000) ?? undefined,
-        options: request.options.slice(0, 100).map((option) => ({
-          optionId: option.optionId.slice(0, 10_000),
-          name: option.name.slice(0, 10_000),
-          kind: option.kind,
-        })),
-      });
-      signal.addEventListener('abort', onAbort, { once: true });
+    const result = await this.waitOnUser<PermissionOutcome>({
+      key: promptKey,
+      kind: 'permission',
+      endsWithTurn: true,
+      signal,
+      show: () =>
+        this.append({
+          type: 'permission',
+          promptKey,
+          toolCallId: request.toolCall.toolCallId.slice(0, 10_000),
+          title: request.toolCall.title?.slice(0, 10_000) ?? undefined,
+          options: request.options.slice(0, 100).map((option) => ({
+            optionId: option.optionId.slice(0, 10_000),
+            name: option.name.slice(0, 10_000),
+            kind: option.kind,
+          })),
+        }),
+      settle: (result) =>
+        this.append(
+          'answered' in result
+            ? { type: 'permission_resolved', promptKey, outcome: result.answered }
+            : {
+                type: 'permission_resolved',
+                promptKey,
+                outcome: { outcome: 'cancelled' },
+                ended: result.ended,
+              },
+        ),
     });
+    return 'answered' in result ? result.answered : { outcome: 'cancelled' };
   }
 
   /** Answers a pending permission card; false when it is no longer pending. */
   answerPermission(promptKey: string, outcome: PermissionOutcome): boolean {
-    const pending = this.permissions.get(promptKey);
-    if (!pending) {
-      return false;
-    }
-    pending.resolve(outcome);
-    return true;
+    return this.cards.answer(promptKey, 'permission', outcome);
+  }
+
+  /**
+   * Shows a card that waits on the user (see cards.ts). A card about the turn is not shown once
+   * the turn is cancelled; no card is shown on a closed tab.
+   */
+  waitOnUser<T>(spec: CardSpec<T>): Promise<CardResult<T>> {
+    const refuse: CardEnd | undefined =
+      this.summary.status === 'closed'
+        ? 'tab_closed'
+        : spec.endsWithTurn && this.turn?.cancelled && !this.turn.done
+          ? 'turn_cancelled'
+          : undefined;
+    return this.cards.wait(spec, refuse);
+  }
+
+  /** Answers an open card of `kind`; false when no such card is open. */
+  answerCard(key: string, kind: 'elicitation', value: unknown): boolean {
+    return this.cards.answer(key, kind, value);
   }
 
   /** Cancels the turn and every pending card, for a tab being closed. */
   close(): void {
+    // Cards first, so each says the tab closed rather than that its turn was cancelled.
+    this.cards.endAll('tab_closed');
     this.cancelTurn();
-    this.cancelPermissions();
     this.update({ status: 'closed' });
-  }
-
-  private cancelPermissions(): void {
-    for (const pending of [...this.permissions.values()]) {
-      pending.resolve({ outcome: 'cancelled' });
-    }
   }
 
   private endTurn(

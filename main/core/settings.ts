@@ -22,6 +22,11 @@ export type AgentSpec = {
   builtIn: boolean;
   /** How to start it, when not as a plain child process (see agent-connection.ts). */
   launch?: AgentLauncher;
+  /**
+   * The folder to start it in: the working folder of the session that starts it. Some agents
+   * (Codex) take their process's folder as the workspace root.
+   */
+  cwd?: string;
 };
 
 /** The agents Airlock offers, and a message when the settings file could not be used. */

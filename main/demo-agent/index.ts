@@ -2,11 +2,14 @@
  * The built-in demo agent: model-free, its own process, speaking ACP over stdio.
  *
  * It streams replies in chunks, and its commands show every feature Airlock renders:
- * `/help`, `/tool`, `/permission`, `/plan`, `/long N`, `/crash`.
+ * `/help`, `/tool`, `/permission`, `/plan`, `/long N`, `/crash`, and the form elicitations
+ * (`/form` and its variants, see elicit.ts).
  */
 import * as acp from '@agentclientprotocol/sdk';
 import { randomUUID } from 'node:crypto';
 import { Readable, Writable } from 'node:stream';
+import { describeOutcome, formCommands } from './elicit.js';
+import { SETUP } from './forms.js';
 import { agentInput } from './parent-port-input.js';
 import { longText, replyFor, HELP_TEXT, type ReplyStyle } from './script.js';
 
@@ -20,6 +23,12 @@ type DemoSession = {
 
 const sessions = new Map<string, DemoSession>();
 
+/** What the client advertised in `initialize`. */
+let clientCapabilities: acp.ClientCapabilities = {};
+/** Whether the next tab's `session/new` asks a setup question first ("Ask at start"). */
+let askAtStart = false;
+const formSupported = () => Boolean(clientCapabilities.elicitation?.form);
+
 const MODES: acp.SessionMode[] = [
   { id: 'ask', name: 'Ask', description: 'Answer questions without changing files' },
   { id: 'code', name: 'Code', description: 'Make changes' },
@@ -32,6 +41,19 @@ const COMMANDS: acp.AvailableCommand[] = [
   { name: 'plan', description: 'Show a plan and work through it' },
   { name: 'long', description: 'Stream N kilobytes of text', input: { hint: 'N (kilobytes)' } },
   { name: 'crash', description: 'Exit in the middle of a turn' },
+  { name: 'form', description: 'Ask with a form of every field type' },
+  { name: 'form-titled', description: 'Ask with a titled single select' },
+  { name: 'form-multi', description: 'Ask with multi selects' },
+  { name: 'form-defaults', description: 'Ask with defaults filled in' },
+  { name: 'form-tool', description: 'Ask on a tool call' },
+  { name: 'form-setup', description: 'Ask while the next tab starts' },
+  { name: 'form-burst', description: 'Ask N questions at once', input: { hint: 'N' } },
+  {
+    name: 'form-withdraw',
+    description: 'Ask, then withdraw the question',
+    input: { hint: 'seconds' },
+  },
+  { name: 'form-invalid', description: 'Send forms Airlock must refuse' },
 ];
 
 /** The session's options: a select and a toggle. */
@@ -54,6 +76,13 @@ function configOptions(state: DemoSession): acp.SessionConfigOption[] {
       category: 'thought_level',
       type: 'boolean',
       currentValue: state.thinking,
+    },
+    {
+      id: 'ask_at_start',
+      name: 'Ask at start',
+      description: 'Ask a setup question while the next tab starts',
+      type: 'boolean',
+      currentValue: askAtStart,
     },
   ];
 }
@@ -188,6 +217,10 @@ async function prompt(
     .trim();
   const [command = '', arg] = text.split(/\s+/);
   let stopReason: acp.StopReason = 'end_turn';
+  const say = async (reply: string) => {
+    await streamText(client, params.sessionId, state, reply, 24);
+  };
+  const forms = formCommands(client, params.sessionId, say, formSupported);
   switch (command) {
     case '/help':
       await streamText(client, params.sessionId, state, HELP_TEXT, 24);
@@ -208,12 +241,26 @@ async function prompt(
       }
       break;
     }
+    case '/form-setup':
+      askAtStart = true;
+      await client.notify(acp.methods.client.session.update, {
+        sessionId: params.sessionId,
+        update: { sessionUpdate: 'config_option_update', configOptions: configOptions(state) },
+      });
+      await say(
+        '"Ask at start" is on: start a new tab with the demo agent, and I will ask a setup question while it starts.',
+      );
+      break;
     case '/crash':
       await streamText(client, params.sessionId, state, 'Crashing now, as asked…', 8);
       process.stderr.write('demo agent: crashing on request (/crash)\n');
       process.exit(3);
       break;
     default:
+      if (Object.hasOwn(forms, command)) {
+        await forms[command]!(arg);
+        break;
+      }
       if (state.thinking) {
         await client.notify(acp.methods.client.session.update, {
           sessionId: params.sessionId,
@@ -239,17 +286,32 @@ async function prompt(
 
 const app = acp
   .agent({ name: 'airlock-demo-agent' })
-  .onRequest(acp.methods.agent.initialize, () => ({
-    protocolVersion: acp.PROTOCOL_VERSION,
-    agentCapabilities: {
-      loadSession: false,
-      promptCapabilities: { image: false, audio: false, embeddedContext: false },
-    },
-    authMethods: [],
-    agentInfo: { name: 'airlock-demo-agent', title: 'Airlock Demo Agent', version: '0.1.0' },
-  }))
-  .onRequest(acp.methods.agent.session.new, ({ client }) => {
+  .onRequest(acp.methods.agent.initialize, ({ params }) => {
+    clientCapabilities = params.clientCapabilities ?? {};
+    return {
+      protocolVersion: acp.PROTOCOL_VERSION,
+      agentCapabilities: {
+        loadSession: false,
+        promptCapabilities: { image: false, audio: false, embeddedContext: false },
+      },
+      authMethods: [],
+      agentInfo: { name: 'airlock-demo-agent', title: 'Airlock Demo Agent', version: '0.1.0' },
+    };
+  })
+  .onRequest(acp.methods.agent.session.new, async ({ client, requestId }) => {
     const sessionId = `demo_${randomUUID()}`;
+    // "Ask at start": a request-scoped question about this very `session/new`.
+    const setup =
+      askAtStart && formSupported() && requestId !== null
+        ? await client
+            .request(acp.methods.client.elicitation.create, {
+              requestId,
+              mode: 'form',
+              message: 'Before this session starts: what are we working on?',
+              requestedSchema: SETUP,
+            })
+            .catch((error: unknown) => error as Error)
+        : undefined;
     const state: DemoSession = {
       cancelled: false,
       modeId: 'code',
@@ -264,6 +326,15 @@ const app = acp
         sessionId,
         update: { sessionUpdate: 'available_commands_update', availableCommands: COMMANDS },
       });
+      if (setup) {
+        void client.notify(acp.methods.client.session.update, {
+          sessionId,
+          update: {
+            sessionUpdate: 'agent_message_chunk',
+            content: { type: 'text', text: `Set up at start. ${describeOutcome(setup)}` },
+          },
+        });
+      }
     });
     return {
       sessionId,
@@ -289,6 +360,8 @@ const app = acp
       state.style = params.value;
     } else if (params.configId === 'thinking' && typeof params.value === 'boolean') {
       state.thinking = params.value;
+    } else if (params.configId === 'ask_at_start' && typeof params.value === 'boolean') {
+      askAtStart = params.value;
     } else {
       throw acp.RequestError.invalidParams(
         undefined,

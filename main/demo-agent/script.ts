@@ -12,6 +12,15 @@ export const HELP_TEXT = [
   '- `/long N`: N kilobytes of streamed text',
   '- `/crash`: I exit in the middle of a turn',
   '',
+  'Forms (elicitation), each printing what came back:',
+  '',
+  '- `/form`: every field type; `/form-titled`, `/form-multi`, `/form-defaults`',
+  '- `/form-tool`: a question on a tool call',
+  '- `/form-setup`: a question while the next tab starts ("Ask at start")',
+  '- `/form-burst N`: N questions at once',
+  '- `/form-withdraw S`: a question I withdraw after S seconds',
+  '- `/form-invalid`: forms Airlock must refuse, and its answers',
+  '',
   'Anything else, I repeat back to you.',
 ].join('\n');
 

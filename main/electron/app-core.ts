@@ -51,5 +51,5 @@ export async function startCore(demoAgentScript: string): Promise<AirlockCore> {
 
 /** Stops every agent when the app quits. */
 export function setupQuit(core: AirlockCore): void {
-  app.once('before-quit', () => core.dispose());
+  app.once('before-quit', () => void core.dispose());
 }

@@ -24,9 +24,9 @@ async function main(): Promise<void> {
     port,
   });
   process.stdout.write(`Airlock is running at ${host.url}\n`);
+  // Stops every agent (and what each started) before the host exits, so none outlives it.
   const stop = () => {
-    core.dispose();
-    void host.close().then(() => process.exit(0));
+    void Promise.all([core.dispose(), host.close()]).then(() => process.exit(0));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

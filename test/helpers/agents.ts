@@ -3,13 +3,15 @@ import { fileURLToPath } from 'node:url';
 import type { AgentSpec } from '../../main/core/settings.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+/** tsx's loader by absolute URL: agents start in their session's folder, where a bare `tsx` would not resolve. */
+export const TSX_LOADER = import.meta.resolve('tsx');
 
 /** Runs a TypeScript entry point with Node through tsx, as its own process. */
 function tsxSpec(name: string, entry: string, args: string[] = [], builtIn = false): AgentSpec {
   return {
     name,
     command: process.execPath,
-    args: ['--import', 'tsx', `${root}${entry}`, ...args],
+    args: ['--import', TSX_LOADER, `${root}${entry}`, ...args],
     env: {},
     builtIn,
   };

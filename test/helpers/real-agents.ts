@@ -34,7 +34,10 @@ export const REAL_AGENTS = {
 
 /** Where installed agents are kept. */
 export function agentCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  return env.AIRLOCK_AGENT_CACHE ?? join(env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'airlock-test-agents');
+  return (
+    env.AIRLOCK_AGENT_CACHE ??
+    join(env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'airlock-test-agents')
+  );
 }
 
 function installDir(agent: RealAgent): string {
@@ -62,7 +65,10 @@ export async function ensureRealAgent(agent: RealAgent): Promise<Installed> {
   }
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'airlock-agent-cache', private: true }));
+  await writeFile(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'airlock-agent-cache', private: true }),
+  );
   const spec = `${agent.pkg}@${agent.version}`;
   const result = await run('npm', [
     'install',

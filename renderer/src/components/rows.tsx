@@ -236,6 +236,9 @@ export const RowView = memo(function RowView({ row, actions }: { row: Row; actio
           <PermissionRow row={row} actions={actions} />
         </div>
       );
+    case 'elicitation':
+      // The card (elicitation-card.tsx) is drawn by the session view, which owns focus.
+      return null;
     case 'turn_end':
       return (
         <div className="row turn-end" role="status" aria-label="Turn ended">

@@ -7,13 +7,18 @@
  */
 import type {
   AgentExit,
+  AgentIdentity,
+  CardEnd,
   ContentView,
+  ElicitationAction,
+  ElicitationContent,
   PermissionOptionView,
   PermissionOutcome,
   PlanEntryView,
   ToolCallFields,
   TranscriptEvent,
 } from '../../../preload/contract';
+import type { FormModel } from '../../../preload/form-model';
 
 /** One row of the transcript. */
 export type Row =
@@ -33,6 +38,18 @@ export type Row =
       options: PermissionOptionView[];
       outcome?: PermissionOutcome;
     }
+  | {
+      kind: 'elicitation';
+      id: number;
+      cardKey: string;
+      agent: AgentIdentity;
+      scope: 'session' | 'request';
+      toolCallId?: string;
+      message: string;
+      form: FormModel;
+      /** How it ended, once it has. */
+      resolved?: { action: ElicitationAction; ended?: CardEnd; content?: ElicitationContent };
+    }
   | { kind: 'turn_end'; id: number; stopReason: string }
   | { kind: 'turn_error'; id: number; message: string }
   | { kind: 'exit'; id: number; exit: AgentExit }
@@ -46,6 +63,8 @@ export type Transcript = {
   tools: Map<string, number>;
   /** Row index of each permission card, by key. */
   permissions: Map<string, number>;
+  /** Row index of each elicitation card, by key. */
+  cards: Map<string, number>;
   /** Row index of the current turn's plan, if any. */
   plan: number | undefined;
   /** Whether the last text row may still grow. */
@@ -64,6 +83,7 @@ export function emptyTranscript(): Transcript {
     nextId: 1,
     tools: new Map(),
     permissions: new Map(),
+    cards: new Map(),
     plan: undefined,
     open: false,
   };
@@ -76,6 +96,7 @@ export function applyEvents(previous: Transcript, events: TranscriptEvent[]): Tr
     rows: previous.rows.slice(),
     tools: previous.tools,
     permissions: previous.permissions,
+    cards: previous.cards,
   };
   for (const event of events) {
     applyEvent(next, event);
@@ -179,6 +200,32 @@ function applyEvent(t: Transcript, event: TranscriptEvent): void {
       const row = index === undefined ? undefined : t.rows[index];
       if (index !== undefined && row?.kind === 'permission') {
         t.rows[index] = { ...row, outcome: event.outcome };
+      }
+      return;
+    }
+    case 'elicitation':
+      t.open = false;
+      t.cards = new Map(t.cards).set(
+        event.cardKey,
+        push(t, {
+          kind: 'elicitation',
+          cardKey: event.cardKey,
+          agent: event.agent,
+          scope: event.scope,
+          toolCallId: event.toolCallId,
+          message: event.message,
+          form: event.form,
+        }),
+      );
+      return;
+    case 'elicitation_resolved': {
+      const index = t.cards.get(event.cardKey);
+      const row = index === undefined ? undefined : t.rows[index];
+      if (index !== undefined && row?.kind === 'elicitation') {
+        t.rows[index] = {
+          ...row,
+          resolved: { action: event.action, ended: event.ended, content: event.content },
+        };
       }
       return;
     }

@@ -37,6 +37,13 @@ describe('a session with the demo agent', () => {
         currentValue: true,
         choices: [],
       },
+      {
+        id: 'ask_at_start',
+        name: 'Ask at start',
+        category: undefined,
+        currentValue: false,
+        choices: [],
+      },
     ]);
 
     await core.invoke('session:prompt', { key, text: 'hello there' });

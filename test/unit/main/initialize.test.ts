@@ -32,7 +32,7 @@ describe('initialize', () => {
       protocolVersion: 1,
     });
     expect(identity?.commandLine).toMatch(
-      / --import tsx \S+\/test\/fixtures\/agents\/scripted-agent\.ts basic$/,
+      / --import \S+tsx\S+ \S+\/test\/fixtures\/agents\/scripted-agent\.ts basic$/,
     );
   });
 

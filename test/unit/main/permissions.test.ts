@@ -62,6 +62,7 @@ describe('a permission request during a turn', () => {
       type: 'permission_resolved',
       promptKey: card.promptKey,
       outcome: { outcome: 'cancelled' },
+      ended: 'turn_cancelled',
     });
     // The agent got `cancelled` and confirmed the cancel itself, long before the grace period.
     expect((await recorder.event(key, 'turn_end')).stopReason).toBe('cancelled');
@@ -96,6 +97,7 @@ describe('an agent that withdraws its permission request ($/cancel_request)', ()
       type: 'permission_resolved',
       promptKey: card.promptKey,
       outcome: { outcome: 'cancelled' },
+      ended: 'withdrawn',
     });
     expect((await recorder.event(key, 'turn_end')).stopReason).toBe('end_turn');
     expect(recorder.text(key)).toBe('permission: cancelled');

@@ -26,6 +26,7 @@ const summary: EventPayload<'session:onDidChange'> = {
   commands: [],
   modes: [],
   configOptions: [],
+  pendingCards: 0,
 };
 
 describe('the exposed API', () => {

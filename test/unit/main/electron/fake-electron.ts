@@ -162,7 +162,9 @@ export const safeStorage = {
   decryptString: vi.fn((encrypted: Buffer) => {
     const text = encrypted.toString('utf8');
     if (!text.startsWith('enc:')) {
-      throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.');
+      throw new Error(
+        'Error while decrypting the ciphertext provided to safeStorage.decryptString.',
+      );
     }
     return [...text.slice(4)].reverse().join('');
   }),

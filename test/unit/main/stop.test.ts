@@ -1,0 +1,91 @@
+import { readFileSync } from 'node:fs';
+import { mkdtemp, readFile, realpath } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AirlockCore } from '../../../main/core/core.js';
+import type { AgentSpec } from '../../../main/core/settings.js';
+import { fixtureSpec, TSX_LOADER } from '../../helpers/agents.js';
+import { readySession, startCore } from '../../helpers/core-harness.js';
+
+const timeouts = { requestMs: 10_000, cancelGraceMs: 500 };
+const wrapper = fileURLToPath(new URL('../../fixtures/agents/wrapper.ts', import.meta.url));
+
+let core: AirlockCore | undefined;
+afterEach(() => core?.dispose());
+
+/** Whether a process runs; a zombie (ended, not yet reaped by its new parent) does not. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  if (process.platform !== 'linux') {
+    return true;
+  }
+  try {
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+async function pidFile(): Promise<string> {
+  return join(await mkdtemp(join(tmpdir(), 'airlock-pid-')), 'agent.pid');
+}
+
+async function runAgent(agent: AgentSpec): Promise<AirlockCore> {
+  const started = await startCore([agent], timeouts);
+  core = started.core;
+  await readySession(core, started.recorder, agent.name, started.dir);
+  return core;
+}
+
+describe('stopping agents', () => {
+  it.runIf(process.platform !== 'win32')(
+    'stops what an agent started through a wrapper, not only the wrapper',
+    async () => {
+      const file = await pidFile();
+      const agent: AgentSpec = {
+        name: 'wrapped',
+        command: process.execPath,
+        args: ['--import', TSX_LOADER, wrapper, 'basic'],
+        // The real agent keeps running when its input closes, as codex-acp does.
+        env: { SCRIPTED_PID_FILE: file, SCRIPTED_LINGER: '1' },
+        builtIn: false,
+      };
+      const running = await runAgent(agent);
+      const pid = Number(await readFile(file, 'utf8'));
+      expect(alive(pid)).toBe(true);
+      await running.dispose();
+      expect(alive(pid)).toBe(false);
+    },
+  );
+
+  it('waits for an agent that ignores SIGTERM, and leaves no process behind', async () => {
+    const file = await pidFile();
+    const agent = {
+      ...fixtureSpec('basic', 'stubborn'),
+      env: { SCRIPTED_PID_FILE: file, SCRIPTED_LINGER: '1', SCRIPTED_IGNORE_TERM: '1' },
+    };
+    const running = await runAgent(agent);
+    const pid = Number(await readFile(file, 'utf8'));
+    await running.dispose();
+    expect(alive(pid)).toBe(false);
+  });
+});
+
+describe('starting agents', () => {
+  it('starts an agent in the working folder of the session that starts it', async () => {
+    const agent = fixtureSpec('cwd');
+    const started = await startCore([agent], timeouts);
+    core = started.core;
+    const folder = await mkdtemp(join(tmpdir(), 'airlock-project-'));
+    const key = await readySession(core, started.recorder, agent.name, folder);
+    await core.invoke('session:prompt', { key, text: 'where?' });
+    await started.recorder.event(key, 'turn_end');
+    expect(started.recorder.text(key)).toBe(`I run in ${await realpath(folder)}`);
+  });
+});
