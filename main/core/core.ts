@@ -53,7 +53,7 @@ type Handlers = { [C in CallChannel]: (request: CallRequest<C>) => Promise<CallR
 
 /** The core. One per app. */
 export class AirlockCore {
-  private catalog: AgentCatalog = { agents: [] };
+  private catalog: AgentCatalog = { agents: [], urlElicitation: 'isolated_window' };
   private readonly sessions = new Map<string, Session>();
   private readonly connections = new Map<string, Promise<AgentConnection>>();
   private readonly listeners = new Set<CoreListener>();

@@ -29,8 +29,18 @@ export type AgentSpec = {
   cwd?: string;
 };
 
-/** The agents Airlock offers, and a message when the settings file could not be used. */
-export type AgentCatalog = { agents: AgentSpec[]; error?: string };
+/**
+ * Where a URL-mode elicitation opens once the user consents, by default: Airlock's isolated
+ * window, the system browser, or nowhere (`off`: URL mode is not advertised at all).
+ */
+export const UrlElicitation = z.enum(['isolated_window', 'system_browser', 'off']);
+export type UrlElicitation = z.infer<typeof UrlElicitation>;
+
+/**
+ * The agents Airlock offers, how URL mode opens, and a message when the settings file could
+ * not be used.
+ */
+export type AgentCatalog = { agents: AgentSpec[]; urlElicitation: UrlElicitation; error?: string };
 
 const agentServer = z
   .object({
@@ -41,7 +51,10 @@ const agentServer = z
   .loose();
 
 const settingsFile = z
-  .object({ agent_servers: z.record(z.string().min(1).max(200), agentServer).default({}) })
+  .object({
+    agent_servers: z.record(z.string().min(1).max(200), agentServer).default({}),
+    url_elicitation: UrlElicitation.default('isolated_window'),
+  })
   .loose();
 
 /** The folder for Airlock's configuration on this platform (or `AIRLOCK_CONFIG_DIR`). */
@@ -80,9 +93,13 @@ export async function loadAgentCatalog(path: string, demo: AgentSpec): Promise<A
     raw = await readFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      return { agents: [demo] };
+      return { agents: [demo], urlElicitation: 'isolated_window' };
     }
-    return { agents: [demo], error: `Could not read ${path}: ${(error as Error).message}` };
+    return {
+      agents: [demo],
+      urlElicitation: 'isolated_window',
+      error: `Could not read ${path}: ${(error as Error).message}`,
+    };
   }
   return parseAgentCatalog(raw, path, demo);
 }
@@ -93,19 +110,28 @@ export function parseAgentCatalog(raw: string, path: string, demo: AgentSpec): A
   try {
     json = JSON.parse(raw);
   } catch (error) {
-    return { agents: [demo], error: `${path} is not valid JSON: ${(error as Error).message}` };
+    return {
+      agents: [demo],
+      urlElicitation: 'isolated_window',
+      error: `${path} is not valid JSON: ${(error as Error).message}`,
+    };
   }
   const parsed = settingsFile.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? issue.path.join('.') : 'the top level';
-    return { agents: [demo], error: `${path}: ${where}: ${issue?.message ?? 'invalid settings'}` };
+    return {
+      agents: [demo],
+      urlElicitation: 'isolated_window',
+      error: `${path}: ${where}: ${issue?.message ?? 'invalid settings'}`,
+    };
   }
   const agents = [demo];
   for (const [name, server] of Object.entries(parsed.data.agent_servers)) {
     if (name === demo.name) {
       return {
         agents: [demo],
+        urlElicitation: parsed.data.url_elicitation,
         error: `${path}: agent_servers: "${name}" is reserved for the built-in agent`,
       };
     }
@@ -117,7 +143,7 @@ export function parseAgentCatalog(raw: string, path: string, demo: AgentSpec): A
       builtIn: false,
     });
   }
-  return { agents };
+  return { agents, urlElicitation: parsed.data.url_elicitation };
 }
 
 /** The command line as a user would type it, for display. */

@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AirlockCore } from '../../../main/core/core.js';
-import { configDir, logsDir, settingsPath } from '../../../main/core/settings.js';
+import {
+  configDir,
+  logsDir,
+  parseAgentCatalog,
+  settingsPath,
+} from '../../../main/core/settings.js';
 import type { AgentEntry } from '../../../preload/contract.js';
 import { demoAgentSpec } from '../../helpers/agents.js';
 import { Recorder, readySession } from '../../helpers/core-harness.js';
@@ -146,3 +151,25 @@ describe('sessions with an unknown agent', () => {
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('where URL-mode elicitations open', () => {
+  const demo = demoAgentSpec();
+  it('is the isolated window unless the file says otherwise', () => {
+    expect(parseAgentCatalog('{}', '/s.json', demo).urlElicitation).toBe('isolated_window');
+    for (const value of ['system_browser', 'off', 'isolated_window'] as const) {
+      const catalog = parseAgentCatalog(
+        JSON.stringify({ url_elicitation: value }),
+        '/s.json',
+        demo,
+      );
+      expect(catalog.urlElicitation).toBe(value);
+      expect(catalog.error).toBeUndefined();
+    }
+  });
+
+  it('names the field when its value is not one of the choices', () => {
+    const catalog = parseAgentCatalog('{ "url_elicitation": "popup" }', '/s.json', demo);
+    expect(catalog.error).toMatch(/^\/s\.json: url_elicitation: /);
+    expect(catalog.urlElicitation).toBe('isolated_window');
+  });
+});

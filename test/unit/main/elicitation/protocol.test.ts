@@ -248,14 +248,14 @@ describe('requests Airlock refuses with -32602', () => {
 
   it(`holds at most ${MAX_PENDING_ELICITATIONS_PER_CONNECTION} cards per connection`, async () => {
     const { core, recorder, key } = await withAgent();
-    const many = Array.from(
-      { length: MAX_PENDING_ELICITATIONS_PER_CONNECTION + 1 },
-      () => nameForm,
-    );
-    await ask(core, key, ...many);
-    await recorder.until(
-      () => recorder.summaries.get(key)?.pendingCards === MAX_PENDING_ELICITATIONS_PER_CONNECTION,
-    );
+    const many = Array.from({ length: MAX_PENDING_ELICITATIONS_PER_CONNECTION }, () => nameForm);
+    // The one past the limit comes after the client has taken in the others.
+    await core.invoke('session:prompt', {
+      key,
+      text: JSON.stringify({ batches: [many, [nameForm]] }),
+    });
+    await recorder.until(() => recorder.text(key, 'thought') === 'batch 2 answered');
+    expect(recorder.summaries.get(key)?.pendingCards).toBe(MAX_PENDING_ELICITATIONS_PER_CONNECTION);
     await core.invoke('session:cancel', { key });
     const got = (await answers(recorder, key)) as { error?: { message: string } }[];
     expect(got.filter((answer) => answer.error)).toEqual([
