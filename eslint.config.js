@@ -1,7 +1,10 @@
 // @ts-check
 import tseslint from 'typescript-eslint';
 
-/** Modules the isolated URL window's content must never be touched through. */
+/**
+ * APIs through which the isolated URL window's content could be read; none is used anywhere
+ * (see main/electron/url-window.ts).
+ */
 const isolatedWindowBans = [
   'executeJavaScript',
   'executeJavaScriptInIsolatedWorld',
@@ -10,10 +13,30 @@ const isolatedWindowBans = [
   'cookies',
   'webRequest',
   'getTitle',
+  'savePage',
+  'printToPDF',
+  'netLog',
 ].map((property) => ({
   property,
   message: 'The isolated URL window is never read; see docs on URL mode.',
 }));
+
+/** Events that hand a page's content to a listener: listening to them is banned everywhere. */
+const isolatedWindowEventBan = {
+  selector:
+    'CallExpression[callee.property.name=/^(on|once|addListener|prependListener|prependOnceListener)$/][arguments.0.value=/^(console-message|page-title-updated|page-favicon-updated)$/]',
+  message: 'The isolated URL window is never read: no console, title or favicon listeners.',
+};
+
+/** Syntax banned everywhere (each `no-restricted-syntax` list below repeats these). */
+const syntaxBans = [
+  { selector: "CallExpression[callee.property.name='only']", message: 'No .only in tests.' },
+  {
+    selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']",
+    message: 'Agent text is never HTML.',
+  },
+  isolatedWindowEventBan,
+];
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'coverage/**'] },
@@ -30,13 +53,9 @@ export default tseslint.config(
       'no-restricted-properties': ['error', ...isolatedWindowBans],
       'no-restricted-syntax': [
         'error',
-        { selector: "CallExpression[callee.property.name='only']", message: 'No .only in tests.' },
+        ...syntaxBans,
         {
           selector: "MemberExpression[property.name='dangerouslySetInnerHTML']",
-          message: 'Agent text is never HTML.',
-        },
-        {
-          selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']",
           message: 'Agent text is never HTML.',
         },
       ],
@@ -90,15 +109,15 @@ export default tseslint.config(
     },
   },
   {
-    files: ['preload/contract.ts'],
+    files: ['preload/contract.ts', 'preload/strip-contract.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
             {
-              regex: '^(?!zod$|\\./form-model\\.js$)',
-              message: 'The contract imports only zod and the pure form model beside it.',
+              regex: '^(?!zod$|\\./form-model\\.js$|\\./url-analysis-view\\.js$)',
+              message: 'The contract imports only zod and the pure views beside it.',
             },
           ],
         },
@@ -112,11 +131,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': [
         'error',
-        { selector: "CallExpression[callee.property.name='only']", message: 'No .only in tests.' },
-        {
-          selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']",
-          message: 'Agent text is never HTML.',
-        },
+        ...syntaxBans,
         {
           selector: "MemberExpression[object.name='ipcMain']",
           message: 'Use the typed IPC wrapper in main/electron/ipc.ts.',

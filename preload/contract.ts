@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { FormModel } from './form-model.js';
+import { UrlAnalysis } from './url-analysis-view.js';
 
 const text = z.string().max(1_000_000);
 const shortText = z.string().max(10_000);
@@ -278,6 +279,25 @@ export const TranscriptEvent = z.discriminatedUnion('type', [
     form: FormModel,
   }),
   z.object({
+    type: z.literal('url_elicitation'),
+    cardKey: CardKey,
+    /** Who asks, as the agent said when it started. */
+    agent: AgentIdentity,
+    scope: z.enum(['session', 'request']),
+    toolCallId: shortText.optional(),
+    /** The agent's message, shown as plain text. */
+    message: shortText,
+    /** Where the URL leads, as main analysed it; shown in full, never as a link. */
+    url: UrlAnalysis,
+  }),
+  z.object({
+    /** A URL elicitation the user consented to stopped waiting for the page to finish. */
+    type: z.literal('url_elicitation_done'),
+    cardKey: CardKey,
+    /** `completed`: the agent said the page is done; `done`/`dismissed`: the user closed it. */
+    how: z.enum(['completed', 'done', 'dismissed', 'agent_exited', 'tab_closed']),
+  }),
+  z.object({
     type: z.literal('elicitation_resolved'),
     cardKey: CardKey,
     action: ElicitationAction,
@@ -295,6 +315,16 @@ export type TranscriptEvent = z.infer<typeof TranscriptEvent>;
 
 const empty = z.object({}).strict();
 
+/**
+ * How URL elicitations open here: where by default (`off`: URL mode is not advertised), and
+ * whether the host opens them itself (the desktop app) or the page opens a browser tab (web).
+ */
+export const UrlElicitationView = z.object({
+  default: z.enum(['isolated_window', 'system_browser', 'off']),
+  opener: z.enum(['host', 'page']),
+});
+export type UrlElicitationView = z.infer<typeof UrlElicitationView>;
+
 /** Whether the host can keep sign-in secrets (the OS keychain), and where or why not. */
 export const SecretStorageView = z.object({ available: z.boolean(), description: shortText });
 export type SecretStorageView = z.infer<typeof SecretStorageView>;
@@ -311,6 +341,7 @@ export const calls = {
       defaultCwd: shortText,
       canPickFolder: z.boolean(),
       secretStorage: SecretStorageView,
+      urlElicitation: UrlElicitationView,
       sessions: z.array(SessionSummary),
     }),
   },
@@ -380,6 +411,24 @@ export const calls = {
         action: ElicitationAction,
         content: ElicitationContent.optional(),
       })
+      .strict(),
+    response: empty,
+  },
+  /**
+   * Opens a URL elicitation's URL where the host can (the isolated window, or the system
+   * browser) and, on first opening, tells the agent the user consented (`accept`). Refused on a
+   * host that cannot open URLs itself (the web host opens a browser tab from the page).
+   */
+  'elicitation:openUrl': {
+    request: z
+      .object({ key: SessionKey, cardKey: CardKey, where: z.enum(['window', 'browser']) })
+      .strict(),
+    response: empty,
+  },
+  /** Ends the wait after a URL was opened: the user is done with the page, or dismisses it. */
+  'elicitation:finishUrl': {
+    request: z
+      .object({ key: SessionKey, cardKey: CardKey, how: z.enum(['done', 'dismissed']) })
       .strict(),
     response: empty,
   },

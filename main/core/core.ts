@@ -44,6 +44,11 @@ export type CoreOptions = {
   maxMessageBytes?: number;
   /** Where sign-in values the user enters are kept; none by default (the web host). */
   secrets?: SecretStore;
+  /**
+   * Opens a URL the user consented to, in the isolated window or the system browser (the
+   * desktop app). Without it, the page opens URL elicitations in a new browser tab.
+   */
+  openUrl?: (url: string, where: 'window' | 'browser') => Promise<void>;
 };
 
 /** A listener for every event the core emits. */
@@ -68,15 +73,17 @@ export class AirlockCore {
   private nextId = 1;
   private readonly timeouts: ConnectionTimeouts;
   private readonly secrets: SecretStore;
-  private readonly elicitations = new ElicitationBroker({
-    sessionOn: (connection, sessionId) => this.sessionOn(connection, sessionId),
-    tab: (key) => this.sessions.get(key),
-    nextCardKey: () => `e${(this.nextId++).toString(36)}`,
-  });
+  private readonly elicitations: ElicitationBroker;
 
   constructor(private readonly options: CoreOptions) {
     this.timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;
     this.secrets = options.secrets ?? NO_SECRET_STORE;
+    this.elicitations = new ElicitationBroker({
+      sessionOn: (connection, sessionId) => this.sessionOn(connection, sessionId),
+      tab: (key) => this.sessions.get(key),
+      nextCardKey: () => `e${(this.nextId++).toString(36)}`,
+      openUrl: options.openUrl,
+    });
   }
 
   /** Loads the settings file. Call once before serving. */
@@ -136,6 +143,10 @@ export class AirlockCore {
         available: this.secrets.available,
         description: this.secrets.description,
       },
+      urlElicitation: {
+        default: this.catalog.urlElicitation,
+        opener: this.options.openUrl ? 'host' : 'page',
+      },
       sessions: [...this.sessions.values()].map((session) => session.summary),
     }),
     'app:pickFolder': async () => ({
@@ -186,6 +197,7 @@ export class AirlockCore {
     'session:close': async ({ key }) => {
       const session = this.session(key);
       session.close();
+      this.elicitations.tabClosed(key, session);
       this.sessions.delete(key);
       this.closedSummaries.set(key, session.summary);
       const connection = session.connection;
@@ -233,6 +245,14 @@ export class AirlockCore {
     },
     'elicitation:respond': async ({ key, cardKey, action, content }) => {
       this.elicitations.respond(key, cardKey, { action, content });
+      return {};
+    },
+    'elicitation:openUrl': async ({ key, cardKey, where }) => {
+      await this.elicitations.openUrl(key, cardKey, where);
+      return {};
+    },
+    'elicitation:finishUrl': async ({ key, cardKey, how }) => {
+      this.elicitations.finishUrl(key, cardKey, how);
       return {};
     },
     'agent:authenticate': async ({ key, methodId }) => {
@@ -482,6 +502,9 @@ export class AirlockCore {
             logsDir: this.options.logsDir,
             timeouts: this.timeouts,
             maxMessageBytes: this.options.maxMessageBytes,
+            // URL mode unless the settings turn it off: the desktop app opens URLs itself, and
+            // the web host's page opens them in a new browser tab.
+            elicitation: { form: true, url: this.catalog.urlElicitation !== 'off' },
             delegate: {
               onUpdate: (notification) => started && this.routeUpdate(started, notification),
               onPermission: (request, signal) => this.routePermission(started, request, signal),
@@ -494,12 +517,17 @@ export class AirlockCore {
                 }
                 return this.elicitations.create(started, params, signal);
               },
-              // URL mode (and so completion) is not advertised yet: every id is unknown, and
-              // unknown ids are ignored.
-              onElicitationComplete: () => undefined,
+              onElicitationComplete: (params) => {
+                if (started) {
+                  this.elicitations.complete(started, params);
+                }
+              },
               onExit: (exit) => {
                 if (this.connections.get(agentName) === pending) {
                   this.connections.delete(agentName);
+                }
+                if (started) {
+                  this.elicitations.connectionEnded(started);
                 }
                 for (const session of this.sessions.values()) {
                   if (session.connection === started) {

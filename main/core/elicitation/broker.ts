@@ -21,7 +21,12 @@ import type { Session } from '../session.js';
 import { checkAnswer } from './answer-check.js';
 import { normaliseFormSchema } from './form-schema.js';
 import { MAX_PENDING_ELICITATIONS_PER_CONNECTION } from './limits.js';
-import { readElicitationRequest, type ElicitationScope } from './request.js';
+import {
+  readElicitationRequest,
+  type ElicitationRequest,
+  type ElicitationScope,
+} from './request.js';
+import { analyseUrl } from './url-analysis.js';
 
 /** What the broker needs from the core. */
 export type BrokerHost = {
@@ -31,17 +36,34 @@ export type BrokerHost = {
   tab(key: string): Session | undefined;
   /** A fresh card key (`e…`). */
   nextCardKey(): string;
+  /**
+   * Opens a URL the user consented to: in the isolated window or the system browser. Absent on
+   * a host whose page opens URLs itself (the web host opens a browser tab).
+   */
+  openUrl?: (url: string, where: 'window' | 'browser') => Promise<void>;
+};
+
+/** Where a URL elicitation stands once the user consented: the page is open, or may be. */
+type UrlCard = {
+  connection: AgentConnection;
+  tab: string;
+  elicitationId: string;
+  href: string;
+  /** `consent`: waiting for the user's yes; `waiting`: opened, waiting for the page to finish. */
+  state: 'consent' | 'waiting';
 };
 
 /** The user's answer to a form card, as the core receives it. */
 export type FormAnswer = { action: ElicitationAction; content?: ElicitationContent };
 
-type Pending = { connection: AgentConnection; tab: string; model: FormModel };
+type Pending = { connection: AgentConnection; tab: string; model?: FormModel };
 
 /** Holds the elicitations of every connection of one core. */
 export class ElicitationBroker {
   private readonly pending = new Map<string, Pending>();
   private readonly counts = new Map<AgentConnection, number>();
+  /** URL elicitations from the agent's request until the page is done, by card key. */
+  private readonly urls = new Map<string, UrlCard>();
 
   constructor(private readonly host: BrokerHost) {}
 
@@ -59,16 +81,23 @@ export class ElicitationBroker {
       throw invalid(read.reason);
     }
     const request = read.request;
-    if (request.mode !== 'form') {
-      // URL mode is not advertised yet, so reading the request refused it already.
-      throw invalid('Airlock did not advertise url mode on this connection.');
-    }
     const session = this.sessionFor(connection, request.scope);
     if ((this.counts.get(connection) ?? 0) >= MAX_PENDING_ELICITATIONS_PER_CONNECTION) {
       throw invalid(
         `this connection already has ${MAX_PENDING_ELICITATIONS_PER_CONNECTION} elicitations waiting on the user.`,
       );
     }
+    return request.mode === 'form'
+      ? this.createForm(connection, session, request, signal)
+      : this.createUrl(connection, session, request, signal);
+  }
+
+  private async createForm(
+    connection: AgentConnection,
+    session: Session,
+    request: Extract<ElicitationRequest, { mode: 'form' }>,
+    signal: AbortSignal,
+  ): Promise<acp.CreateElicitationResponse> {
     const schema = normaliseFormSchema(request.requestedSchema);
     if (!schema.ok) {
       throw invalid(schema.reason);
@@ -79,12 +108,86 @@ export class ElicitationBroker {
       cardKey,
       agent: connection.identity,
       scope: request.scope.kind,
-      toolCallId: request.scope.kind === 'session' ? request.scope.toolCallId : undefined,
+      toolCallId: toolCallOf(request.scope),
       message: request.message,
       mode: 'form',
       form: schema.model,
     };
-    this.pending.set(cardKey, { connection, tab: session.key, model: schema.model });
+    const answer = await this.waitOnUser(connection, session, cardKey, card, request, signal, {
+      model: schema.model,
+    });
+    return answer.action === 'accept'
+      ? { action: 'accept', content: answer.content ?? {} }
+      : { action: answer.action };
+  }
+
+  /**
+   * A URL elicitation: refused at once when the URL may not be opened (see url-analysis.ts) or
+   * its id is already outstanding on this connection; otherwise a consent card. `accept` means
+   * the user consented and the page was opened, not that it is done: the card then waits for
+   * `elicitation/complete` or the user. Nothing is fetched before consent.
+   */
+  private async createUrl(
+    connection: AgentConnection,
+    session: Session,
+    request: Extract<ElicitationRequest, { mode: 'url' }>,
+    signal: AbortSignal,
+  ): Promise<acp.CreateElicitationResponse> {
+    const verdict = analyseUrl(request.url);
+    if (!verdict.ok) {
+      throw invalid(verdict.reason);
+    }
+    // MUST be unique among the connection's outstanding URL elicitations; the first one stays.
+    if (this.urlCard(connection, request.elicitationId)) {
+      throw invalid(
+        `elicitationId ${JSON.stringify(request.elicitationId.slice(0, 100))} is already outstanding on this connection.`,
+      );
+    }
+    const cardKey = this.host.nextCardKey();
+    const url: UrlCard = {
+      connection,
+      tab: session.key,
+      elicitationId: request.elicitationId,
+      href: verdict.analysis.href,
+      state: 'consent',
+    };
+    this.urls.set(cardKey, url);
+    const card: TranscriptEvent = {
+      type: 'url_elicitation',
+      cardKey,
+      agent: connection.identity,
+      scope: request.scope.kind,
+      toolCallId: toolCallOf(request.scope),
+      message: request.message,
+      url: verdict.analysis,
+    };
+    let answer: FormAnswer;
+    try {
+      answer = await this.waitOnUser(connection, session, cardKey, card, request, signal, {});
+    } catch (error) {
+      this.urls.delete(cardKey);
+      throw error;
+    }
+    if (answer.action === 'accept' && this.urls.has(cardKey)) {
+      url.state = 'waiting';
+    } else {
+      this.urls.delete(cardKey);
+    }
+    // The URL, the page and what the user does there never reach the agent: only the action.
+    return { action: answer.action };
+  }
+
+  /** Shows a card, counts it against the connection's limit, and waits for how it ends. */
+  private async waitOnUser(
+    connection: AgentConnection,
+    session: Session,
+    cardKey: string,
+    card: TranscriptEvent,
+    request: ElicitationRequest,
+    signal: AbortSignal,
+    extra: { model?: FormModel },
+  ): Promise<FormAnswer> {
+    this.pending.set(cardKey, { connection, tab: session.key, ...extra });
     this.counts.set(connection, (this.counts.get(connection) ?? 0) + 1);
     try {
       const result = await session.waitOnUser<FormAnswer>({
@@ -107,8 +210,7 @@ export class ElicitationBroker {
           ),
       });
       if ('answered' in result) {
-        const { action, content } = result.answered;
-        return action === 'accept' ? { action, content: content ?? {} } : { action };
+        return result.answered;
       }
       return endedAnswer(result.ended);
     } finally {
@@ -123,6 +225,101 @@ export class ElicitationBroker {
   }
 
   /**
+   * Opens a URL card's URL where the host can: on first opening the agent hears `accept`
+   * (consent); while the card waits for the page, it opens the same URL again. The URL opened
+   * is always the one analysed and shown, never one from the page.
+   */
+  async openUrl(tab: string, cardKey: string, where: 'window' | 'browser'): Promise<void> {
+    const url = this.urls.get(cardKey);
+    if (!url || url.tab !== tab) {
+      throw new UserFacingError('That request is no longer waiting for an answer');
+    }
+    if (!this.host.openUrl) {
+      throw new UserFacingError('This host opens URLs from the page, in a new browser tab');
+    }
+    await this.host.openUrl(url.href, where);
+    if (url.state === 'consent') {
+      this.host.tab(tab)?.answerCard(cardKey, 'elicitation', { action: 'accept' });
+    }
+  }
+
+  /** Ends a URL card's wait for the page: the user is done, or dismisses it. */
+  finishUrl(tab: string, cardKey: string, how: 'done' | 'dismissed'): void {
+    const url = this.urls.get(cardKey);
+    if (!url || url.tab !== tab || url.state !== 'waiting') {
+      throw new UserFacingError('That page is no longer waiting');
+    }
+    this.endUrl(cardKey, url, how);
+  }
+
+  /**
+   * `elicitation/complete` from `connection`: ends the wait of its outstanding URL elicitation
+   * with that id. Unknown, repeated and other connections' ids are ignored, as the spec says.
+   */
+  complete(connection: AgentConnection, params: unknown): void {
+    const id =
+      params !== null && typeof params === 'object'
+        ? (params as { elicitationId?: unknown }).elicitationId
+        : undefined;
+    if (typeof id !== 'string') {
+      return;
+    }
+    const found = this.urlCard(connection, id);
+    if (!found) {
+      return;
+    }
+    const [cardKey, url] = found;
+    if (url.state === 'consent') {
+      // Done before the user chose: the card closes, and the request is answered `cancel`.
+      this.urls.delete(cardKey);
+      this.host.tab(url.tab)?.answerCard(cardKey, 'elicitation', { action: 'cancel' });
+      this.host.tab(url.tab)?.append({ type: 'url_elicitation_done', cardKey, how: 'completed' });
+      return;
+    }
+    this.endUrl(cardKey, url, 'completed');
+  }
+
+  /** Ends the waits of a connection that is gone (its agent exited). */
+  connectionEnded(connection: AgentConnection): void {
+    for (const [cardKey, url] of [...this.urls]) {
+      if (url.connection === connection && url.state === 'waiting') {
+        this.endUrl(cardKey, url, 'agent_exited');
+      }
+    }
+  }
+
+  /** Ends the waits of a tab that closed. */
+  tabClosed(tab: string, session: Session): void {
+    for (const [cardKey, url] of [...this.urls]) {
+      if (url.tab === tab && url.state === 'waiting') {
+        this.urls.delete(cardKey);
+        session.append({ type: 'url_elicitation_done', cardKey, how: 'tab_closed' });
+      }
+    }
+  }
+
+  private endUrl(
+    cardKey: string,
+    url: UrlCard,
+    how: 'completed' | 'done' | 'dismissed' | 'agent_exited',
+  ): void {
+    this.urls.delete(cardKey);
+    this.host.tab(url.tab)?.append({ type: 'url_elicitation_done', cardKey, how });
+  }
+
+  private urlCard(
+    connection: AgentConnection,
+    elicitationId: string,
+  ): [string, UrlCard] | undefined {
+    for (const entry of this.urls) {
+      if (entry[1].connection === connection && entry[1].elicitationId === elicitationId) {
+        return entry;
+      }
+    }
+    return undefined;
+  }
+
+  /**
    * Answers a card from the user. An accepted form is checked against its schema here, the
    * authoritative check: a failing answer is refused with the reason and nothing is sent.
    */
@@ -133,14 +330,19 @@ export class ElicitationBroker {
       throw new UserFacingError('That request is no longer waiting for an answer');
     }
     let value: FormAnswer = { action: answer.action };
-    if (answer.action === 'accept') {
+    if (answer.action === 'accept' && !pending.model) {
+      // A URL card: the page opened the URL in a new tab itself (the web host); `accept` is
+      // the consent, and carries no content.
+      if (answer.content !== undefined) {
+        throw new UserFacingError('A URL request takes no answers');
+      }
+    } else if (answer.action === 'accept' && pending.model) {
+      const model = pending.model;
       const content = answer.content ?? {};
-      const check = checkAnswer(pending.model, content);
+      const check = checkAnswer(model, content);
       if (!check.ok) {
         const reasons = check.errors.map((error) =>
-          error.field
-            ? `${fieldTitle(pending.model, error.field)}: ${error.message}`
-            : error.message,
+          error.field ? `${fieldTitle(model, error.field)}: ${error.message}` : error.message,
         );
         throw new UserFacingError(`Nothing was sent. ${reasons.join('; ')}`);
       }
@@ -174,11 +376,15 @@ export class ElicitationBroker {
  * What the agent hears when a card ends without the user's answer: `cancel`, or, when the
  * agent itself withdrew it with `$/cancel_request`, the cancelled error the protocol expects.
  */
-function endedAnswer(ended: CardEnd): acp.CreateElicitationResponse {
+function endedAnswer(ended: CardEnd): FormAnswer {
   if (ended === 'withdrawn') {
     throw acp.RequestError.requestCancelled();
   }
   return { action: 'cancel' };
+}
+
+function toolCallOf(scope: ElicitationScope): string | undefined {
+  return scope.kind === 'session' ? scope.toolCallId : undefined;
 }
 
 function invalid(reason: string): acp.RequestError {

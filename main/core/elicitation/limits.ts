@@ -107,3 +107,12 @@ export const MAX_SCOPE_ID_CHARS = 1_000;
  * The id is opaque and echoed back only in `elicitation/complete`.
  */
 export const MAX_ELICITATION_ID_CHARS = 1_000;
+
+/**
+ * Length of a URL an agent asks the user to open (URL mode, or a link in a reply), as sent and
+ * once serialised.
+ *
+ * Sign-in and payment URLs with long state and PKCE parameters stay under 2 KB; 8 KiB leaves
+ * room and keeps the URL readable in full on the consent card, which never elides it.
+ */
+export const MAX_URL_CHARS = 8_192;

@@ -220,7 +220,7 @@ describe('requests Airlock refuses with -32602', () => {
         mode: 'url',
         message: 'x',
         elicitationId: 'a',
-        url: 'https://a.example',
+        url: 'javascript:alert(1)',
       },
       { ...nameForm, sessionId: undefined },
       { ...nameForm, requestId: 5 },
@@ -235,7 +235,7 @@ describe('requests Airlock refuses with -32602', () => {
     expect(messages.slice(0, 6)).toEqual([
       'Invalid params: "mode" is required ("form" or "url").',
       'Invalid params: unknown mode "telepathy"; the modes are "form" and "url".',
-      'Invalid params: Airlock did not advertise url mode on this connection.',
+      'Invalid params: The URL scheme "javascript" cannot be opened; only https can (and http to this computer).',
       'Invalid params: a scope is required: "sessionId" or "requestId".',
       'Invalid params: give either "sessionId" or "requestId", not both.',
       'Invalid params: "someone-else" is not a session on this connection.',

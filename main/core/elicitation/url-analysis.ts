@@ -1,0 +1,273 @@
+/**
+ * The analysis of a URL an agent asks the user to open: what it really is, before consent.
+ *
+ * URL-mode elicitation (and a link clicked in an agent's reply) shows the user exactly where a
+ * URL leads and warns about anything suspicious before asking to open it (spec/acp-elicitation.md,
+ * "URL security"). This turns the agent's URL text into that view, or refuses it:
+ *
+ * - Parsed with the WHATWG URL parser; what is shown and opened is the serialised URL (`href`),
+ *   flagged as normalised when it differs from the agent's text.
+ * - Only `https:` opens; `http:` only to this computer (`localhost`, 127.0.0.0/8, `[::1]`).
+ *   Every other scheme, text past {@link MAX_URL_CHARS}, control, bidirectional or invisible
+ *   characters anywhere, an unparsable URL and an empty host or host label are refused: the
+ *   caller answers JSON-RPC -32602 at once.
+ * - The host in ASCII, and in Unicode only when Chromium's IDN policy would show it so
+ *   (idn-display.ts); the registrable domain (public suffix list with private domains, so
+ *   `evil.github.io` is one domain) and where it sits in `href`, for the renderer to highlight.
+ * - Warnings for punycode, mixed scripts, whole-script and well-known look-alikes, IP literals,
+ *   user info, ports, plain http, long hosts and a domain other than the agent's own.
+ *
+ * Pure: no I/O, no DNS, nothing is fetched.
+ */
+import { domainToUnicode } from 'node:url';
+import { parse as parseDomain } from 'tldts';
+import type {
+  UrlAnalysis,
+  UrlWarning,
+  UrlWarningCode,
+} from '../../../preload/url-analysis-view.js';
+import { URL_WARNING_CODES } from '../../../preload/url-analysis-view.js';
+import { labelProblem, type LabelProblem } from './idn-display.js';
+import { MAX_URL_CHARS } from './limits.js';
+import { findLookalike } from './lookalike.js';
+
+export type { UrlAnalysis, UrlWarning, UrlWarningCode };
+
+/** A host longer than this many characters (in ASCII) gets a `long-host` warning. */
+export const LONG_HOST_CHARS = 100;
+/** A host with more labels than this gets a `long-host` warning. */
+export const LONG_HOST_LABELS = 5;
+
+/** Why a URL is refused: the kind, for callers and tests; the reason says it in words. */
+export type UrlRefusalCode =
+  'too-long' | 'control-character' | 'unparsable' | 'scheme' | 'insecure-http' | 'host';
+
+/** The analysis of a URL that may be opened, or why it may not. */
+export type UrlVerdict =
+  { ok: true; analysis: UrlAnalysis } | { ok: false; code: UrlRefusalCode; reason: string };
+
+/** What the caller knows besides the URL. */
+export interface AnalyseUrlOptions {
+  /** The agent's own domain, as it states it; a URL elsewhere gets `domain-mismatch`. */
+  expectedDomain?: string;
+}
+
+// C0 and C1 controls and DEL; default-ignorable characters, which include every bidirectional
+// control (U+061C, U+200E-200F, U+202A-202E, U+2066-2069), the zero-width ones and the soft
+// hyphen; line and paragraph separators; lone surrogates. None belongs in a URL, and each can
+// make the text read differently from what opens.
+const FORBIDDEN_CHARACTER = /[\p{Cc}\p{Default_Ignorable_Code_Point}\u2028\u2029\p{Cs}]/u;
+
+/** Analyse the agent's URL text for the consent card, or refuse it. */
+export function analyseUrl(text: string, options: AnalyseUrlOptions = {}): UrlVerdict {
+  // The text comes from an agent's JSON; the type is a promise the sender may not keep.
+  if (typeof text !== 'string') {
+    return refuse('unparsable', 'The URL is not a string.');
+  }
+  if (text.length > MAX_URL_CHARS) {
+    return refuse('too-long', `The URL is longer than ${MAX_URL_CHARS} characters.`);
+  }
+  const forbidden = FORBIDDEN_CHARACTER.exec(text);
+  if (forbidden !== null) {
+    const codePoint = forbidden[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+    return refuse(
+      'control-character',
+      `The URL contains a control or invisible character (U+${codePoint}) at position ${forbidden.index}.`,
+    );
+  }
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return refuse('unparsable', 'The URL is not a valid absolute URL.');
+  }
+  // Percent-encoding can make the serialised URL longer than the text.
+  if (url.href.length > MAX_URL_CHARS) {
+    return refuse('too-long', `The URL is longer than ${MAX_URL_CHARS} characters once encoded.`);
+  }
+  const hostname = url.hostname;
+  if (url.protocol === 'http:' && !isLoopback(hostname)) {
+    return refuse(
+      'insecure-http',
+      'Plain http is allowed only to this computer (localhost, 127.0.0.0/8, [::1]); use https.',
+    );
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    return refuse(
+      'scheme',
+      `The URL scheme "${clip(url.protocol.slice(0, -1), 32)}" cannot be opened; only https can (and http to this computer).`,
+    );
+  }
+  const labels = hostname.replace(/\.$/, '').split('.');
+  if (labels.some((label) => label === '')) {
+    return refuse('host', 'The URL has an empty host or an empty label in its host.');
+  }
+  return { ok: true, analysis: describe(text, url, labels, options) };
+}
+
+function refuse(code: UrlRefusalCode, reason: string): UrlVerdict {
+  return { ok: false, code, reason };
+}
+
+function isLoopback(hostname: string): boolean {
+  const host = hostname.replace(/\.$/, '');
+  return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+function describe(
+  text: string,
+  url: URL,
+  labels: string[],
+  { expectedDomain }: AnalyseUrlOptions,
+): UrlAnalysis {
+  const { hostname, href } = url;
+  const scheme = url.protocol === 'https:' ? 'https' : 'http';
+  const host = hostname.replace(/\.$/, '');
+  const parsed = parseDomain(host, { allowPrivateDomains: true, extractHostname: false });
+  const domain = parsed.domain;
+  const lookalike = domain === null ? null : findLookalike(domain, parsed.domainWithoutSuffix!);
+  const idn = labels.some((label) => label.startsWith('xn--'));
+  const problems = idn ? labelProblems(labels) : [];
+  // An ASCII host reads as it is; an international one is shown only when nothing about it
+  // could mislead (Chromium also shows punycode for a look-alike of a well-known domain).
+  const showUnicode = !idn || (problems.length === 0 && lookalike === null);
+  const hostUnicode = showUnicode ? domainToUnicode(hostname) : null;
+
+  const warnings = new Map<UrlWarningCode, string>();
+  const warn = (code: UrlWarningCode, message: string) => warnings.set(code, message);
+  if (lookalike !== null) {
+    warn(
+      'lookalike',
+      `${clip(domain!, 128)} is made to look like ${lookalike} but is another site.`,
+    );
+  }
+  for (const problem of problems) {
+    if (problem.kind === 'whole-script-confusable') {
+      const reads = /^[a-z0-9-]+$/.test(problem.looksLike)
+        ? ` ("${clip(problem.looksLike, 64)}")`
+        : '';
+      warn(
+        'whole-script-confusable',
+        `Part of the domain is written in ${scriptName(problem.script)} letters that look like Latin ones${reads}.`,
+      );
+    } else if (problem.kind === 'mixed-script') {
+      warn(
+        'mixed-script',
+        `Part of the domain mixes ${listed(problem.scripts.map(scriptName))} letters, a common way to imitate another name.`,
+      );
+    }
+  }
+  if (idn) {
+    warn(
+      'punycode',
+      showUnicode
+        ? `The domain uses international characters: ${clip(hostUnicode!, 128)} is registered as ${clip(hostname, 128)}.`
+        : `The domain uses international characters that could be mistaken for others, so it is shown in its registered form ${clip(hostname, 128)}.`,
+    );
+  }
+  if (url.username !== '' || url.password !== '') {
+    warn(
+      'userinfo',
+      `The URL puts "${clip(url.username, 64)}"${url.password === '' ? '' : ' and a password'} before "@", which is not where it goes: the site is ${clip(host, 128)}.`,
+    );
+  }
+  if (parsed.isIp === true) {
+    warn(
+      'ip-literal',
+      `The URL points to an IP address (${hostname}), not a domain name${writtenAsIs(text, hostname) ? '' : ', written in another form in the agent’s text'}.`,
+    );
+  }
+  if (expectedDomain !== undefined) {
+    const expected = registrableDomainOf(expectedDomain);
+    if (expected !== (domain ?? host)) {
+      warn(
+        'domain-mismatch',
+        `The URL leads to ${clip(domain ?? host, 128)}, not to the agent’s own domain ${clip(expected, 128)}.`,
+      );
+    }
+  }
+  if (scheme === 'http') {
+    warn('http', 'The connection is not encrypted (http); it is allowed only to this computer.');
+  }
+  if (url.port !== '') {
+    warn('port', `The URL uses port ${url.port}, not the usual port for ${scheme}.`);
+  }
+  if (hostname.length > LONG_HOST_CHARS || labels.length > LONG_HOST_LABELS) {
+    warn(
+      'long-host',
+      `The host is unusually long or deeply nested (${labels.length} parts, ${hostname.length} characters); the site is ${clip(domain ?? host, 128)}.`,
+    );
+  }
+
+  // The host starts after `scheme://` and any `user:password@`, serialised as in `href`.
+  const userinfo =
+    url.username === '' && url.password === ''
+      ? ''
+      : `${url.username}${url.password === '' ? '' : `:${url.password}`}@`;
+  const hostStart = url.protocol.length + 2 + userinfo.length;
+  const hostEnd = hostStart + host.length;
+  return {
+    href,
+    original: text,
+    normalised: href !== text,
+    scheme,
+    host: hostname,
+    hostUnicode,
+    registrableDomain: domain,
+    registrableDomainUnicode: domain !== null && showUnicode ? domainToUnicode(domain) : null,
+    port: url.port === '' ? null : Number(url.port),
+    path: `${url.pathname}${url.search}${url.hash}`,
+    highlight: { start: domain === null ? hostStart : hostEnd - domain.length, end: hostEnd },
+    warnings: URL_WARNING_CODES.filter((code) => warnings.has(code)).map((code) => ({
+      code,
+      message: warnings.get(code)!,
+    })),
+  };
+}
+
+// Each punycode label decoded and checked; a label that decodes to plain ASCII
+// (`xn--google-` is `google`) or not at all would show one name and open another.
+function labelProblems(labels: string[]): LabelProblem[] {
+  const tld = labels.at(-1)!;
+  return labels
+    .filter((label) => label.startsWith('xn--'))
+    .map((label) => {
+      const unicode = domainToUnicode(label);
+      return /^[\0-\x7f]*$/.test(unicode)
+        ? { kind: 'unsafe-character' }
+        : labelProblem(unicode, tld);
+    })
+    .filter((problem): problem is LabelProblem => problem !== null);
+}
+
+// The registrable domain of the agent's stated domain (a host or a URL), else its host; a
+// statement that is neither is kept as it is, and matches no URL.
+function registrableDomainOf(stated: string): string {
+  try {
+    const host = new URL(stated.includes('://') ? stated : `https://${stated}`).hostname;
+    const bare = host.replace(/\.$/, '');
+    return parseDomain(bare, { allowPrivateDomains: true, extractHostname: false }).domain ?? bare;
+  } catch {
+    return stated;
+  }
+}
+
+// Whether the text names the host as the parser serialises it, rather than as `0x7f.1`,
+// `2130706433` or `[0:0::1]`: the host must stand between the authority's delimiters.
+function writtenAsIs(text: string, hostname: string): boolean {
+  const escaped = hostname.replace(/[.[\]]/g, '\\$&');
+  return new RegExp(`(?:^|[/\\\\@])${escaped}(?:$|[/\\\\:?#])`, 'i').test(text);
+}
+
+function listed(names: string[]): string {
+  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+function scriptName(script: string): string {
+  return script.replace(/_/g, ' ');
+}
+
+// Agent text quoted in a sentence is cut short, so a sentence stays a sentence.
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}

@@ -1,0 +1,557 @@
+import { domainToUnicode } from 'node:url';
+import { parse as parseDomain } from 'tldts';
+import { describe, expect, it } from 'vitest';
+import { labelProblem, scriptsOf } from '../../../../main/core/elicitation/idn-display.js';
+import { MAX_URL_CHARS } from '../../../../main/core/elicitation/limits.js';
+import {
+  findLookalike,
+  MIN_LABEL_LOOKALIKE_CHARS,
+} from '../../../../main/core/elicitation/lookalike.js';
+import {
+  CONFUSABLES_17_PATCH,
+  hostSkeleton,
+  hostSkeletonWithoutMarks,
+  skeleton,
+} from '../../../../main/core/elicitation/skeleton.js';
+import {
+  analyseUrl,
+  LONG_HOST_CHARS,
+  LONG_HOST_LABELS,
+  type AnalyseUrlOptions,
+  type UrlRefusalCode,
+} from '../../../../main/core/elicitation/url-analysis.js';
+import { WELL_KNOWN_DOMAINS } from '../../../../main/core/elicitation/well-known-domains.js';
+import {
+  URL_VIEW_MESSAGE_CEILING,
+  URL_VIEW_TEXT_CEILING,
+  URL_WARNING_CODES,
+  UrlAnalysis,
+  type UrlWarningCode,
+} from '../../../../preload/url-analysis-view.js';
+import { URL_CORPUS, type OpenedUrlCase, type UrlCase } from '../../../fixtures/url-corpus.js';
+
+function opened(text: string, options: AnalyseUrlOptions = {}): UrlAnalysis {
+  const verdict = analyseUrl(text, options);
+  if (!verdict.ok) {
+    throw new Error(`refused (${verdict.code}): ${verdict.reason}`);
+  }
+  // Every analysis main makes must cross IPC to the renderer.
+  expect(UrlAnalysis.safeParse(verdict.analysis).success).toBe(true);
+  return verdict.analysis;
+}
+
+function refusal(text: string): { code: UrlRefusalCode; reason: string } {
+  const verdict = analyseUrl(text);
+  if (verdict.ok) {
+    throw new Error(`opened: ${verdict.analysis.href}`);
+  }
+  return verdict;
+}
+
+const codes = (text: string, options: AnalyseUrlOptions = {}) =>
+  opened(text, options).warnings.map(({ code }) => code);
+const message = (text: string, code: UrlWarningCode, options: AnalyseUrlOptions = {}) =>
+  opened(text, options).warnings.find((warning) => warning.code === code)?.message;
+const highlighted = (analysis: UrlAnalysis) =>
+  analysis.href.slice(analysis.highlight.start, analysis.highlight.end);
+
+const named = (entry: UrlCase) => {
+  const shown = JSON.stringify(entry.url);
+  return {
+    name: `${entry.about}: ${shown.length > 90 ? `${shown.slice(0, 89)}…"` : shown}`,
+    entry,
+  };
+};
+
+describe('the URL corpus', () => {
+  const refusedCases = URL_CORPUS.filter((entry) => 'refused' in entry);
+  const openedCases = URL_CORPUS.filter((entry): entry is OpenedUrlCase => !('refused' in entry));
+
+  it('holds at least 200 URLs, each once, opened with and without warnings and refused', () => {
+    expect(URL_CORPUS.length).toBeGreaterThanOrEqual(200);
+    expect(
+      new Set(
+        URL_CORPUS.map(
+          (entry) => `${entry.url} ${'expectedDomain' in entry ? entry.expectedDomain : ''}`,
+        ),
+      ).size,
+    ).toBe(URL_CORPUS.length);
+    expect(openedCases.filter((entry) => entry.warnings.length === 0).length).toBeGreaterThan(50);
+    expect(openedCases.filter((entry) => entry.warnings.length > 0).length).toBeGreaterThan(100);
+    expect(refusedCases.length).toBeGreaterThan(50);
+  });
+
+  it('names every warning and every refusal at least once', () => {
+    const warned = new Set(openedCases.flatMap((entry) => entry.warnings));
+    expect([...warned].sort()).toEqual([...URL_WARNING_CODES].sort());
+    const refusals = new Set(refusedCases.map((entry) => entry.refused));
+    expect([...refusals].sort()).toEqual(
+      ['control-character', 'host', 'insecure-http', 'scheme', 'too-long', 'unparsable'].sort(),
+    );
+  });
+
+  it.each(URL_CORPUS.map(named))('$name', ({ entry }) => {
+    if ('refused' in entry) {
+      const { code, reason } = refusal(entry.url);
+      expect(code).toBe(entry.refused);
+      expect(reason.length).toBeGreaterThan(0);
+      expect(reason.length).toBeLessThan(200);
+      return;
+    }
+    const options =
+      entry.expectedDomain === undefined ? {} : { expectedDomain: entry.expectedDomain };
+    const analysis = opened(entry.url, options);
+    expect({
+      host: analysis.host,
+      hostUnicode: analysis.hostUnicode,
+      registrableDomain: analysis.registrableDomain,
+      warnings: [...analysis.warnings.map(({ code }) => code)].sort(),
+      normalised: analysis.normalised,
+    }).toEqual({
+      host: entry.host,
+      hostUnicode: entry.hostUnicode,
+      registrableDomain: entry.registrableDomain,
+      warnings: [...entry.warnings].sort(),
+      normalised: entry.normalised,
+    });
+    // What is shown and opened is the WHATWG serialisation, and the highlight marks the
+    // registrable domain in it (the whole host when there is none), without a trailing dot.
+    const order = analysis.warnings.map(({ code }) => URL_WARNING_CODES.indexOf(code));
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(analysis.href).toBe(new URL(entry.url).href);
+    expect(analysis.original).toBe(entry.url);
+    expect(highlighted(analysis)).toBe(entry.registrableDomain ?? entry.host.replace(/\.$/, ''));
+    expect(analysis.registrableDomainUnicode).toBe(
+      analysis.hostUnicode === null || entry.registrableDomain === null
+        ? null
+        : domainToUnicode(entry.registrableDomain),
+    );
+  });
+});
+
+describe('analyseUrl: refusals', () => {
+  it('refuses text past MAX_URL_CHARS (8192) and accepts text at it', () => {
+    expect(MAX_URL_CHARS).toBe(8_192);
+    const base = 'https://example.com/';
+    expect(refusal(`${base}${'a'.repeat(MAX_URL_CHARS - base.length + 1)}`).code).toBe('too-long');
+    expect(opened(`${base}${'a'.repeat(MAX_URL_CHARS - base.length)}`).href).toHaveLength(
+      MAX_URL_CHARS,
+    );
+  });
+
+  it('refuses a URL that percent-encoding takes past the limit, and says so', () => {
+    const { code, reason } = refusal(`https://example.com/${'é'.repeat(1_400)}`);
+    expect(code).toBe('too-long');
+    expect(reason).toContain('once encoded');
+  });
+
+  it('names the forbidden character and where it is', () => {
+    expect(refusal('https://github.com/\u202eexe.pdf').reason).toContain('U+202E');
+    expect(refusal('https://github.com/\u202eexe.pdf').reason).toContain('position 19');
+    expect(refusal('https://github.com/\u0085').reason).toContain('U+0085');
+  });
+
+  it('refuses what is not a string', () => {
+    expect(analyseUrl(undefined as unknown as string)).toMatchObject({
+      ok: false,
+      code: 'unparsable',
+    });
+    expect(analyseUrl({ href: 'https://x.com/' } as unknown as string)).toMatchObject({
+      ok: false,
+      code: 'unparsable',
+    });
+  });
+
+  it('names the refused scheme, cut short', () => {
+    expect(refusal('javascript:alert(1)').reason).toContain('"javascript"');
+    const long = `${'x'.repeat(200)}:rest`;
+    expect(refusal(long).code).toBe('scheme');
+    expect(refusal(long).reason).toContain(`"${'x'.repeat(31)}…"`);
+  });
+
+  it('lets plain http through only to loopback', () => {
+    for (const text of [
+      'http://localhost/',
+      'http://127.0.0.1/',
+      'http://127.9.9.9/',
+      'http://[::1]/',
+    ]) {
+      expect(opened(text).scheme).toBe('http');
+    }
+    for (const text of ['http://128.0.0.1/', 'http://localhost.com/', 'http://[::2]/']) {
+      expect(refusal(text).code).toBe('insecure-http');
+    }
+  });
+});
+
+describe('analyseUrl: the view', () => {
+  it('gives the parts of the URL apart', () => {
+    const analysis = opened('https://user:pw@login.example.co.uk:8443/a/b?c=d#e');
+    expect(analysis).toMatchObject({
+      scheme: 'https',
+      host: 'login.example.co.uk',
+      registrableDomain: 'example.co.uk',
+      port: 8443,
+      path: '/a/b?c=d#e',
+    });
+    expect(highlighted(analysis)).toBe('example.co.uk');
+    expect(analysis.highlight.start).toBe('https://user:pw@login.'.length);
+  });
+
+  it('has no port for the default one', () => {
+    expect(opened('https://example.com:443/').port).toBeNull();
+    expect(opened('http://localhost:80/').port).toBeNull();
+    expect(opened('http://localhost:8080/').port).toBe(8080);
+  });
+
+  it('highlights past a user name without a password, and the whole host with no domain', () => {
+    expect(highlighted(opened('https://a@b.example.com/'))).toBe('example.com');
+    expect(highlighted(opened('https://:pw@b.example.com/'))).toBe('example.com');
+    expect(highlighted(opened('https://[::1]:8443/'))).toBe('[::1]');
+    expect(highlighted(opened('http://localhost./'))).toBe('localhost');
+  });
+
+  it('is not flagged as normalised when the text is already serialised', () => {
+    const analysis = opened('https://github.com/login');
+    expect(analysis.normalised).toBe(false);
+    expect(analysis.original).toBe(analysis.href);
+  });
+
+  it('lists warnings most serious first', () => {
+    expect(
+      codes('http://accounts.google.com@0x7f.1:8080/', { expectedDomain: 'x.example' }),
+    ).toEqual(['userinfo', 'ip-literal', 'domain-mismatch', 'http', 'port']);
+    expect(codes('https://a.b.c.d.gооgle.com:444/')).toEqual([
+      'lookalike',
+      'mixed-script',
+      'punycode',
+      'port',
+      'long-host',
+    ]);
+    // Labels are checked left to right; the warnings still come in order.
+    expect(codes('https://gооgle.аррӏе.com/')).toEqual([
+      'lookalike',
+      'whole-script-confusable',
+      'mixed-script',
+      'punycode',
+    ]);
+    expect(URL_WARNING_CODES[0]).toBe('lookalike');
+  });
+});
+
+describe('analyseUrl: warnings', () => {
+  it('punycode: says what the name is registered as, or that it is not shown', () => {
+    expect(message('https://münchen.de/', 'punycode')).toBe(
+      'The domain uses international characters: münchen.de is registered as xn--mnchen-3ya.de.',
+    );
+    expect(message('https://faß.de/', 'punycode')).toContain('could be mistaken');
+    expect(message('https://faß.de/', 'punycode')).toContain('xn--fa-hia.de');
+  });
+
+  it('mixed-script: names the scripts, in words', () => {
+    expect(message('https://gооgle.com/', 'mixed-script')).toContain(
+      'mixes Cyrillic and Latin letters',
+    );
+    expect(message('https://аαa.com/', 'mixed-script')).toContain('Cyrillic, Greek and Latin');
+    expect(message('https://ᑲox.com/', 'mixed-script')).toContain('Canadian Aboriginal and Latin');
+  });
+
+  it('whole-script-confusable: says what the letters read as, when they read as ASCII', () => {
+    expect(message('https://аррӏе.com/', 'whole-script-confusable')).toBe(
+      'Part of the domain is written in Cyrillic letters that look like Latin ones ("apple").',
+    );
+    expect(message('https://пеп.com/', 'whole-script-confusable')).toBe(
+      'Part of the domain is written in Cyrillic letters that look like Latin ones.',
+    );
+  });
+
+  it('lookalike: names the well-known domain', () => {
+    expect(message('https://раураӏ.com/', 'lookalike')).toBe(
+      'xn--80aa0cbo65f.com is made to look like paypal.com but is another site.',
+    );
+    // The first well-known domain with a label wins: amazon.com, not amazon.com.br.
+    expect(message('https://arnazon.net/', 'lookalike')).toContain('like amazon.com but');
+  });
+
+  it('ip-literal: says when the agent wrote the address in another form', () => {
+    expect(message('https://127.0.0.1/', 'ip-literal')).toBe(
+      'The URL points to an IP address (127.0.0.1), not a domain name.',
+    );
+    expect(message('https://2130706433/', 'ip-literal')).toContain('written in another form');
+    expect(message('https://[0::1]/', 'ip-literal')).toContain('written in another form');
+    expect(message('https://127.0.0.1:8443/?x=127.0.0.1', 'ip-literal')).not.toContain(
+      'another form',
+    );
+    expect(message('https://0x7f.1/?x=127.0.0.1', 'ip-literal')).toContain('another form');
+    expect(message('https://0x7f.1/127.0.0.1.html', 'ip-literal')).toContain('another form');
+  });
+
+  it('userinfo: quotes the user name, says whether there is a password, names the site', () => {
+    expect(message('https://accounts.google.com@evil.example/', 'userinfo')).toBe(
+      'The URL puts "accounts.google.com" before "@", which is not where it goes: the site is evil.example.',
+    );
+    expect(message('https://u:p@evil.example/', 'userinfo')).toContain('"u" and a password');
+    const long = message(`https://${'u'.repeat(5_000)}@evil.example/`, 'userinfo')!;
+    expect(long.length).toBeLessThan(URL_VIEW_MESSAGE_CEILING);
+    expect(long).toContain(`"${'u'.repeat(63)}…"`);
+  });
+
+  it('port: names the port and the scheme', () => {
+    expect(message('https://example.com:8443/', 'port')).toBe(
+      'The URL uses port 8443, not the usual port for https.',
+    );
+  });
+
+  it('http: says the connection is not encrypted', () => {
+    expect(message('http://localhost/', 'http')).toContain('not encrypted');
+  });
+
+  it(`long-host: past ${LONG_HOST_CHARS} characters or ${LONG_HOST_LABELS} labels`, () => {
+    expect(LONG_HOST_CHARS).toBe(100);
+    expect(LONG_HOST_LABELS).toBe(5);
+    const label = (n: number) => 'a'.repeat(n);
+    const host = (length: number) => `${label(50)}.${label(length - 50 - 13)}.example.com`;
+    expect(host(100)).toHaveLength(100);
+    expect(codes(`https://${host(100)}/`)).toEqual([]);
+    expect(codes(`https://${host(101)}/`)).toEqual(['long-host']);
+    expect(codes('https://a.b.c.example.com/')).toEqual([]);
+    expect(codes('https://a.b.c.d.example.com/')).toEqual(['long-host']);
+    expect(codes('https://a.b.c.example.com./')).toEqual([]);
+    expect(message('https://a.b.c.d.evil.example/', 'long-host')).toBe(
+      'The host is unusually long or deeply nested (6 parts, 20 characters); the site is evil.example.',
+    );
+  });
+
+  it('domain-mismatch: only when a stated domain is given, and names both', () => {
+    expect(codes('https://evil.example/')).toEqual([]);
+    expect(
+      message('https://evil.example/', 'domain-mismatch', { expectedDomain: 'agent.example.com' }),
+    ).toBe('The URL leads to evil.example, not to the agent’s own domain example.com.');
+    expect(
+      message('https://evil.example/', 'domain-mismatch', { expectedDomain: 'not a domain' }),
+    ).toContain('own domain not a domain');
+    expect(codes('https://a.example.com/', { expectedDomain: 'example.com.' })).toEqual([]);
+    // A host with no registrable domain is compared whole.
+    expect(codes('http://localhost/', { expectedDomain: 'localhost' })).toEqual(['http']);
+    expect(codes('http://localhost/', { expectedDomain: 'localhost.' })).toEqual(['http']);
+    expect(codes('https://127.0.0.1/', { expectedDomain: '127.0.0.2' })).toEqual([
+      'ip-literal',
+      'domain-mismatch',
+    ]);
+  });
+});
+
+describe('the Unicode display policy (idn-display)', () => {
+  it('reads scripts from Script_Extensions; Common and Inherited count for none', () => {
+    expect(scriptsOf('a')).toEqual(['Latin']);
+    expect(scriptsOf('é')).toEqual(['Latin']);
+    expect(scriptsOf('а')).toEqual(['Cyrillic']);
+    expect(scriptsOf('-')).toEqual([]);
+    expect(scriptsOf('7')).toEqual([]);
+    expect(scriptsOf('\u20d0')).toEqual([]);
+    expect(scriptsOf('\u0301')).toContain('Latin');
+    expect(scriptsOf('ー')).toEqual(['Hiragana', 'Katakana']);
+    expect(scriptsOf('ᬅ')).toEqual(['Unknown']);
+  });
+
+  it('shows single-script labels and the three CJK combinations', () => {
+    for (const label of [
+      'münchen',
+      'россия',
+      '日本',
+      'ひらがな漢字',
+      'ソニーabc',
+      'ㄅㄆabc',
+      '한국abc',
+    ]) {
+      expect(labelProblem(label, 'com')).toBeNull();
+    }
+  });
+
+  it('names a mix of scripts beyond the combinations', () => {
+    expect(labelProblem('gооgle', 'com')).toEqual({
+      kind: 'mixed-script',
+      scripts: ['Cyrillic', 'Latin'],
+    });
+    expect(labelProblem('ㄅ한', 'com')).toMatchObject({ kind: 'mixed-script' });
+    expect(labelProblem('ソ한', 'com')).toMatchObject({ kind: 'mixed-script' });
+    expect(labelProblem('é日本', 'jp')).toMatchObject({ kind: 'mixed-script' });
+  });
+
+  it('names only single-script characters in a mix, unless there are none', () => {
+    // U+0307 extends to a dozen scripts; the warning names the letters' scripts.
+    expect(labelProblem('xа\u0307y', 'com')).toEqual({
+      kind: 'mixed-script',
+      scripts: ['Cyrillic', 'Latin'],
+    });
+    const onlyShared = labelProblem('ー\u0951', 'com');
+    expect(onlyShared).toMatchObject({ kind: 'mixed-script' });
+    expect((onlyShared as { scripts: string[] }).scripts).toContain('Hiragana');
+    expect((onlyShared as { scripts: string[] }).scripts).toContain('Devanagari');
+  });
+
+  it('finds whole-script look-alikes by skeleton and by Chromium’s letter lists', () => {
+    expect(labelProblem('аррӏе', 'com')).toEqual({
+      kind: 'whole-script-confusable',
+      script: 'Cyrillic',
+      looksLike: 'apple',
+    });
+    // κ and τ have no ASCII prototype; Chromium's Greek list has them.
+    expect(labelProblem('οκτα', 'com')).toMatchObject({ kind: 'whole-script-confusable' });
+    // Cherokee Ꮎ's prototype carries a stroke, which is dropped; Cyrillic ё's own marks are not.
+    expect(labelProblem('ᎾᎾ', 'com')).toMatchObject({ kind: 'whole-script-confusable' });
+    expect(labelProblem('ёе', 'com')).toBeNull();
+    expect(labelProblem('ɡɑ', 'com')).toBeNull();
+  });
+
+  it('refuses deviation, invisible, non-identifier and removed characters', () => {
+    for (const label of [
+      'faß',
+      'σς',
+      'a\u200cb',
+      'a\u200db',
+      'a\u3164b',
+      'a⁄b',
+      'a💩',
+      'ḁbc',
+      'aǎ',
+    ]) {
+      expect(labelProblem(label, 'com')).toEqual({ kind: 'unsafe-character' });
+    }
+  });
+
+  it('refuses a second dot on i, j, l and marks on a dotless i', () => {
+    for (const label of ['i\u0307x', 'j\u0307x', 'l\u0307x', '\u0131\u0307x', '\u0131\u0301x']) {
+      expect(labelProblem(label, 'com')).toEqual({ kind: 'unsafe-character' });
+    }
+    expect(labelProblem('e\u0307x', 'com')).toBeNull();
+  });
+
+  it('refuses CJK characters that pass for punctuation or Latin next to other scripts', () => {
+    for (const label of ['aノb', 'aンb', 'ーab', 'aーb', 'a一', '一a', 'ab丨']) {
+      expect(labelProblem(label, 'jp')).toEqual({ kind: 'unsafe-character' });
+    }
+    for (const label of ['ソニー', 'ノート', '中一', '一中', 'ㄅ一']) {
+      expect(labelProblem(label, 'jp')).toBeNull();
+    }
+  });
+
+  it('allows thorn and eth only under .is, schwa only under .az', () => {
+    expect(labelProblem('þing', 'is')).toBeNull();
+    expect(labelProblem('þing', 'com')).toEqual({ kind: 'unsafe-character' });
+    expect(labelProblem('ðing', 'com')).toEqual({ kind: 'unsafe-character' });
+    expect(labelProblem('əli', 'az')).toBeNull();
+    expect(labelProblem('əli', 'is')).toEqual({ kind: 'unsafe-character' });
+  });
+
+  it('never shows a script Unicode does not recommend for identifiers', () => {
+    expect(labelProblem('ᏣᎳᎩ', 'com')).toEqual({ kind: 'unsafe-character' });
+    expect(labelProblem('ⲙⲛ', 'com')).toEqual({ kind: 'unsafe-character' });
+    expect(labelProblem('ᬅᬆ', 'com')).toEqual({ kind: 'unsafe-character' });
+  });
+});
+
+describe('skeletons (UTS #39 over confusables.txt 10.0.0, patched to 17.0.0 for Latin)', () => {
+  it('has the ASCII entries of confusables.txt: I, 1 and | to l, 0 to O, m to rn', () => {
+    expect(skeleton('I')).toBe('l');
+    expect(skeleton('1')).toBe('l');
+    expect(skeleton('|')).toBe('l');
+    expect(skeleton('l')).toBe('l');
+    expect(skeleton('0')).toBe('O');
+    expect(skeleton('m')).toBe('rn');
+    expect(skeleton('rn')).toBe('rn');
+  });
+
+  it('applies NFD before the mapping and after it', () => {
+    expect(skeleton('ӧ')).toBe('o\u0308');
+    expect(skeleton('㈎')).toBe('(가)'.normalize('NFD'));
+    expect(skeleton('㈎')).not.toBe('(가)');
+  });
+
+  it('carries the 17.0.0 Latin look-alikes the 10.0.0 table lacks', () => {
+    expect(skeleton('ӏ')).toBe('l');
+    expect(skeleton('ш')).toBe('w');
+    expect(skeleton('ւ')).toBe('i');
+    expect(skeleton('þ')).toBe('p');
+    for (const [codePoint, prototype] of CONFUSABLES_17_PATCH) {
+      expect(skeleton(String.fromCodePoint(codePoint))).toBe(prototype);
+    }
+  });
+
+  it('folds case for hosts, and can drop marks', () => {
+    expect(hostSkeleton('g00gle')).toBe('google');
+    expect(hostSkeleton('ᏀᎾᎾᏀᏞᎬ')).toBe('go\u0335o\u0335gle');
+    expect(hostSkeletonWithoutMarks('ᏀᎾᎾᏀᏞᎬ')).toBe('google');
+    expect(hostSkeletonWithoutMarks('göögle')).toBe('google');
+  });
+});
+
+describe('the well-known domains and the look-alike check', () => {
+  it('lists a few hundred registrable domains, none looking like another', () => {
+    expect(WELL_KNOWN_DOMAINS.length).toBeGreaterThanOrEqual(300);
+    expect(new Set(WELL_KNOWN_DOMAINS).size).toBe(WELL_KNOWN_DOMAINS.length);
+    expect(new Set(WELL_KNOWN_DOMAINS.map(hostSkeleton)).size).toBe(WELL_KNOWN_DOMAINS.length);
+    for (const domain of WELL_KNOWN_DOMAINS) {
+      const parsed = parseDomain(domain, { allowPrivateDomains: true, extractHostname: false });
+      expect(parsed.domain, domain).toBe(domain);
+    }
+  });
+
+  it('never flags a well-known domain itself', () => {
+    for (const domain of WELL_KNOWN_DOMAINS) {
+      expect(codes(`https://${domain}/`), domain).not.toContain('lookalike');
+    }
+  });
+
+  it('includes the sign-in and payment domains the consent card must know', () => {
+    for (const domain of ['google.com', 'github.com', 'microsoft.com', 'live.com', 'apple.com']) {
+      expect(WELL_KNOWN_DOMAINS).toContain(domain);
+    }
+    for (const domain of ['icloud.com', 'paypal.com', 'stripe.com', 'amazon.com', 'okta.com']) {
+      expect(WELL_KNOWN_DOMAINS).toContain(domain);
+    }
+    for (const domain of ['auth0.com', 'slack.com', 'atlassian.com', 'gitlab.com', 'x.com']) {
+      expect(WELL_KNOWN_DOMAINS).toContain(domain);
+    }
+  });
+
+  it(`compares labels under other suffixes from ${MIN_LABEL_LOOKALIKE_CHARS} characters`, () => {
+    expect(MIN_LABEL_LOOKALIKE_CHARS).toBe(4);
+    expect(findLookalike('0kta.net', '0kta')).toBe('okta.com');
+    expect(findLookalike('b0x.net', 'b0x')).toBeNull();
+    expect(findLookalike('b0x.com', 'b0x')).toBe('box.com');
+    expect(findLookalike('okta.net', 'okta')).toBeNull();
+    expect(findLookalike('okta.com', 'okta')).toBeNull();
+  });
+});
+
+describe('the view schema', () => {
+  const valid = opened('https://github.com/login');
+
+  it('fits every URL the limits allow', () => {
+    expect(MAX_URL_CHARS).toBeLessThanOrEqual(URL_VIEW_TEXT_CEILING);
+  });
+
+  it('refuses a highlight outside the URL, or empty', () => {
+    expect(UrlAnalysis.safeParse({ ...valid, highlight: { start: 0, end: 999 } }).success).toBe(
+      false,
+    );
+    expect(UrlAnalysis.safeParse({ ...valid, highlight: { start: 3, end: 3 } }).success).toBe(
+      false,
+    );
+  });
+
+  it('refuses a repeated warning and unbounded text', () => {
+    const warning = { code: 'port' as const, message: 'x' };
+    expect(UrlAnalysis.safeParse({ ...valid, warnings: [warning, warning] }).success).toBe(false);
+    expect(UrlAnalysis.safeParse({ ...valid, warnings: [warning] }).success).toBe(true);
+    const long = 'x'.repeat(URL_VIEW_TEXT_CEILING + 1);
+    expect(UrlAnalysis.safeParse({ ...valid, path: long }).success).toBe(false);
+    expect(
+      UrlAnalysis.safeParse({
+        ...valid,
+        warnings: [{ code: 'port', message: 'x'.repeat(URL_VIEW_MESSAGE_CEILING + 1) }],
+      }).success,
+    ).toBe(false);
+  });
+});

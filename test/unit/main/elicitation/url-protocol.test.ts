@@ -1,0 +1,211 @@
+/**
+ * URL-mode elicitation in the core: a real scripted agent sends raw requests and completions;
+ * the host's opener is recorded. The agent only ever learns the action.
+ */
+import { writeFile } from 'node:fs/promises';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { TranscriptEvent } from '../../../../preload/contract.js';
+import type { AirlockCore, CoreOptions } from '../../../../main/core/core.js';
+import { fixtureSpec } from '../../../helpers/agents.js';
+import { readySession, startCore, type Recorder } from '../../../helpers/core-harness.js';
+
+const timeouts = { requestMs: 10_000, cancelGraceMs: 500 };
+
+let core: AirlockCore | undefined;
+afterEach(() => core?.dispose());
+
+type UrlCard = Extract<TranscriptEvent, { type: 'url_elicitation' }>;
+
+const signIn = (elicitationId: string, url = 'https://github.com/login/oauth/authorize?x=1') => ({
+  sessionId: '$SESSION',
+  mode: 'url',
+  elicitationId,
+  url,
+  message: 'Please sign in.',
+});
+
+async function withAgent(scenario: string, overrides: Partial<CoreOptions> = {}, settings = {}) {
+  const agent = fixtureSpec(scenario);
+  const started = await startCore([agent], timeouts, overrides);
+  core = started.core;
+  if (Object.keys(settings).length > 0) {
+    const servers = { [agent.name]: { command: agent.command, args: agent.args } };
+    await writeFile(started.settingsPath, JSON.stringify({ agent_servers: servers, ...settings }));
+    await core.init();
+  }
+  const key = await readySession(core, started.recorder, agent.name, started.dir);
+  return { ...started, key };
+}
+
+async function answers(recorder: Recorder, key: string): Promise<unknown[]> {
+  await recorder.event(key, 'turn_end');
+  return JSON.parse(recorder.text(key)) as unknown[];
+}
+
+describe('a URL elicitation on the desktop host', () => {
+  it('shows the analysed URL, opens it only on consent, and tells the agent only "accept"', async () => {
+    const openUrl = vi.fn(async () => undefined);
+    const { core, recorder, key } = await withAgent('elicit', { openUrl });
+    await core.invoke('session:prompt', {
+      key,
+      text: JSON.stringify([signIn('gh-1', 'https://GitHub.com/login/oauth/authorize?x=1')]),
+    });
+    const card = (await recorder.event(key, 'url_elicitation')) as UrlCard;
+    expect(card.url).toMatchObject({
+      href: 'https://github.com/login/oauth/authorize?x=1',
+      normalised: true,
+      registrableDomain: 'github.com',
+    });
+    // Nothing is opened, or fetched, before consent.
+    expect(openUrl).not.toHaveBeenCalled();
+    await core.invoke('elicitation:openUrl', { key, cardKey: card.cardKey, where: 'window' });
+    expect(openUrl).toHaveBeenCalledWith('https://github.com/login/oauth/authorize?x=1', 'window');
+    expect(await answers(recorder, key)).toEqual([{ result: { action: 'accept' } }]);
+    // The card waits for the page; "Open again" opens the same URL, and no second answer goes.
+    await core.invoke('elicitation:openUrl', { key, cardKey: card.cardKey, where: 'browser' });
+    expect(openUrl).toHaveBeenLastCalledWith(
+      'https://github.com/login/oauth/authorize?x=1',
+      'browser',
+    );
+    await core.invoke('elicitation:finishUrl', { key, cardKey: card.cardKey, how: 'done' });
+    expect(await recorder.event(key, 'url_elicitation_done')).toEqual({
+      type: 'url_elicitation_done',
+      cardKey: card.cardKey,
+      how: 'done',
+    });
+    await expect(
+      core.invoke('elicitation:finishUrl', { key, cardKey: card.cardKey, how: 'done' }),
+    ).rejects.toThrow('That page is no longer waiting');
+  });
+
+  it('keeps the card when the host cannot open the URL, and says why', async () => {
+    const openUrl = vi.fn(async () => {
+      throw new (await import('../../../../main/core/errors.js')).UserFacingError(
+        'The isolated window needs the sandbox',
+      );
+    });
+    const { core, recorder, key } = await withAgent('elicit', { openUrl });
+    await core.invoke('session:prompt', { key, text: JSON.stringify([signIn('gh-1')]) });
+    const card = (await recorder.event(key, 'url_elicitation')) as UrlCard;
+    await expect(
+      core.invoke('elicitation:openUrl', { key, cardKey: card.cardKey, where: 'window' }),
+    ).rejects.toThrow('The isolated window needs the sandbox');
+    expect(recorder.summaries.get(key)?.pendingCards).toBe(1);
+    await core.invoke('elicitation:respond', { key, cardKey: card.cardKey, action: 'decline' });
+    expect(await answers(recorder, key)).toEqual([{ result: { action: 'decline' } }]);
+  });
+
+  it('refuses a duplicate outstanding id and keeps the first; refuses URLs it will not open', async () => {
+    const openUrl = vi.fn(async () => undefined);
+    const { core, recorder, key } = await withAgent('elicit', { openUrl });
+    await core.invoke('session:prompt', {
+      key,
+      text: JSON.stringify({
+        batches: [
+          [signIn('dup')],
+          [
+            signIn('dup', 'https://example.com/'),
+            signIn('js', 'javascript:alert(1)'),
+            signIn('file', 'file:///etc/passwd'),
+            signIn('plain', 'http://evil.example/'),
+            signIn('data', 'data:text/html,<h1>hi</h1>'),
+          ],
+        ],
+      }),
+    });
+    await recorder.until(() => recorder.text(key, 'thought') === 'batch 2 answered');
+    const cards = recorder
+      .transcript(key)
+      .filter((event): event is UrlCard => event.type === 'url_elicitation');
+    expect(cards).toHaveLength(1);
+    await core.invoke('elicitation:respond', { key, cardKey: cards[0]!.cardKey, action: 'cancel' });
+    const got = (await answers(recorder, key)) as {
+      result?: unknown;
+      error?: { code: number; message: string };
+    }[];
+    expect(got[0]).toEqual({ result: { action: 'cancel' } });
+    expect(got.slice(1).map((answer) => answer.error?.code)).toEqual(Array(5).fill(-32602));
+    expect(got[1]?.error?.message).toBe(
+      'Invalid params: elicitationId "dup" is already outstanding on this connection.',
+    );
+    expect(openUrl).not.toHaveBeenCalled();
+  });
+
+  it('ends the wait on elicitation/complete for its id, ignoring unknown and repeated ids', async () => {
+    const openUrl = vi.fn(async () => undefined);
+    const { core, recorder, key } = await withAgent('url-flow', { openUrl });
+    await core.invoke('session:prompt', { key, text: 'https://auth.example.com/consent' });
+    const card = (await recorder.event(key, 'url_elicitation')) as UrlCard;
+    await core.invoke('elicitation:openUrl', { key, cardKey: card.cardKey, where: 'window' });
+    await recorder.event(key, 'turn_end');
+    expect(JSON.parse(recorder.text(key))).toEqual({ result: { action: 'accept' } });
+    const done = recorder.transcript(key).filter((event) => event.type === 'url_elicitation_done');
+    expect(done).toEqual([
+      { type: 'url_elicitation_done', cardKey: card.cardKey, how: 'completed' },
+    ]);
+    expect(recorder.summaries.get(key)?.status).toBe('ready');
+  });
+
+  it('ends the wait when the agent exits', async () => {
+    const openUrl = vi.fn(async () => undefined);
+    const { core, recorder, key } = await withAgent('url-flow', { openUrl });
+    await core.invoke('session:prompt', { key, text: 'https://auth.example.com/consent exit' });
+    const card = (await recorder.event(key, 'url_elicitation')) as UrlCard;
+    await core.invoke('elicitation:openUrl', { key, cardKey: card.cardKey, where: 'browser' });
+    expect(await recorder.event(key, 'url_elicitation_done')).toEqual({
+      type: 'url_elicitation_done',
+      cardKey: card.cardKey,
+      how: 'agent_exited',
+    });
+  });
+});
+
+describe('a URL elicitation on the web host', () => {
+  it('takes the page\u2019s consent as accept, with no content, and opens nothing itself', async () => {
+    const { core, recorder, key } = await withAgent('elicit');
+    const state = (await core.invoke('app:getState', {})) as {
+      urlElicitation: { default: string; opener: string };
+    };
+    expect(state.urlElicitation).toEqual({ default: 'isolated_window', opener: 'page' });
+    await core.invoke('session:prompt', { key, text: JSON.stringify([signIn('w-1')]) });
+    const card = (await recorder.event(key, 'url_elicitation')) as UrlCard;
+    await expect(
+      core.invoke('elicitation:openUrl', { key, cardKey: card.cardKey, where: 'window' }),
+    ).rejects.toThrow('This host opens URLs from the page');
+    await expect(
+      core.invoke('elicitation:respond', {
+        key,
+        cardKey: card.cardKey,
+        action: 'accept',
+        content: { token: 'x' },
+      }),
+    ).rejects.toThrow('A URL request takes no answers');
+    await core.invoke('elicitation:respond', { key, cardKey: card.cardKey, action: 'accept' });
+    expect(await answers(recorder, key)).toEqual([{ result: { action: 'accept' } }]);
+    await core.invoke('session:close', { key });
+    expect(await recorder.event(key, 'url_elicitation_done')).toEqual({
+      type: 'url_elicitation_done',
+      cardKey: card.cardKey,
+      how: 'tab_closed',
+    });
+  });
+});
+
+describe('URL mode turned off in the settings', () => {
+  it('is not advertised, and a URL request is -32602', async () => {
+    const { core, recorder, key } = await withAgent('elicit', {}, { url_elicitation: 'off' });
+    const state = (await core.invoke('app:getState', {})) as {
+      urlElicitation: { default: string };
+    };
+    expect(state.urlElicitation.default).toBe('off');
+    await core.invoke('session:prompt', { key, text: JSON.stringify([signIn('off-1')]) });
+    expect(await answers(recorder, key)).toEqual([
+      {
+        error: expect.objectContaining({
+          code: -32602,
+          message: 'Invalid params: Airlock did not advertise url mode on this connection.',
+        }),
+      },
+    ]);
+  });
+});
