@@ -21,10 +21,13 @@ export default defineConfig({
   preload: {
     build: {
       outDir: 'out/preload',
-      // Sandboxed preloads cannot load modules: bundle everything, as CommonJS.
+      // Sandboxed preloads cannot load modules: bundle everything, as CommonJS, each preload
+      // standalone (no chunks shared between them, which a sandboxed preload could not load).
       externalizeDeps: false,
+      isolatedEntries: true,
       rollupOptions: {
-        input: { index: resolve('preload/index.ts') },
+        // The app window's preload, and the isolated URL window's address strip's.
+        input: { index: resolve('preload/index.ts'), strip: resolve('preload/strip.ts') },
         output: { format: 'cjs', entryFileNames: '[name].cjs' },
       },
     },
@@ -37,7 +40,10 @@ export default defineConfig({
       // AIRLOCK_MINIFY=0 keeps function names (`AIRLOCK_SOURCEMAP=1 AIRLOCK_MINIFY=0 npm run build`).
       sourcemap: process.env.AIRLOCK_SOURCEMAP === '1',
       minify: process.env.AIRLOCK_MINIFY !== '0',
-      rollupOptions: { input: { index: resolve('renderer/index.html') } },
+      // The app, and the isolated URL window's address strip.
+      rollupOptions: {
+        input: { index: resolve('renderer/index.html'), strip: resolve('renderer/strip.html') },
+      },
     },
   },
 });

@@ -67,6 +67,16 @@ const patternCache = new Map<string, PatternCheck>();
 const PATTERN_CACHE_SIZE = 256;
 
 /**
+ * Most counted repetitions (`{n}`, `{n,m}`, their largest counts added up) a pattern may ask
+ * for. re2js matches in linear time, but the time per character grows with the compiled
+ * program, and a short pattern such as `\pL{1000}` repeated compiles to a huge one; honest
+ * patterns count to a few dozen.
+ */
+export const PATTERN_REPEAT_BUDGET = 1_000;
+/** Most instructions a compiled pattern may have (see {@link PATTERN_REPEAT_BUDGET}). */
+export const PATTERN_PROGRAM_BUDGET = 2_000;
+
+/**
  * Compiles an agent's `pattern` with re2js, the only engine that may run it.
  *
  * The pattern is ECMAScript syntax (JSON Schema's); re2js translates what it can (named groups,
@@ -81,7 +91,14 @@ export function compilePattern(pattern: string): PatternCheck {
   }
   let check: PatternCheck;
   try {
+    // Counted before compiling, which itself takes time in proportion to the repetitions.
+    if (repetitions(pattern) > PATTERN_REPEAT_BUDGET) {
+      throw new Error(`it repeats more than ${PATTERN_REPEAT_BUDGET} times in all`);
+    }
     const re = RE2JS.compile(RE2JS.translateRegExp(pattern));
+    if (re.programSize() > PATTERN_PROGRAM_BUDGET) {
+      throw new Error(`it compiles to more than ${PATTERN_PROGRAM_BUDGET} instructions`);
+    }
     check = { ok: true, test: (value) => re.test(value) };
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
@@ -92,6 +109,15 @@ export function compilePattern(pattern: string): PatternCheck {
   }
   patternCache.set(pattern, check);
   return check;
+}
+
+/** The largest counts of a pattern's counted repetitions, added up (an upper bound). */
+function repetitions(pattern: string): number {
+  let total = 0;
+  for (const match of pattern.matchAll(/\{(\d{1,9})(?:,(\d{0,9}))?\}/g)) {
+    total += Math.max(Number(match[1]), Number(match[2] || 0));
+  }
+  return total;
 }
 
 type Format = (typeof fullFormats)[KnownFormat];
@@ -244,7 +270,9 @@ function multiSelectErrors(field: FormField & { kind: 'multi-select' }, value: u
   if (!value.every((item) => typeof item === 'string' && allowed.has(item))) {
     errors.push(formMessages.choices);
   }
-  if (new Set(value).size !== value.length) {
+  // As ajv checks `uniqueItems` for string items: values of another type are not compared.
+  const strings = value.filter((item) => typeof item === 'string');
+  if (new Set(strings).size !== strings.length) {
     errors.push(formMessages.duplicate);
   }
   if (field.minItems !== undefined && value.length < field.minItems) {

@@ -129,6 +129,12 @@ export function formCommands(
         outcomes.map((outcome, index) => `${index + 1}. ${describeOutcome(outcome)}`).join('\n'),
       );
     }),
+    // Not listed in /help: for tests of a card that arrives while the user is typing.
+    '/form-later': guard(async (arg) => {
+      const seconds = Math.min(Math.max(Number.parseFloat(arg ?? '2') || 2, 0.1), 60);
+      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+      await form(`I waited ${seconds} seconds to ask this.`, CONFIRM_NAME);
+    }),
     '/form-withdraw': guard(async (arg) => {
       const seconds = Math.min(Math.max(Number.parseFloat(arg ?? '3') || 3, 0.1), 60);
       const controller = new AbortController();

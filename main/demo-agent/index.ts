@@ -11,10 +11,13 @@ import { Readable, Writable } from 'node:stream';
 import { describeOutcome, formCommands } from './elicit.js';
 import { SETUP } from './forms.js';
 import { agentInput } from './parent-port-input.js';
+import { urlAtStart, urlCommands } from './url-flows.js';
 import { longText, replyFor, HELP_TEXT, type ReplyStyle } from './script.js';
 
 type DemoSession = {
   cancelled: boolean;
+  /** Called once when the running turn is cancelled. */
+  onCancel: (() => void)[];
   modeId: string;
   turns: number;
   style: ReplyStyle;
@@ -27,7 +30,10 @@ const sessions = new Map<string, DemoSession>();
 let clientCapabilities: acp.ClientCapabilities = {};
 /** Whether the next tab's `session/new` asks a setup question first ("Ask at start"). */
 let askAtStart = false;
+/** Whether the next tab's `session/new` asks to visit the consent page first (`/url-setup`). */
+let urlAtStartNext = false;
 const formSupported = () => Boolean(clientCapabilities.elicitation?.form);
+const urlSupported = () => Boolean(clientCapabilities.elicitation?.url);
 
 const MODES: acp.SessionMode[] = [
   { id: 'ask', name: 'Ask', description: 'Answer questions without changing files' },
@@ -54,6 +60,12 @@ const COMMANDS: acp.AvailableCommand[] = [
     input: { hint: 'seconds' },
   },
   { name: 'form-invalid', description: 'Send forms Airlock must refuse' },
+  { name: 'url', description: 'Connect a service through its consent page (URL mode)' },
+  { name: 'url-setup', description: 'Ask to visit a page while the next tab starts' },
+  { name: 'url-lookalike', description: 'Ask to visit a look-alike domain' },
+  { name: 'url-bad-scheme', description: 'Send URLs Airlock must refuse' },
+  { name: 'url-never-completes', description: 'Ask to visit a page and never say it is done' },
+  { name: 'url-duplicate-id', description: 'Send two URL requests with one id' },
 ];
 
 /** The session's options: a select and a toggle. */
@@ -88,6 +100,13 @@ function configOptions(state: DemoSession): acp.SessionConfigOption[] {
 }
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Resolves when the session's running turn is cancelled. */
+function untilCancelled(state: DemoSession): Promise<void> {
+  return state.cancelled
+    ? Promise.resolve()
+    : new Promise((resolve) => state.onCancel.push(resolve));
+}
 
 function session(sessionId: string): DemoSession {
   const found = sessions.get(sessionId);
@@ -210,6 +229,7 @@ async function prompt(
 ): Promise<acp.PromptResponse> {
   const state = session(params.sessionId);
   state.cancelled = false;
+  state.onCancel.length = 0;
   state.turns += 1;
   const text = params.prompt
     .map((block) => (block.type === 'text' ? block.text : ''))
@@ -221,6 +241,9 @@ async function prompt(
     await streamText(client, params.sessionId, state, reply, 24);
   };
   const forms = formCommands(client, params.sessionId, say, formSupported);
+  const urls = urlCommands(client, params.sessionId, say, urlSupported, () =>
+    untilCancelled(state),
+  );
   switch (command) {
     case '/help':
       await streamText(client, params.sessionId, state, HELP_TEXT, 24);
@@ -241,6 +264,12 @@ async function prompt(
       }
       break;
     }
+    case '/url-setup':
+      urlAtStartNext = true;
+      await say(
+        'Start a new tab with the demo agent: I will ask you to visit the Demo Service page while it starts.',
+      );
+      break;
     case '/form-setup':
       askAtStart = true;
       await client.notify(acp.methods.client.session.update, {
@@ -259,6 +288,10 @@ async function prompt(
     default:
       if (Object.hasOwn(forms, command)) {
         await forms[command]!(arg);
+        break;
+      }
+      if (Object.hasOwn(urls, command)) {
+        await urls[command]!();
         break;
       }
       if (state.thinking) {
@@ -300,6 +333,12 @@ const app = acp
   })
   .onRequest(acp.methods.agent.session.new, async ({ client, requestId }) => {
     const sessionId = `demo_${randomUUID()}`;
+    // `/url-setup`: a request-scoped URL elicitation about this very `session/new`.
+    const visit =
+      urlAtStartNext && urlSupported() && requestId !== null
+        ? await urlAtStart(client, requestId)
+        : undefined;
+    urlAtStartNext = false;
     // "Ask at start": a request-scoped question about this very `session/new`.
     const setup =
       askAtStart && formSupported() && requestId !== null
@@ -314,6 +353,7 @@ const app = acp
         : undefined;
     const state: DemoSession = {
       cancelled: false,
+      onCancel: [],
       modeId: 'code',
       turns: 0,
       style: 'plain',
@@ -326,14 +366,19 @@ const app = acp
         sessionId,
         update: { sessionUpdate: 'available_commands_update', availableCommands: COMMANDS },
       });
-      if (setup) {
-        void client.notify(acp.methods.client.session.update, {
-          sessionId,
-          update: {
-            sessionUpdate: 'agent_message_chunk',
-            content: { type: 'text', text: `Set up at start. ${describeOutcome(setup)}` },
-          },
-        });
+      for (const [what, outcome] of [
+        ['Set up at start.', setup],
+        ['Asked to visit the Demo Service at start.', visit],
+      ] as const) {
+        if (outcome) {
+          void client.notify(acp.methods.client.session.update, {
+            sessionId,
+            update: {
+              sessionUpdate: 'agent_message_chunk',
+              content: { type: 'text', text: `${what} ${describeOutcome(outcome)}` },
+            },
+          });
+        }
       }
     });
     return {
@@ -375,6 +420,9 @@ const app = acp
     const state = sessions.get(params.sessionId);
     if (state) {
       state.cancelled = true;
+      for (const wake of state.onCancel.splice(0)) {
+        wake();
+      }
     }
   });
 

@@ -21,6 +21,12 @@ export const HELP_TEXT = [
   '- `/form-withdraw S`: a question I withdraw after S seconds',
   '- `/form-invalid`: forms Airlock must refuse, and its answers',
   '',
+  'Pages to visit (URL mode):',
+  '',
+  '- `/url`: connect the Demo Service through its consent page (Authorize or Deny there)',
+  '- `/url-setup`: the same while the next tab starts',
+  '- `/url-lookalike`, `/url-bad-scheme`, `/url-never-completes`, `/url-duplicate-id`',
+  '',
   'Anything else, I repeat back to you.',
 ].join('\n');
 

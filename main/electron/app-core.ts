@@ -1,12 +1,14 @@
 /**
  * The core as the Electron host runs it: the user's settings and logs, the system folder
- * picker, and the demo agent in a utility process.
+ * picker, the demo agent in a utility process, and consented URLs opened in the isolated
+ * window or the system browser.
  */
 import { app, BrowserWindow, dialog, type OpenDialogOptions } from 'electron';
 import { homedir } from 'node:os';
 import { AirlockCore } from '../core/core.js';
 import { DEMO_AGENT_NAME, logsDir, settingsPath, type AgentSpec } from '../core/settings.js';
 import { keychainSecretStore } from './keychain.js';
+import { openUrl } from './url-opener.js';
 import { forkUtilityAgent } from './utility-agent.js';
 
 /** The demo agent, started from its built script with `utilityProcess.fork`. */
@@ -44,6 +46,8 @@ export async function startCore(demoAgentScript: string): Promise<AirlockCore> {
     pickFolder,
     // safeStorage can be asked only once the app is ready, which it is by now.
     secrets: keychainSecretStore(),
+    // Consented URLs open in the isolated window (set up in index.ts) or the system browser.
+    openUrl,
   });
   await core.init();
   return core;

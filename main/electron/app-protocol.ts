@@ -17,6 +17,8 @@ export const APP_SCHEME = 'airlock';
 export const APP_HOST = 'app';
 /** The page the app window loads. */
 export const APP_URL = `${APP_SCHEME}://${APP_HOST}/index.html`;
+/** The page of the isolated URL window's address strip. */
+export const STRIP_URL = `${APP_SCHEME}://${APP_HOST}/strip.html`;
 
 /**
  * Registers the app scheme's privileges. Electron requires this before the app is ready.

@@ -10,9 +10,11 @@ import { registerAppScheme, setupAppProtocol } from './app-protocol.js';
 import { appWindows, setupWindows } from './app-window.js';
 import { setupHardening } from './hardening.js';
 import { setupIpc } from './ipc.js';
+import { setupUrlWindows } from './url-window.js';
 
 const paths = {
   preload: fileURLToPath(new URL('../preload/index.cjs', import.meta.url)),
+  stripPreload: fileURLToPath(new URL('../preload/strip.cjs', import.meta.url)),
   renderer: fileURLToPath(new URL('../renderer', import.meta.url)),
   demoAgent: fileURLToPath(new URL('./demo-agent.js', import.meta.url)),
 };
@@ -28,6 +30,7 @@ app
     setupAppProtocol(paths.renderer);
     const core = await startCore(paths.demoAgent);
     setupIpc(core, () => appWindows().map((window) => window.webContents));
+    setupUrlWindows({ stripPreload: paths.stripPreload });
     setupQuit(core);
     setupWindows(paths.preload);
   })

@@ -5,13 +5,17 @@
  * it comes from the main frame of an app window showing a page on the app scheme; the core
  * validates the payload itself (see {@link AirlockCore.invoke}), and only user-facing
  * messages go back. Every core event goes to the app windows.
+ *
+ * The isolated URL windows' address strips have a contract of their own
+ * (preload/strip-contract.ts), served by {@link setupStripIpc} to those strips only.
  */
 import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import { calls, type CallChannel } from '../../preload/contract.js';
 import type { IpcReply } from '../../preload/ipc-reply.js';
+import { STRIP_CHANNELS, type StripState } from '../../preload/strip-contract.js';
 import type { AirlockCore } from '../core/core.js';
 import { UserFacingError } from '../core/errors.js';
-import { isAppUrl } from './app-protocol.js';
+import { isAppUrl, STRIP_URL } from './app-protocol.js';
 
 /** What the IPC layer needs from the core. */
 export type ContractCore = Pick<AirlockCore, 'invoke' | 'onEvent'>;
@@ -39,10 +43,15 @@ export function isTrustedSender(event: IpcMainInvokeEvent, appContents: AppConte
   if (!contents) {
     return false;
   }
+  return isMainFrameOf(frame, contents) && isAppUrl(frame.url);
+}
+
+type Frame = NonNullable<IpcMainInvokeEvent['senderFrame']>;
+
+function isMainFrameOf(frame: Frame, contents: WebContents): boolean {
   const main = contents.mainFrame;
   // Compared by ids: two WebFrameMain objects can stand for the same frame.
-  const isMainFrame = frame.processId === main.processId && frame.routingId === main.routingId;
-  return isMainFrame && isAppUrl(frame.url);
+  return frame.processId === main.processId && frame.routingId === main.routingId;
 }
 
 /**
@@ -92,5 +101,92 @@ async function answer(
     // Anything else may hold paths or internals: log it here, show the user a generic message.
     console.error(`airlock: ${channel} failed:`, error);
     return { ok: false, error: 'Internal error' };
+  }
+}
+
+/** The address strip of one open URL window, as the strip's IPC sees it. */
+export type StripHost = {
+  /** The strip's contents: the only sender whose calls act on this window. */
+  readonly contents: WebContents;
+  /** Closes the URL window. */
+  close(): void;
+  /** Opens the URL the user consented to in the system browser. */
+  openInBrowser(): Promise<void>;
+};
+
+/** The strips of the open URL windows. */
+export type StripHosts = () => readonly StripHost[];
+
+/**
+ * The strip a call comes from, or `undefined` when it does not come from the main frame of
+ * the strip of an open URL window, showing the strip page.
+ *
+ * The isolated page itself has no preload, so it cannot send anything; this refuses it all
+ * the same, and the app window too.
+ */
+export function stripOfSender(
+  event: IpcMainInvokeEvent,
+  strips: StripHosts,
+): StripHost | undefined {
+  const frame = event.senderFrame;
+  if (!frame) {
+    return undefined;
+  }
+  const strip = strips().find(
+    (candidate) => !candidate.contents.isDestroyed() && candidate.contents.id === event.sender.id,
+  );
+  if (!strip || !isMainFrameOf(frame, strip.contents) || frame.url !== STRIP_URL) {
+    return undefined;
+  }
+  return strip;
+}
+
+/**
+ * Serves the strip's two calls (close, open in the system browser) to the URL windows'
+ * strips, and to nothing else.
+ *
+ * Returns a function that removes the handlers.
+ */
+export function setupStripIpc(strips: StripHosts): () => void {
+  ipcMain.handle(STRIP_CHANNELS.close, (event) =>
+    answerStrip(STRIP_CHANNELS.close, event, strips, async (strip) => strip.close()),
+  );
+  ipcMain.handle(STRIP_CHANNELS.openInBrowser, (event) =>
+    answerStrip(STRIP_CHANNELS.openInBrowser, event, strips, (strip) => strip.openInBrowser()),
+  );
+  return () => {
+    ipcMain.removeHandler(STRIP_CHANNELS.close);
+    ipcMain.removeHandler(STRIP_CHANNELS.openInBrowser);
+  };
+}
+
+/** Sends a strip its new state, if it still shows the strip page. */
+export function sendStripState(contents: WebContents, state: StripState): void {
+  if (!contents.isDestroyed() && contents.getURL() === STRIP_URL) {
+    contents.send(STRIP_CHANNELS.onDidChangeState, state);
+  }
+}
+
+/** What the strip shows when a call fails; the details stay out of it and out of the log. */
+export const STRIP_FAILURE = 'That did not work. Copy the address and open it in your browser.';
+
+async function answerStrip(
+  channel: string,
+  event: IpcMainInvokeEvent,
+  strips: StripHosts,
+  act: (strip: StripHost) => Promise<void>,
+): Promise<IpcReply> {
+  const strip = stripOfSender(event, strips);
+  if (!strip) {
+    console.warn(`airlock: refused ${channel} from a sender that is not a URL window's strip`);
+    return { ok: false, error: FORBIDDEN };
+  }
+  try {
+    await act(strip);
+    return { ok: true, value: null };
+  } catch (error) {
+    // Only the error's kind: its message could hold the URL, which never goes to a log.
+    console.error(`airlock: ${channel} failed (${error instanceof Error ? error.name : 'error'})`);
+    return { ok: false, error: STRIP_FAILURE };
   }
 }

@@ -7,6 +7,8 @@
  * 2. The core forwards `session/update`s at N% of the rate a bare SDK client reads them from the
  *    same agent (goal: 90% or more).
  * 3. Renderer memory for one session with 100,000 updates.
+ * 4. Elicitation (test/bench/elicitation.ts): 1,000 invalid requests answered, and a 20-field
+ *    form from the agent's request to interactive in Chromium, and from Accept to the agent.
  */
 import * as acp from '@agentclientprotocol/sdk';
 import { spawn } from 'node:child_process';
@@ -19,6 +21,7 @@ import { AirlockCore } from '../../main/core/core.js';
 import { longText } from '../../main/demo-agent/script.js';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, startWebApp } from '../helpers/web-app.js';
+import { elicitationBench } from './elicitation.js';
 
 const demoAgent = fileURLToPath(new URL('../../out/main/demo-agent.js', import.meta.url));
 const UPDATES_KB = 10_000; // /long 10000: 10 MB as 100,000 chunks of 100 bytes
@@ -240,10 +243,16 @@ async function rendererFigures(memory: boolean): Promise<{
   }
 }
 
-// `npm run bench -- core` or `-- renderer` runs one part only.
+// `npm run bench -- core`, `-- renderer` or `-- elicitation` runs one part only.
 const only = process.argv[2];
+const PARTS = ['core', 'renderer', 'elicitation'];
+if (only !== undefined && !PARTS.includes(only)) {
+  console.error(`unknown bench part "${only}"; the parts are ${PARTS.join(', ')}`);
+  process.exit(2);
+}
+const runs = (part: string) => only === undefined || only === part;
 
-if (only !== 'renderer') {
+if (runs('core')) {
   // Alternate the two, three runs each, and compare the best of each: both spawn a fresh
   // agent, so neither gains from the other's warm-up.
   const bareRuns: number[] = [];
@@ -259,7 +268,7 @@ if (only !== 'renderer') {
   );
 }
 
-if (only !== 'core') {
+if (runs('renderer')) {
   // Three fresh browsers, as the first stream on a cold page is the hardest.
   const describe = ({ count, longestMs, longestCpuMs, mostCpuMs }: LongTasks) =>
     `${count} over 50 ms` +
@@ -280,4 +289,8 @@ if (only !== 'core') {
       );
     }
   }
+}
+
+if (runs('elicitation')) {
+  await elicitationBench();
 }

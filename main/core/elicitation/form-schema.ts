@@ -175,6 +175,10 @@ function readProperty(name: string, raw: unknown, required: boolean): FormField 
   if (name === '__proto__') {
     throw new Refusal('Property "__proto__" has a reserved name.');
   }
+  // A lone surrogate is not text: it cannot be encoded, so no answer naming it could be checked.
+  if (/\p{Cs}/u.test(name)) {
+    throw new Refusal(`Property ${show(name)} has a name that is not well-formed Unicode.`);
+  }
   const where = `Property ${show(name)}`;
   if (!isObject(raw)) {
     throw new Refusal(`${where} must be a schema object.`);

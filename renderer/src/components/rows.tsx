@@ -2,10 +2,14 @@
  * One transcript row of each kind. Agent strings are always React text, never HTML.
  */
 import { diffLines } from 'diff';
-import { memo, useEffect, useRef, useState } from 'react';
+import { createContext, memo, useContext, useEffect, useRef, useState } from 'react';
 import type { ContentView, PermissionOutcome, ToolContentView } from '../../../preload/contract';
 import type { Row } from '../state/transcript';
+import { ElicitationRowView } from './elicitation-row';
 import { Markdown } from './markdown';
+
+/** The tool calls an open elicitation card is about: their rows say they wait on the user. */
+export const WaitingToolCalls = createContext<ReadonlySet<string>>(new Set());
 
 /** What rows can ask of the session. */
 export type RowActions = {
@@ -57,6 +61,7 @@ function DiffView({ diff }: { diff: Extract<ToolContentView, { type: 'diff' }> }
 function ToolRow({ row }: { row: Extract<Row, { kind: 'tool' }> }) {
   const { fields } = row;
   const title = fields.title ?? row.toolCallId;
+  const waiting = useContext(WaitingToolCalls).has(row.toolCallId);
   return (
     <section
       className={`tool-call status-${fields.status ?? 'pending'}`}
@@ -65,6 +70,7 @@ function ToolRow({ row }: { row: Extract<Row, { kind: 'tool' }> }) {
       <header>
         <span className="tool-kind">{fields.kind ?? 'other'}</span>
         <span className="tool-title">{title}</span>
+        {waiting ? <span className="tool-waiting">Waiting for your answer</span> : null}
         <span className="tool-status" role="status">
           {(fields.status ?? 'pending').replace('_', ' ')}
         </span>
@@ -237,8 +243,13 @@ export const RowView = memo(function RowView({ row, actions }: { row: Row; actio
         </div>
       );
     case 'elicitation':
-      // The card (elicitation-card.tsx) is drawn by the session view, which owns focus.
-      return null;
+      // Only the record: an open card itself is in the session view's dock, which the list
+      // cannot unmount.
+      return (
+        <div className="row">
+          <ElicitationRowView row={row} />
+        </div>
+      );
     case 'turn_end':
       return (
         <div className="row turn-end" role="status" aria-label="Turn ended">

@@ -38,15 +38,12 @@ export function SessionTabs({ sessions, activeKey, onActivate, onClose }: Props)
   };
 
   return (
-    <ul
-      className="session-list"
-      role="tablist"
-      aria-orientation="vertical"
-      aria-label="Open sessions"
-    >
-      {sessions.map((session, index) => (
-        <li key={session.key} className="session-tab" role="presentation">
+    // A tablist holds only tabs, so each tab's close button sits in a column beside it.
+    <div className="session-list">
+      <div role="tablist" aria-orientation="vertical" aria-label="Open sessions">
+        {sessions.map((session, index) => (
           <button
+            key={session.key}
             ref={(element) => {
               if (element) {
                 tabs.current.set(session.key, element);
@@ -56,6 +53,7 @@ export function SessionTabs({ sessions, activeKey, onActivate, onClose }: Props)
             }}
             type="button"
             role="tab"
+            className="session-tab"
             aria-selected={session.key === activeKey}
             aria-controls={session.key === activeKey ? SESSION_PANEL_ID : undefined}
             tabIndex={session.key === tabbable ? 0 : -1}
@@ -68,8 +66,16 @@ export function SessionTabs({ sessions, activeKey, onActivate, onClose }: Props)
             <span className={`tab-status status-${session.status}`}>
               {session.status.replace('_', ' ')}
             </span>
+            {session.pendingCards > 0 ? (
+              <span className="tab-waiting">{session.pendingCards} waiting</span>
+            ) : null}
           </button>
+        ))}
+      </div>
+      <div className="session-closers">
+        {sessions.map((session) => (
           <button
+            key={session.key}
             type="button"
             className="close"
             aria-label={`Close session with ${session.agentName}`}
@@ -77,8 +83,8 @@ export function SessionTabs({ sessions, activeKey, onActivate, onClose }: Props)
           >
             ×
           </button>
-        </li>
-      ))}
-    </ul>
+        ))}
+      </div>
+    </div>
   );
 }

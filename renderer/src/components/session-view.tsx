@@ -1,5 +1,6 @@
 /**
- * One session: who the agent is, its transcript, and the composer. Esc cancels a running turn.
+ * One session: who the agent is, its transcript, the dock of questions waiting on the user, and
+ * the composer. Esc cancels a running turn (Esc on a question cancels only the question).
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Virtuoso } from 'react-virtuoso';
@@ -11,7 +12,8 @@ import {
 } from '../../../preload/contract';
 import type { Transcript } from '../state/transcript';
 import { AgentLog, AgentPanel, type SignInHost } from './agent-panel';
-import { RowView, type RowActions } from './rows';
+import { ElicitationDock, elicitationCards } from './elicitation-dock';
+import { RowView, WaitingToolCalls, type RowActions } from './rows';
 
 type Props = {
   api: AirlockApi;
@@ -53,6 +55,14 @@ export function SessionView({ api, session, transcript, signIn }: Props) {
   const stick = useRef(true);
   const rows = transcript?.rows ?? [];
   const prompting = session.status === 'prompting';
+  const composer = useRef<HTMLTextAreaElement>(null);
+  // Tool rows re-render only when the set of tool calls waiting on a card changes.
+  const waitingList = JSON.stringify(
+    elicitationCards(transcript).open.flatMap((row) =>
+      row.toolCallId === undefined ? [] : [row.toolCallId],
+    ),
+  );
+  const waitingTools = useMemo(() => new Set(JSON.parse(waitingList) as string[]), [waitingList]);
 
   // While following, the list keeps its end in view as it grows: new rows, a row that grows as
   // text streams in, and rows whose measured height differs from the estimate.
@@ -276,18 +286,28 @@ export function SessionView({ api, session, transcript, signIn }: Props) {
           lastTop.current = top;
         }}
       >
-        <Virtuoso
-          scrollerRef={(element) => {
-            scroller.current = element instanceof HTMLElement ? element : null;
-          }}
-          data={rows}
-          computeItemKey={(_index, row) => row.id}
-          totalListHeightChanged={follow}
-          initialTopMostItemIndex={rows.length > 0 ? rows.length - 1 : 0}
-          increaseViewportBy={{ top: 400, bottom: 400 }}
-          itemContent={(_index, row) => <RowView row={row} actions={actions} />}
-        />
+        <WaitingToolCalls.Provider value={waitingTools}>
+          <Virtuoso
+            scrollerRef={(element) => {
+              scroller.current = element instanceof HTMLElement ? element : null;
+            }}
+            data={rows}
+            computeItemKey={(_index, row) => row.id}
+            totalListHeightChanged={follow}
+            initialTopMostItemIndex={rows.length > 0 ? rows.length - 1 : 0}
+            increaseViewportBy={{ top: 400, bottom: 400 }}
+            itemContent={(_index, row) => <RowView row={row} actions={actions} />}
+          />
+        </WaitingToolCalls.Provider>
       </div>
+
+      <ElicitationDock
+        api={api}
+        sessionKey={session.key}
+        sessionLabel={`the tab “${session.title ?? agentLabel(session)}” in ${session.cwd}`}
+        transcript={transcript}
+        composer={composer}
+      />
 
       {error ? (
         <p className="error" role="alert">
@@ -303,6 +323,7 @@ export function SessionView({ api, session, transcript, signIn }: Props) {
         }}
       >
         <textarea
+          ref={composer}
           aria-label="Message"
           placeholder={
             session.status === 'ready'

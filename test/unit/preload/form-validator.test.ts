@@ -5,6 +5,8 @@ import {
   answerContent,
   codePointLength,
   compilePattern,
+  PATTERN_PROGRAM_BUDGET,
+  PATTERN_REPEAT_BUDGET,
   formMessages,
   isFormValid,
   matchesFormat,
@@ -336,6 +338,25 @@ describe('compilePattern', () => {
     expect(compilePattern('(a)\\1')).toEqual({
       ok: false,
       reason: 'error parsing regexp: invalid escape sequence: `\\1`',
+    });
+  });
+
+  it('refuses a pattern that repeats too much in all, before compiling it', () => {
+    expect(compilePattern(`^a{${PATTERN_REPEAT_BUDGET}}$`).ok).toBe(true);
+    expect(compilePattern(`^a{${PATTERN_REPEAT_BUDGET - 2}}b{1,2}$`).ok).toBe(true);
+    expect(compilePattern(`^a{${PATTERN_REPEAT_BUDGET - 2}}b{1,3}$`)).toEqual({
+      ok: false,
+      reason: `it repeats more than ${PATTERN_REPEAT_BUDGET} times in all`,
+    });
+    expect(compilePattern('\\pL{1000}'.repeat(100)).ok).toBe(false);
+  });
+
+  it('refuses a pattern that compiles to too large a program', () => {
+    // Classes without counts: nothing to count up front, so the compiled size decides.
+    expect(compilePattern('[a-z]'.repeat(PATTERN_PROGRAM_BUDGET - 10)).ok).toBe(true);
+    expect(compilePattern('[a-z]'.repeat(PATTERN_PROGRAM_BUDGET + 10))).toEqual({
+      ok: false,
+      reason: `it compiles to more than ${PATTERN_PROGRAM_BUDGET} instructions`,
     });
   });
 

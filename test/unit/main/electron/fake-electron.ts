@@ -26,6 +26,13 @@ export class FakeSession extends EventEmitter {
   setDevicePermissionHandler = vi.fn((handler: Handler) => {
     this.devicePermissionHandler = handler;
   });
+  clearStorageData = vi.fn(async () => undefined);
+  clearCache = vi.fn(async () => undefined);
+  clearAuthCache = vi.fn(async () => undefined);
+
+  constructor(readonly partition = '') {
+    super();
+  }
 }
 
 let nextContentsId = 1;
@@ -43,6 +50,13 @@ export class FakeWebContents extends EventEmitter {
   send = vi.fn();
   setWindowOpenHandler = vi.fn((handler: Handler) => {
     this.windowOpenHandler = handler;
+  });
+  loadURL = vi.fn(async (url: string) => {
+    this.mainFrame.url = url;
+  });
+  /** Closes at once, as Electron does without `waitForBeforeUnload`. */
+  close = vi.fn(() => {
+    this.destroyed = true;
   });
 
   constructor(readonly session: FakeSession = defaultSession) {
@@ -96,12 +110,82 @@ export class BrowserWindow extends EventEmitter {
   }
 }
 
-/** The app: an event emitter whose readiness the test controls. */
+/** A view's web contents with the options it was made with (`WebContentsView`). */
+export class WebContentsView {
+  static created: WebContentsView[] = [];
+  readonly webContents: FakeWebContents;
+  setBounds = vi.fn();
+
+  constructor(readonly options: { webPreferences?: Record<string, unknown> } = {}) {
+    const session = options.webPreferences?.session;
+    this.webContents = new FakeWebContents(
+      session instanceof FakeSession ? session : defaultSession,
+    );
+    WebContentsView.created.push(this);
+    app.emit('web-contents-created', {}, this.webContents);
+  }
+}
+
+/** A window without contents of its own (`BaseWindow`): views go in its `contentView`. */
+export class BaseWindow extends EventEmitter {
+  static created: BaseWindow[] = [];
+  readonly contentView = {
+    children: [] as WebContentsView[],
+    addChildView: vi.fn((view: WebContentsView) => {
+      this.contentView.children.push(view);
+    }),
+  };
+  destroyed = false;
+  /** Emits 'close' (which a listener may prevent), then 'closed'. */
+  close = vi.fn(() => {
+    let prevented = false;
+    this.emit('close', { preventDefault: () => (prevented = true) });
+    if (!prevented && !this.destroyed) {
+      this.destroyed = true;
+      this.emit('closed');
+    }
+  });
+
+  constructor(readonly options: Record<string, unknown>) {
+    super();
+    BaseWindow.created.push(this);
+  }
+
+  getContentBounds(): { x: number; y: number; width: number; height: number } {
+    const size = (key: string) => (typeof this.options[key] === 'number' ? this.options[key] : 0);
+    return { x: 0, y: 0, width: size('width'), height: size('height') };
+  }
+
+  isDestroyed(): boolean {
+    return this.destroyed;
+  }
+}
+
+/** The sessions made by `session.fromPartition`, by partition: the same name, the same session. */
+export const partitions = new Map<string, FakeSession>();
+
+/** `session`: the default one, and one per partition name. */
+export const session = {
+  get defaultSession(): FakeSession {
+    return defaultSession;
+  },
+  fromPartition: vi.fn((partition: string) => {
+    const existing = partitions.get(partition) ?? new FakeSession(partition);
+    partitions.set(partition, existing);
+    return existing;
+  }),
+};
+
+/** Records what is handed to the system browser. */
+export const shell = { openExternal: vi.fn(async (_url: string) => undefined) };
+
+/** The app: an event emitter whose readiness and command line the test controls. */
 export const app = Object.assign(new EventEmitter(), {
   enableSandbox: vi.fn(),
   quit: vi.fn(),
   exit: vi.fn(),
   whenReady: vi.fn(() => ready.promise),
+  commandLine: { hasSwitch: vi.fn((_name: string) => false) },
 });
 
 let ready = deferred();
@@ -175,6 +259,11 @@ export function resetFakeElectron(): void {
   vi.clearAllMocks();
   BrowserWindow.created = [];
   BrowserWindow.focused = null;
+  BaseWindow.created = [];
+  WebContentsView.created = [];
+  partitions.clear();
+  app.commandLine.hasSwitch.mockImplementation(() => false);
+  shell.openExternal.mockImplementation(async () => undefined);
   ipcHandlers.clear();
   ipcRenderer.removeAllListeners();
   app.removeAllListeners();

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { app, BrowserWindow, dialog, ipcHandlers, makeReady, protocol } from './fake-electron.js';
 import { calls } from '../../../../preload/contract.js';
+import { STRIP_CHANNELS } from '../../../../preload/strip-contract.js';
 import { AirlockCore } from '../../../../main/core/core.js';
 
 vi.mock('electron', () => import('./fake-electron.js'));
@@ -27,11 +28,13 @@ describe('the Electron entry point', () => {
     expect(BrowserWindow.created).toHaveLength(0);
   });
 
-  it('once ready, serves the app, wires IPC to the core and opens the window', async () => {
+  it('once ready, serves the app, wires IPC to the core and the URL windows’ strips, and opens the window', async () => {
     makeReady();
     await vi.waitFor(() => expect(BrowserWindow.created).toHaveLength(1));
     expect(protocol.handle).toHaveBeenCalledWith('airlock', expect.any(Function));
-    expect([...ipcHandlers.keys()].sort()).toEqual(Object.keys(calls).sort());
+    expect([...ipcHandlers.keys()].sort()).toEqual(
+      [...Object.keys(calls), STRIP_CHANNELS.close, STRIP_CHANNELS.openInBrowser].sort(),
+    );
     const [window] = BrowserWindow.created;
     const prefs = window?.options.webPreferences as { preload: string; sandbox: boolean };
     expect(prefs.preload).toMatch(/[/\\]preload[/\\]index\.cjs$/);
@@ -50,6 +53,8 @@ describe('the Electron entry point', () => {
     };
     expect(state.ok).toBe(true);
     expect(state.value.canPickFolder).toBe(true);
+    // The host opens consented URLs itself (url-opener.ts), not the page.
+    expect(state.value).toMatchObject({ urlElicitation: { opener: 'host' } });
     expect(state.value.agents[0]?.name).toBe('Demo Agent');
     expect(state.value.agents[0]?.commandLine).toMatch(/demo-agent\.js$/);
 

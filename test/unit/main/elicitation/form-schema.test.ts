@@ -752,3 +752,12 @@ describe('normaliseFormSchema: limits', () => {
     );
   });
 });
+
+describe('normaliseFormSchema: refuses names that are not text', () => {
+  it('refuses a property name with a lone surrogate, and takes a well-formed pair', () => {
+    expect(refused(form({ 'f\ud800': { type: 'string' } }))).toBe(
+      'Property "f\\ud800" has a name that is not well-formed Unicode.',
+    );
+    expect(normaliseFormSchema(form({ 'f\ud83d\ude00': { type: 'string' } })).ok).toBe(true);
+  });
+});

@@ -1,0 +1,240 @@
+/**
+ * An open form elicitation: who asks and why, the form RJSF draws from the agent's schema, and
+ * Accept, Decline and Cancel.
+ *
+ * The renderer only shows and collects: it gives live feedback with the shared validator, and
+ * sends `acceptedContent` (only what was answered, typed as the schema says). Main checks the
+ * answer again and may refuse it; the refusal shows here and the card stays open.
+ */
+// The Form alone: @rjsf/core's index also exports a test registry that imports
+// @rjsf/validator-ajv8, which compiles with `new Function` (refused by the renderer's CSP).
+import Form from '@rjsf/core/lib/components/Form.js';
+import { useCallback, useMemo, useState, type KeyboardEvent } from 'react';
+import type { AirlockApi, ElicitationAction } from '../../../preload/contract';
+import type { AnswerContent } from '../../../preload/form-model';
+import { validateForm } from '../../../preload/form-validator';
+import {
+  acceptedContent,
+  cannotAccept,
+  cardUiSchema,
+  DEFAULT_FORM_STATE,
+  fieldMetas,
+  initialValues,
+  type CardFormContext,
+  type FieldMeta,
+} from '../forms/card-form';
+import { cardTemplates } from '../forms/card-templates';
+import { cardWidgets, UnsupportedField } from '../forms/card-widgets';
+import { createRjsfForm } from '../forms/rjsf-validator';
+import { SECRET_WARNING } from '../forms/secret-fields';
+import { loadDraft, saveDraft, type CardDraft } from '../state/card-drafts';
+import type { Row } from '../state/transcript';
+
+/** A transcript row holding an elicitation. */
+export type ElicitationRow = Extract<Row, { kind: 'elicitation' }>;
+
+/** How the card names who asks: the agent's title (or name) and version. */
+export function askerName(agent: ElicitationRow['agent']): string {
+  const who = agent.title ?? agent.name ?? agent.configName;
+  return agent.version ? `${who} ${agent.version}` : who;
+}
+
+type Props = {
+  api: AirlockApi;
+  sessionKey: string;
+  /** The tab the card belongs to, as its header names it. */
+  sessionLabel: string;
+  row: ElicitationRow;
+  /** The title of the tool call the card is about, if it is about one. */
+  toolTitle?: string;
+};
+
+const ENTER_SUBMITS = new Set(['button', 'submit', 'reset', 'file', 'image']);
+
+/** Moves focus to a field's control (the first of a group's). */
+function focusField(meta: FieldMeta): void {
+  const control =
+    document.getElementById(meta.domId) ??
+    document.getElementById(`${meta.domId}-0`) ??
+    document.getElementById(`${meta.domId}-yes`);
+  control?.focus();
+}
+
+/** The open card. */
+export function ElicitationCard({ api, sessionKey, sessionLabel, row, toolTitle }: Props) {
+  const { cardKey, form: model } = row;
+  const rjsf = useMemo(() => createRjsfForm(model), [model]);
+  const metas = useMemo(() => fieldMetas(model, cardKey), [model, cardKey]);
+  const uiSchema = useMemo(() => cardUiSchema(model, metas, UnsupportedField), [model, metas]);
+  const acceptable = !cannotAccept(model);
+  const secret = [...metas.values()].some((meta) => meta.secret);
+
+  const [draft, setDraft] = useState<CardDraft>(() =>
+    loadDraft(cardKey, () => ({ values: initialValues(model), touched: [], submitted: false })),
+  );
+  const update = useCallback(
+    (change: (current: CardDraft) => CardDraft) =>
+      setDraft((current) => {
+        const next = change(current);
+        saveDraft(cardKey, next);
+        return next;
+      }),
+    [cardKey],
+  );
+  const [busy, setBusy] = useState<ElicitationAction | undefined>();
+
+  const touch = useCallback(
+    (name: string) =>
+      update((current) =>
+        current.touched.includes(name)
+          ? current
+          : { ...current, touched: [...current.touched, name] },
+      ),
+    [update],
+  );
+  const context = useMemo<CardFormContext>(
+    () => ({ fields: metas, touched: draft.touched, submitted: draft.submitted, touch }),
+    [metas, touch, draft.submitted, draft.touched],
+  );
+
+  const respond = (action: ElicitationAction, content?: AnswerContent) => {
+    if (busy) {
+      return;
+    }
+    setBusy(action);
+    update((current) => ({ ...current, refusal: undefined }));
+    api
+      .invoke('elicitation:respond', {
+        key: sessionKey,
+        cardKey,
+        action,
+        ...(content ? { content } : {}),
+      })
+      // On success the card ends, and the session view shows how; a refusal keeps it open.
+      .catch((failure: unknown) =>
+        update((current) => ({ ...current, refusal: (failure as Error).message })),
+      )
+      .finally(() => setBusy(undefined));
+  };
+
+  const errors = validateForm(model, draft.values);
+  const waiting = Object.keys(errors.fields).length;
+
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (event.defaultPrevented) {
+      return;
+    }
+    if (event.key === 'Escape') {
+      // Esc here ends this card only; the session view's Esc (cancel the turn) skips an event
+      // that was handled already.
+      event.preventDefault();
+      event.stopPropagation();
+      respond('cancel');
+      return;
+    }
+    const target = event.target;
+    const entry =
+      (target instanceof HTMLInputElement && !ENTER_SUBMITS.has(target.type)) ||
+      target instanceof HTMLSelectElement;
+    if (event.key === 'Enter' && entry && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      if (acceptable) {
+        target.form?.requestSubmit();
+      }
+    }
+  };
+
+  const headingId = `${cardKey}-heading`;
+  return (
+    <div
+      className="elicitation-card"
+      role="group"
+      aria-labelledby={headingId}
+      aria-busy={busy !== undefined}
+      onKeyDown={onKeyDown}
+    >
+      <header className="card-head">
+        <h3 id={headingId} className="card-asker">
+          Question from {askerName(row.agent)}
+        </h3>
+        <p className="card-context">
+          For {sessionLabel}
+          {row.scope === 'request' ? ', asked while this tab starts' : ''}
+          {toolTitle !== undefined ? (
+            <>
+              {' · '}about the tool call <span className="card-tool">{toolTitle}</span>
+            </>
+          ) : null}
+        </p>
+        <p className="card-command">
+          Launched with <code>{row.agent.commandLine}</code>
+        </p>
+      </header>
+      <p className="card-message">{row.message}</p>
+      {secret ? (
+        <p className="card-warning" role="note">
+          {SECRET_WARNING}
+        </p>
+      ) : null}
+      <Form
+        className="card-form"
+        idPrefix={cardKey}
+        schema={rjsf.schema}
+        validator={rjsf.validator}
+        uiSchema={uiSchema}
+        formData={draft.values}
+        formContext={context}
+        templates={cardTemplates}
+        widgets={cardWidgets}
+        experimental_defaultFormStateBehavior={DEFAULT_FORM_STATE}
+        liveValidate="onChange"
+        showErrorList={false}
+        noHtml5Validate
+        autoComplete="off"
+        onChange={({ formData }) => update((current) => ({ ...current, values: formData ?? {} }))}
+        onError={() => {
+          update((current) => ({ ...current, submitted: true }));
+          const first = model.fields.find((field) => errors.fields[field.name]);
+          const meta = first ? metas.get(first.name) : undefined;
+          if (meta) {
+            focusField(meta);
+          }
+        }}
+        onSubmit={({ formData }) => respond('accept', acceptedContent(model, formData))}
+      >
+        {draft.submitted && waiting > 0 ? (
+          <p className="card-summary" role="alert">
+            Nothing was sent: {waiting === 1 ? '1 answer needs' : `${waiting} answers need`}{' '}
+            attention.
+          </p>
+        ) : null}
+        {!acceptable ? (
+          <p className="card-summary">
+            This form has a required field Airlock cannot show, so it cannot be accepted.
+          </p>
+        ) : null}
+        {draft.refusal ? (
+          <p className="card-refusal" role="alert">
+            {draft.refusal}
+          </p>
+        ) : null}
+        <div className="card-actions">
+          {acceptable ? (
+            <button type="submit" className="primary" aria-keyshortcuts="Enter">
+              Accept
+            </button>
+          ) : null}
+          <button type="button" onClick={() => respond('decline')}>
+            Decline
+          </button>
+          <button type="button" onClick={() => respond('cancel')} aria-keyshortcuts="Escape">
+            Cancel
+          </button>
+          <span className="card-keys" aria-hidden="true">
+            {acceptable ? 'Enter accepts · ' : ''}Esc cancels
+          </span>
+        </div>
+      </Form>
+    </div>
+  );
+}

@@ -1,0 +1,79 @@
+/**
+ * An elicitation as a compact transcript row: the question where it was asked, and once it has
+ * ended, how: accepted with the values sent, declined, cancelled, or closed and why. The open
+ * card itself is in the dock above the composer, where the list cannot unmount it.
+ */
+import type { CardEnd, ElicitationAction } from '../../../preload/contract';
+import { answerLines } from '../forms/answer-text';
+import { askerName, type ElicitationRow } from './elicitation-card';
+
+const ENDED: Record<CardEnd, string> = {
+  withdrawn: 'Withdrawn by the agent',
+  turn_cancelled: 'Closed: the turn was cancelled',
+  tab_closed: 'Closed: the tab was closed',
+  agent_exited: 'Closed: the agent exited',
+};
+
+const ANSWERED: Record<ElicitationAction, string> = {
+  accept: 'Accepted',
+  decline: 'Declined',
+  cancel: 'Cancelled',
+};
+
+/** How a card ended, in a few words. */
+function outcomeText(resolved: NonNullable<ElicitationRow['resolved']>): string {
+  return resolved.ended ? ENDED[resolved.ended] : ANSWERED[resolved.action];
+}
+
+function Outcome({ row }: { row: ElicitationRow }) {
+  const resolved = row.resolved!;
+  const state = resolved.ended ? 'ended' : resolved.action;
+  if (resolved.action !== 'accept' || resolved.ended) {
+    return <p className={`elicitation-outcome outcome-${state}`}>{outcomeText(resolved)}</p>;
+  }
+  const lines = answerLines(row.form, resolved.content ?? {});
+  return (
+    <div className="elicitation-outcome outcome-accept">
+      <p>{lines.length > 0 ? 'Accepted. Sent:' : 'Accepted, with no answers filled in'}</p>
+      {lines.length > 0 ? (
+        <dl className="sent-values">
+          {lines.map((line) => (
+            <div key={line.name}>
+              <dt>{line.label}</dt>
+              <dd>{line.text}</dd>
+            </div>
+          ))}
+        </dl>
+      ) : null}
+    </div>
+  );
+}
+
+/** The transcript row of an elicitation. */
+export function ElicitationRowView({ row }: { row: ElicitationRow }) {
+  const title = row.form.title;
+  return (
+    <div
+      className={`elicitation-row${row.resolved ? '' : ' open'}`}
+      role="group"
+      aria-label={`Question from ${askerName(row.agent)}`}
+    >
+      <p className="elicitation-row-head">
+        <span className="card-asker">{askerName(row.agent)}</span>{' '}
+        {row.scope === 'request' ? 'asked while the tab started' : 'asked'}
+        {row.toolCallId !== undefined ? ', about a tool call' : ''}
+        {title ? (
+          <>
+            : <span className="elicitation-row-title">{title}</span>
+          </>
+        ) : null}
+      </p>
+      <p className="card-message">{row.message}</p>
+      {row.resolved ? (
+        <Outcome row={row} />
+      ) : (
+        <p className="elicitation-outcome outcome-waiting">Waiting for your answer, below</p>
+      )}
+    </div>
+  );
+}

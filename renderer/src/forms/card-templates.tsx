@@ -1,0 +1,156 @@
+/**
+ * How the elicitation card lays out a field around its control, as RJSF templates.
+ *
+ * A field shows its title as the control's label (or its group's legend), a "required" mark,
+ * its description, its constraints in plain words, a warning when it looks like it asks for a
+ * secret, and its errors in a live region the control points to. The form's own title and
+ * description head the fields. Agent text is always React text, never HTML.
+ */
+import type { FieldTemplateProps, ObjectFieldTemplateProps, TemplatesType } from '@rjsf/utils';
+import { cardContext, fieldMeta, partIds, showsErrors, type FieldMeta } from './card-form';
+import { BaseInput } from './card-widgets';
+import { SECRET_WARNING } from './secret-fields';
+
+function RequiredMark() {
+  // The control itself says it is required (`aria-required`); this is for the eye.
+  return (
+    <span className="field-required" aria-hidden="true">
+      required
+    </span>
+  );
+}
+
+function FieldNotes({ meta }: { meta: FieldMeta }) {
+  const ids = partIds(meta);
+  return (
+    <>
+      {meta.field.description ? (
+        <p id={ids.description} className="field-description">
+          {meta.field.description}
+        </p>
+      ) : null}
+      {meta.hint ? (
+        <p id={ids.hint} className="field-hint">
+          {meta.hint}
+        </p>
+      ) : null}
+      {meta.secret ? (
+        <p id={ids.secret} className="field-warning">
+          This looks like it asks for a secret. {SECRET_WARNING}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+function FieldErrors({ meta, errors }: { meta: FieldMeta; errors: string[] }) {
+  // Always in the page, so a screen reader hears each new message as the user types.
+  return (
+    <div id={partIds(meta).errors} className="field-errors" aria-live="polite">
+      {errors.length > 0 ? (
+        <ul>
+          {errors.map((error) => (
+            <li key={error}>{error}</li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+/** One field: label or legend, notes, the control and its errors. */
+export function FieldTemplate(props: FieldTemplateProps) {
+  const { children, rawErrors, registry, fieldPathId, required } = props;
+  const name = fieldPathId.path.at(-1);
+  const meta = typeof name === 'string' ? fieldMeta(registry, name) : undefined;
+  if (!meta) {
+    // The root object: its template draws the form's own title and description.
+    return children;
+  }
+  const shown = showsErrors(cardContext(registry), meta.field.name) ? (rawErrors ?? []) : [];
+  const ids = partIds(meta);
+  const kind = meta.field.kind;
+  const className = `field field-${kind}${shown.length > 0 ? ' has-errors' : ''}`;
+
+  if (kind === 'unsupported') {
+    return (
+      <div className={className} role="group" aria-labelledby={ids.label}>
+        <p id={ids.label} className="field-label">
+          {meta.label}
+          {required ? <RequiredMark /> : null}
+        </p>
+        <FieldNotes meta={meta} />
+        <p className="unsupported-note">
+          Airlock cannot show this field: {meta.field.reason}.{' '}
+          {required
+            ? 'It must be answered, so this form cannot be accepted: decline or cancel it.'
+            : 'It is left unanswered.'}
+        </p>
+      </div>
+    );
+  }
+  if (kind === 'multi-select' || meta.yesNo) {
+    return (
+      <fieldset
+        className={className}
+        role={meta.yesNo ? 'radiogroup' : undefined}
+        aria-required={meta.yesNo && required ? true : undefined}
+        aria-describedby={shown.length > 0 ? ids.errors : undefined}
+      >
+        <legend id={ids.label} className="field-label">
+          {meta.label}
+          {required ? <span className="field-required"> required</span> : null}
+        </legend>
+        <FieldNotes meta={meta} />
+        {children}
+        <FieldErrors meta={meta} errors={shown} />
+      </fieldset>
+    );
+  }
+  return (
+    <div className={className}>
+      {kind === 'boolean' ? null : (
+        <div className="field-head">
+          <label id={ids.label} htmlFor={meta.domId} className="field-label">
+            {meta.label}
+          </label>
+          {required ? <RequiredMark /> : null}
+        </div>
+      )}
+      {kind === 'boolean' ? children : null}
+      <FieldNotes meta={meta} />
+      {kind === 'boolean' ? null : children}
+      <FieldErrors meta={meta} errors={shown} />
+    </div>
+  );
+}
+
+/** The form: its title and description, then every field in the schema's order. */
+export function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
+  const { schema, properties } = props;
+  return (
+    <div className="card-fields">
+      {schema.title ? <h4 className="form-title">{schema.title}</h4> : null}
+      {schema.description ? <p className="form-description">{schema.description}</p> : null}
+      {properties.map((property) => (
+        <div key={property.name} className="card-field">
+          {property.content}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function Nothing() {
+  return null;
+}
+
+/** The card's templates: errors and help are drawn by its field template, not RJSF's own. */
+export const cardTemplates: Partial<Omit<TemplatesType, 'ButtonTemplates'>> = {
+  BaseInputTemplate: BaseInput,
+  FieldTemplate,
+  ObjectFieldTemplate,
+  ErrorListTemplate: Nothing,
+  FieldErrorTemplate: Nothing,
+  FieldHelpTemplate: Nothing,
+};
