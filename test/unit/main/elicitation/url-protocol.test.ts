@@ -160,6 +160,42 @@ describe('a URL elicitation on the desktop host', () => {
   });
 });
 
+describe('URL elicitations of two agents', () => {
+  it('keep ids per connection: the same id on two agents, and each completion ends only its own', async () => {
+    const openUrl = vi.fn(async () => undefined);
+    const first = fixtureSpec('url-flow', 'agent-one');
+    const second = fixtureSpec('url-flow', 'agent-two');
+    const started = await startCore([first, second], timeouts, { openUrl });
+    core = started.core;
+    const { recorder } = started;
+    const one = await readySession(core, recorder, first.name, started.dir);
+    const two = await readySession(core, recorder, second.name, started.dir);
+    // Both agents use the id "flow-1": allowed, since ids are unique per connection.
+    await core.invoke('session:prompt', { key: one, text: 'https://one.example.com/' });
+    await core.invoke('session:prompt', { key: two, text: 'https://two.example.com/' });
+    const cardOne = (await recorder.event(one, 'url_elicitation')) as UrlCard;
+    const cardTwo = (await recorder.event(two, 'url_elicitation')) as UrlCard;
+    await core.invoke('elicitation:openUrl', {
+      key: one,
+      cardKey: cardOne.cardKey,
+      where: 'window',
+    });
+    // Agent one completes "flow-1": its own card ends; agent two's card, same id, waits on.
+    expect(await recorder.event(one, 'url_elicitation_done')).toMatchObject({ how: 'completed' });
+    await recorder.event(one, 'turn_end');
+    expect(recorder.summaries.get(two)?.pendingCards).toBe(1);
+    expect(recorder.transcript(two).some((event) => event.type === 'url_elicitation_done')).toBe(
+      false,
+    );
+    await core.invoke('elicitation:respond', {
+      key: two,
+      cardKey: cardTwo.cardKey,
+      action: 'decline',
+    });
+    await recorder.event(two, 'turn_end');
+  });
+});
+
 describe('a URL elicitation on the web host', () => {
   it('takes the page\u2019s consent as accept, with no content, and opens nothing itself', async () => {
     const { core, recorder, key } = await withAgent('elicit');
