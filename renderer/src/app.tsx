@@ -66,6 +66,7 @@ export function App({ store }: { store: Store }) {
           session={active}
           transcript={state.transcripts[active.key]}
           signIn={{ secretStorage: state.secretStorage, settingsPath: state.settingsPath }}
+          urlElicitation={state.urlElicitation}
         />
       ) : (
         <main className="empty">

@@ -7,10 +7,19 @@
  * last card goes while focus was on it, focus returns to the composer.
  */
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
-import type { AirlockApi, CardEnd } from '../../../preload/contract';
+import type { AirlockApi, CardEnd, UrlElicitationView } from '../../../preload/contract';
 import { endDraft } from '../state/card-drafts';
-import type { Transcript } from '../state/transcript';
+import {
+  cardWaits,
+  type Transcript,
+  type UrlDone,
+  type UrlElicitationRow,
+} from '../state/transcript';
 import { askerName, ElicitationCard, type ElicitationRow } from './elicitation-card';
+import { UrlCard } from './url-card';
+
+/** A card the dock shows: a form, or a URL to open. */
+export type CardRow = ElicitationRow | UrlElicitationRow;
 
 const ENDED_NOTICE: Record<CardEnd, string> = {
   withdrawn: 'was withdrawn by the agent.',
@@ -19,17 +28,39 @@ const ENDED_NOTICE: Record<CardEnd, string> = {
   agent_exited: 'closed: the agent exited.',
 };
 
+// How a URL card's wait for the page ended without the user's word, as the dock's notice says.
+const URL_GONE: Partial<Record<UrlDone, string>> = {
+  completed: 'is done: the agent says it is finished.',
+  agent_exited: 'stopped waiting: the agent exited.',
+  tab_closed: 'stopped waiting: the tab was closed.',
+};
+
+/** Why a card the user was looking at went away without their answer, if it did. */
+function goneNotice(row: CardRow): string | undefined {
+  if (
+    row.kind === 'url_elicitation' &&
+    row.done !== undefined &&
+    row.resolved?.action === 'accept'
+  ) {
+    const why = URL_GONE[row.done];
+    return why ? `The page ${askerName(row.agent)} asked you to visit ${why}` : undefined;
+  }
+  return row.resolved?.ended
+    ? `The question from ${askerName(row.agent)} ${ENDED_NOTICE[row.resolved.ended]}`
+    : undefined;
+}
+
 /** The session's elicitation cards, in the order they came: those still open, and the rest. */
 export function elicitationCards(transcript: Transcript | undefined): {
-  open: ElicitationRow[];
-  ended: ElicitationRow[];
+  open: CardRow[];
+  ended: CardRow[];
 } {
-  const open: ElicitationRow[] = [];
-  const ended: ElicitationRow[] = [];
+  const open: CardRow[] = [];
+  const ended: CardRow[] = [];
   for (const index of transcript?.cards.values() ?? []) {
     const row = transcript?.rows[index];
-    if (row?.kind === 'elicitation') {
-      (row.resolved ? ended : open).push(row);
+    if (row?.kind === 'elicitation' || row?.kind === 'url_elicitation') {
+      (cardWaits(row) ? open : ended).push(row);
     }
   }
   return { open, ended };
@@ -56,6 +87,12 @@ function busyElsewhere(dock: HTMLElement | null): boolean {
 }
 
 function focusFirst(container: HTMLElement | null): void {
+  // A URL card takes focus itself, not on a button: no keystroke opens anything by accident.
+  const url = container?.querySelector<HTMLElement>('.url-card');
+  if (url) {
+    url.focus();
+    return;
+  }
   const first = container?.querySelector<HTMLElement>(
     '.card-form input:not([type=hidden]):not(:disabled), .card-form select:not(:disabled), .card-form textarea:not(:disabled), .card-actions button',
   );
@@ -69,10 +106,19 @@ type Props = {
   transcript: Transcript | undefined;
   /** Where focus goes when the last card leaves with it. */
   composer: RefObject<HTMLTextAreaElement | null>;
+  /** How URL elicitations open on this host. */
+  urlElicitation: UrlElicitationView;
 };
 
 /** The dock of open cards. */
-export function ElicitationDock({ api, sessionKey, sessionLabel, transcript, composer }: Props) {
+export function ElicitationDock({
+  api,
+  sessionKey,
+  sessionLabel,
+  transcript,
+  composer,
+  urlElicitation,
+}: Props) {
   const { open, ended } = useMemo(() => elicitationCards(transcript), [transcript]);
   const container = useRef<HTMLElement>(null);
   const shown = open[0];
@@ -91,10 +137,9 @@ export function ElicitationDock({ api, sessionKey, sessionLabel, transcript, com
     if (before !== undefined && before !== shown?.cardKey) {
       // A card the user was looking at ended without their answer: say so where it was.
       const gone = ended.find((row) => row.cardKey === before);
-      if (gone?.resolved?.ended) {
-        setNotice(
-          `The question from ${askerName(gone.agent)} ${ENDED_NOTICE[gone.resolved.ended]}`,
-        );
+      const why = gone ? goneNotice(gone) : undefined;
+      if (why) {
+        setNotice(why);
       }
     }
     if (!shown) {
@@ -113,7 +158,7 @@ export function ElicitationDock({ api, sessionKey, sessionLabel, transcript, com
     // Only a change of card moves focus; `ended` is read for the card that just left.
   }, [shown?.cardKey]);
 
-  const toolTitle = (row: ElicitationRow): string | undefined => {
+  const toolTitle = (row: CardRow): string | undefined => {
     if (row.toolCallId === undefined) {
       return undefined;
     }
@@ -143,16 +188,32 @@ export function ElicitationDock({ api, sessionKey, sessionLabel, transcript, com
       {shown ? (
         <>
           <p className="dock-count">
-            {open.length === 1 ? '1 question waiting' : `1 of ${open.length} waiting`}
+            {open.length > 1
+              ? `1 of ${open.length} waiting`
+              : shown.kind === 'url_elicitation'
+                ? '1 request waiting'
+                : '1 question waiting'}
           </p>
-          <ElicitationCard
-            key={shown.cardKey}
-            api={api}
-            sessionKey={sessionKey}
-            sessionLabel={sessionLabel}
-            row={shown}
-            toolTitle={toolTitle(shown)}
-          />
+          {shown.kind === 'url_elicitation' ? (
+            <UrlCard
+              key={shown.cardKey}
+              api={api}
+              sessionKey={sessionKey}
+              sessionLabel={sessionLabel}
+              row={shown}
+              toolTitle={toolTitle(shown)}
+              opening={urlElicitation}
+            />
+          ) : (
+            <ElicitationCard
+              key={shown.cardKey}
+              api={api}
+              sessionKey={sessionKey}
+              sessionLabel={sessionLabel}
+              row={shown}
+              toolTitle={toolTitle(shown)}
+            />
+          )}
         </>
       ) : null}
     </section>

@@ -6,6 +6,7 @@ import { createContext, memo, useContext, useEffect, useRef, useState } from 're
 import type { ContentView, PermissionOutcome, ToolContentView } from '../../../preload/contract';
 import type { Row } from '../state/transcript';
 import { ElicitationRowView } from './elicitation-row';
+import { UrlElicitationRowView } from './url-elicitation-row';
 import { Markdown } from './markdown';
 
 /** The tool calls an open elicitation card is about: their rows say they wait on the user. */
@@ -248,6 +249,12 @@ export const RowView = memo(function RowView({ row, actions }: { row: Row; actio
       return (
         <div className="row">
           <ElicitationRowView row={row} />
+        </div>
+      );
+    case 'url_elicitation':
+      return (
+        <div className="row">
+          <UrlElicitationRowView row={row} />
         </div>
       );
     case 'turn_end':

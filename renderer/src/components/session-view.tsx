@@ -9,6 +9,7 @@ import {
   type AirlockApi,
   type PermissionOutcome,
   type SessionSummary,
+  type UrlElicitationView,
 } from '../../../preload/contract';
 import type { Transcript } from '../state/transcript';
 import { AgentLog, AgentPanel, type SignInHost } from './agent-panel';
@@ -20,6 +21,8 @@ type Props = {
   session: SessionSummary;
   transcript: Transcript | undefined;
   signIn: SignInHost;
+  /** How URL elicitations open on this host. */
+  urlElicitation: UrlElicitationView;
 };
 
 /** The element id of the shown session, which its tab controls. */
@@ -45,7 +48,7 @@ const STATUS_TEXT: Record<SessionSummary['status'], string> = {
 };
 
 /** The session pane. */
-export function SessionView({ api, session, transcript, signIn }: Props) {
+export function SessionView({ api, session, transcript, signIn, urlElicitation }: Props) {
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string | undefined>();
   const scroller = useRef<HTMLElement | null>(null);
@@ -307,6 +310,7 @@ export function SessionView({ api, session, transcript, signIn }: Props) {
         sessionLabel={`the tab “${session.title ?? agentLabel(session)}” in ${session.cwd}`}
         transcript={transcript}
         composer={composer}
+        urlElicitation={urlElicitation}
       />
 
       {error ? (

@@ -10,9 +10,17 @@ import type {
   SecretStorageView,
   SessionSummary,
   TranscriptEvent,
+  UrlElicitationView,
 } from '../../../preload/contract';
 import { FrameBudget } from './frame-budget';
 import { applyEvents, emptyTranscript, type Transcript } from './transcript';
+
+/** Events that open a card waiting on the user. */
+const CARD_EVENTS = new Set<TranscriptEvent['type']>([
+  'permission',
+  'elicitation',
+  'url_elicitation',
+]);
 
 /** Everything the UI shows. */
 export type AppState = {
@@ -24,6 +32,8 @@ export type AppState = {
   canPickFolder: boolean;
   /** Whether sign-in values can be kept in the system keychain on this host. */
   secretStorage: SecretStorageView;
+  /** How URL elicitations open on this host: the default place, and who opens them. */
+  urlElicitation: UrlElicitationView;
   sessions: SessionSummary[];
   transcripts: Record<string, Transcript>;
   activeKey?: string;
@@ -40,6 +50,7 @@ export class Store {
     defaultCwd: '',
     canPickFolder: false,
     secretStorage: { available: false, description: '' },
+    urlElicitation: { default: 'isolated_window', opener: 'page' },
     sessions: [],
     transcripts: {},
     disconnected: false,
@@ -69,6 +80,11 @@ export class Store {
         queued.push(...events);
       } else {
         this.queued.set(key, [...events]);
+      }
+      // A card waits on the user: show it now, with what came before it, not a frame later.
+      if (events.some((event) => CARD_EVENTS.has(event.type))) {
+        this.applyQueued();
+        return;
       }
       this.scheduleApply();
     });
@@ -101,6 +117,7 @@ export class Store {
         defaultCwd: state.defaultCwd,
         canPickFolder: state.canPickFolder,
         secretStorage: state.secretStorage,
+        urlElicitation: state.urlElicitation,
         sessions: state.sessions,
         transcripts: { ...this.state.transcripts, ...transcripts },
         activeKey: this.state.activeKey ?? state.sessions[0]?.key,

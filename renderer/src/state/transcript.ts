@@ -19,6 +19,10 @@ import type {
   TranscriptEvent,
 } from '../../../preload/contract';
 import type { FormModel } from '../../../preload/form-model';
+import type { UrlAnalysis } from '../../../preload/url-analysis-view';
+
+/** How a URL elicitation's wait for the page ended. */
+export type UrlDone = Extract<TranscriptEvent, { type: 'url_elicitation_done' }>['how'];
 
 /** One row of the transcript. */
 export type Row =
@@ -50,10 +54,43 @@ export type Row =
       /** How it ended, once it has. */
       resolved?: { action: ElicitationAction; ended?: CardEnd; content?: ElicitationContent };
     }
+  | {
+      kind: 'url_elicitation';
+      id: number;
+      cardKey: string;
+      agent: AgentIdentity;
+      scope: 'session' | 'request';
+      toolCallId?: string;
+      message: string;
+      url: UrlAnalysis;
+      /** How the consent part ended, once it has (`accept`: the user consented). */
+      resolved?: { action: ElicitationAction; ended?: CardEnd };
+      /** How the wait for the page ended, once it has. */
+      done?: UrlDone;
+    }
   | { kind: 'turn_end'; id: number; stopReason: string }
   | { kind: 'turn_error'; id: number; message: string }
   | { kind: 'exit'; id: number; exit: AgentExit }
   | { kind: 'system'; id: number; text: string };
+
+/** A URL elicitation's transcript row. */
+export type UrlElicitationRow = Extract<Row, { kind: 'url_elicitation' }>;
+
+/**
+ * Whether a card still waits on the user: a form until it is answered; a URL card while it asks
+ * for consent and, once the user consented, while it waits for the page to finish.
+ */
+export function cardWaits(row: Extract<Row, { kind: 'elicitation' | 'url_elicitation' }>): boolean {
+  if (!row.resolved) {
+    return true;
+  }
+  return (
+    row.kind === 'url_elicitation' &&
+    row.resolved.action === 'accept' &&
+    !row.resolved.ended &&
+    row.done === undefined
+  );
+}
 
 /** A session's transcript as rows, plus the indexes that let updates find their row. */
 export type Transcript = {
@@ -63,7 +100,7 @@ export type Transcript = {
   tools: Map<string, number>;
   /** Row index of each permission card, by key. */
   permissions: Map<string, number>;
-  /** Row index of each elicitation card, by key. */
+  /** Row index of each elicitation card (form or URL), by key. */
   cards: Map<string, number>;
   /** Row index of the current turn's plan, if any. */
   plan: number | undefined;
@@ -218,6 +255,21 @@ function applyEvent(t: Transcript, event: TranscriptEvent): void {
         }),
       );
       return;
+    case 'url_elicitation':
+      t.open = false;
+      t.cards = new Map(t.cards).set(
+        event.cardKey,
+        push(t, {
+          kind: 'url_elicitation',
+          cardKey: event.cardKey,
+          agent: event.agent,
+          scope: event.scope,
+          toolCallId: event.toolCallId,
+          message: event.message,
+          url: event.url,
+        }),
+      );
+      return;
     case 'elicitation_resolved': {
       const index = t.cards.get(event.cardKey);
       const row = index === undefined ? undefined : t.rows[index];
@@ -226,6 +278,16 @@ function applyEvent(t: Transcript, event: TranscriptEvent): void {
           ...row,
           resolved: { action: event.action, ended: event.ended, content: event.content },
         };
+      } else if (index !== undefined && row?.kind === 'url_elicitation') {
+        t.rows[index] = { ...row, resolved: { action: event.action, ended: event.ended } };
+      }
+      return;
+    }
+    case 'url_elicitation_done': {
+      const index = t.cards.get(event.cardKey);
+      const row = index === undefined ? undefined : t.rows[index];
+      if (index !== undefined && row?.kind === 'url_elicitation' && row.done === undefined) {
+        t.rows[index] = { ...row, done: event.how };
       }
       return;
     }
