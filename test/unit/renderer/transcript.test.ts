@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TranscriptEvent } from '../../../preload/contract.js';
 import {
   applyEvents,
+  cardWaits,
   emptyTranscript,
   MAX_SEGMENT_CHARS,
   SEGMENT_CHARS,
@@ -145,5 +146,68 @@ describe('segmentCut', () => {
 
   it('cuts text with no break at the maximum length', () => {
     expect(segmentCut('x'.repeat(MAX_SEGMENT_CHARS + 10))).toBe(MAX_SEGMENT_CHARS);
+  });
+});
+
+describe('URL elicitation cards', () => {
+  const agent = { configName: 'Demo', protocolVersion: 1, commandLine: 'demo' };
+  const url = {
+    href: 'https://github.com/login',
+    original: 'https://github.com/login',
+    normalised: false,
+    scheme: 'https' as const,
+    host: 'github.com',
+    hostUnicode: 'github.com',
+    registrableDomain: 'github.com',
+    registrableDomainUnicode: 'github.com',
+    port: null,
+    path: '/login',
+    highlight: { start: 8, end: 18 },
+    warnings: [],
+  };
+  const card: TranscriptEvent = {
+    type: 'url_elicitation',
+    cardKey: 'e1',
+    agent,
+    scope: 'session',
+    message: 'Sign in',
+    url,
+  };
+  const row = (events: TranscriptEvent[]) => {
+    const found = applyEvents(emptyTranscript(), events).rows[0];
+    if (found?.kind !== 'url_elicitation') {
+      throw new Error(`no URL card row: ${found?.kind}`);
+    }
+    return found;
+  };
+
+  it('waits for consent, then, once accepted, for the page; then it is done', () => {
+    expect(cardWaits(row([card]))).toBe(true);
+    const accepted: TranscriptEvent = {
+      type: 'elicitation_resolved',
+      cardKey: 'e1',
+      action: 'accept',
+    };
+    expect(row([card, accepted]).resolved).toEqual({ action: 'accept', ended: undefined });
+    expect(cardWaits(row([card, accepted]))).toBe(true);
+    const done: TranscriptEvent = { type: 'url_elicitation_done', cardKey: 'e1', how: 'completed' };
+    expect(row([card, accepted, done]).done).toBe('completed');
+    expect(cardWaits(row([card, accepted, done]))).toBe(false);
+    // The first way it ended stays.
+    const again: TranscriptEvent = {
+      type: 'url_elicitation_done',
+      cardKey: 'e1',
+      how: 'dismissed',
+    };
+    expect(row([card, accepted, done, again]).done).toBe('completed');
+  });
+
+  it('stops waiting when declined, or when it ended without an answer', () => {
+    for (const resolved of [
+      { type: 'elicitation_resolved', cardKey: 'e1', action: 'decline' },
+      { type: 'elicitation_resolved', cardKey: 'e1', action: 'cancel', ended: 'turn_cancelled' },
+    ] as TranscriptEvent[]) {
+      expect(cardWaits(row([card, resolved]))).toBe(false);
+    }
   });
 });
