@@ -136,6 +136,11 @@ describe('the URL card', () => {
 
     await card().getByText('Waiting for you to finish on 127.0.0.1…').waitFor();
     await transcript().getByText('I am waiting for you on the Demo Service page').waitFor();
+    // Answered: the tool call waits on the page now, not on the user's answer.
+    const tool = transcript().getByRole('region', {
+      name: 'Tool call: Connect to the Demo Service',
+    });
+    await expect(tool.getByText('Waiting for your answer').count()).resolves.toBe(0);
     await popup.getByRole('button', { name: 'Authorize' }).click();
     await popup.getByText('You authorized the demo agent').waitFor();
 

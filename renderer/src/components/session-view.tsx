@@ -59,10 +59,11 @@ export function SessionView({ api, session, transcript, signIn, urlElicitation }
   const rows = transcript?.rows ?? [];
   const prompting = session.status === 'prompting';
   const composer = useRef<HTMLTextAreaElement>(null);
-  // Tool rows re-render only when the set of tool calls waiting on a card changes.
+  // Tool rows re-render only when the set of tool calls waiting on a card changes. A URL card
+  // the user has answered waits for the page, not for an answer: its tool call is not marked.
   const waitingList = JSON.stringify(
     elicitationCards(transcript).open.flatMap((row) =>
-      row.toolCallId === undefined ? [] : [row.toolCallId],
+      row.toolCallId === undefined || row.resolved ? [] : [row.toolCallId],
     ),
   );
   const waitingTools = useMemo(() => new Set(JSON.parse(waitingList) as string[]), [waitingList]);
