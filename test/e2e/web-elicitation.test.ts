@@ -5,6 +5,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { appPage } from '../helpers/app-page.js';
 import { launchChromium, startWebApp, type WebApp } from '../helpers/web-app.js';
 
 let app: WebApp;
@@ -53,9 +54,7 @@ async function reopen(options: BrowserContextOptions, setUp?: (page: Page) => Pr
   await openApp(options, setUp);
 }
 
-const status = () => page.getByRole('status', { name: 'Session status' });
-const transcript = () => page.getByRole('log', { name: 'Transcript' });
-const composer = () => page.getByRole('textbox', { name: 'Message' });
+const { status, transcript, composer, turnEnded, startSession, send } = appPage(() => page);
 const dock = () => page.getByRole('region', { name: 'Questions from the agent' });
 const card = () => dock().getByRole('group', { name: 'Question from Airlock Demo Agent 0.1.0' });
 /** The transcript record of the latest question. */
@@ -63,27 +62,6 @@ const record = () =>
   transcript().getByRole('group', { name: 'Question from Airlock Demo Agent 0.1.0' }).last();
 const field = (name: string) => card().getByLabel(name, { exact: true });
 const button = (name: 'Accept' | 'Decline' | 'Cancel') => card().getByRole('button', { name });
-
-/** The latest turn's end, once it has ended with `text`. */
-const turnEnded = (text: string) =>
-  transcript()
-    .getByRole('status', { name: 'Turn ended' })
-    .last()
-    .filter({ hasText: text })
-    .waitFor();
-
-async function startSession(): Promise<void> {
-  await page.getByRole('button', { name: 'Start session' }).waitFor();
-  const before = await page.getByRole('tab').count();
-  await page.getByRole('button', { name: 'Start session' }).click();
-  await page.getByRole('tab', { selected: true }).and(page.getByRole('tab').nth(before)).waitFor();
-  await status().filter({ hasText: 'Ready' }).waitFor();
-}
-
-async function send(text: string): Promise<void> {
-  await composer().fill(text);
-  await composer().press('Enter');
-}
 
 /** Sends a command and waits for its card. */
 async function ask(command: string): Promise<void> {

@@ -4,6 +4,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { replyFor } from '../../main/demo-agent/script.js';
+import { appPage } from '../helpers/app-page.js';
 import { launchChromium, startWebApp, type WebApp } from '../helpers/web-app.js';
 
 let app: WebApp;
@@ -35,29 +36,7 @@ beforeEach(async () => {
   await startSession();
 });
 
-const status = () => page.getByRole('status', { name: 'Session status' });
-const transcript = () => page.getByRole('log', { name: 'Transcript' });
-/** The latest turn's end, once it has ended with `text`. */
-const turnEnded = (text: string) =>
-  transcript()
-    .getByRole('status', { name: 'Turn ended' })
-    .last()
-    .filter({ hasText: text })
-    .waitFor();
-
-/** Starts a session and waits until it is the one shown, and ready. */
-async function startSession(): Promise<void> {
-  await page.getByRole('button', { name: 'Start session' }).waitFor();
-  const before = await page.getByRole('tab').count();
-  await page.getByRole('button', { name: 'Start session' }).click();
-  await page.getByRole('tab', { selected: true }).and(page.getByRole('tab').nth(before)).waitFor();
-  await status().filter({ hasText: 'Ready' }).waitFor();
-}
-
-async function send(text: string): Promise<void> {
-  await page.getByRole('textbox', { name: 'Message' }).fill(text);
-  await page.getByRole('textbox', { name: 'Message' }).press('Enter');
-}
+const { status, transcript, turnEnded, startSession, send } = appPage(() => page);
 
 describe('a session in the browser', () => {
   it('shows who the agent is and streams its reply to the end of the turn', async () => {

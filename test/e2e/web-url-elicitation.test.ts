@@ -7,6 +7,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { mkdir } from 'node:fs/promises';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { appPage } from '../helpers/app-page.js';
 import { launchChromium, startWebApp, type WebApp } from '../helpers/web-app.js';
 
 const SHOTS = '/tmp/airlock-shots';
@@ -55,9 +56,7 @@ async function reopen(options: BrowserContextOptions) {
   await openApp(options);
 }
 
-const status = () => page.getByRole('status', { name: 'Session status' });
-const transcript = () => page.getByRole('log', { name: 'Transcript' });
-const composer = () => page.getByRole('textbox', { name: 'Message' });
+const { transcript, turnEnded, startSession, send } = appPage(() => page);
 const dock = () => page.getByRole('region', { name: 'Questions from the agent' });
 const card = () => dock().getByRole('group', { name: `${ASKER} asks you to open a web page` });
 /** The transcript record of the latest URL request. */
@@ -71,26 +70,6 @@ const warnings = () =>
   card().getByRole('list', { name: 'Warnings about this URL' }).getByRole('listitem');
 /** Pages open in the test's browser context: the app, and any tab the card opened. */
 const pages = () => page.context().pages().length;
-
-const turnEnded = (text: string) =>
-  transcript()
-    .getByRole('status', { name: 'Turn ended' })
-    .last()
-    .filter({ hasText: text })
-    .waitFor();
-
-async function startSession(): Promise<void> {
-  await page.getByRole('button', { name: 'Start session' }).waitFor();
-  const before = await page.getByRole('tab').count();
-  await page.getByRole('button', { name: 'Start session' }).click();
-  await page.getByRole('tab', { selected: true }).and(page.getByRole('tab').nth(before)).waitFor();
-  await status().filter({ hasText: 'Ready' }).waitFor();
-}
-
-async function send(text: string): Promise<void> {
-  await composer().fill(text);
-  await composer().press('Enter');
-}
 
 async function ask(command: string): Promise<void> {
   await send(command);
