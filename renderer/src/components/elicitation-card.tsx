@@ -29,15 +29,10 @@ import { createRjsfForm } from '../forms/rjsf-validator';
 import { SECRET_WARNING } from '../forms/secret-fields';
 import { loadDraft, saveDraft, type CardDraft } from '../state/card-drafts';
 import type { Row } from '../state/transcript';
+import { askerName, CardHead } from './card-head';
 
 /** A transcript row holding an elicitation. */
 export type ElicitationRow = Extract<Row, { kind: 'elicitation' }>;
-
-/** How the card names who asks: the agent's title (or name) and version. */
-export function askerName(agent: ElicitationRow['agent']): string {
-  const who = agent.title ?? agent.name ?? agent.configName;
-  return agent.version ? `${who} ${agent.version}` : who;
-}
 
 type Props = {
   api: AirlockApi;
@@ -153,23 +148,14 @@ export function ElicitationCard({ api, sessionKey, sessionLabel, row, toolTitle 
       aria-busy={busy !== undefined}
       onKeyDown={onKeyDown}
     >
-      <header className="card-head">
-        <h3 id={headingId} className="card-asker">
-          Question from {askerName(row.agent)}
-        </h3>
-        <p className="card-context">
-          For {sessionLabel}
-          {row.scope === 'request' ? ', asked while this tab starts' : ''}
-          {toolTitle !== undefined ? (
-            <>
-              {' · '}about the tool call <span className="card-tool">{toolTitle}</span>
-            </>
-          ) : null}
-        </p>
-        <p className="card-command">
-          Launched with <code>{row.agent.commandLine}</code>
-        </p>
-      </header>
+      <CardHead
+        headingId={headingId}
+        heading={`Question from ${askerName(row.agent)}`}
+        agent={row.agent}
+        scope={row.scope}
+        sessionLabel={sessionLabel}
+        toolTitle={toolTitle}
+      />
       <p className="card-message">{row.message}</p>
       {secret ? (
         <p className="card-warning" role="note">

@@ -15,7 +15,8 @@ import {
   type UrlDone,
   type UrlElicitationRow,
 } from '../state/transcript';
-import { askerName, ElicitationCard, type ElicitationRow } from './elicitation-card';
+import { askerName } from './card-head';
+import { ElicitationCard, type ElicitationRow } from './elicitation-card';
 import { UrlCard } from './url-card';
 
 /** A card the dock shows: a form, or a URL to open. */

@@ -5,7 +5,8 @@
  */
 import type { CardEnd, ElicitationAction } from '../../../preload/contract';
 import { answerLines } from '../forms/answer-text';
-import { askerName, type ElicitationRow } from './elicitation-card';
+import { askerName } from './card-head';
+import type { ElicitationRow } from './elicitation-card';
 
 const ENDED: Record<CardEnd, string> = {
   withdrawn: 'Withdrawn by the agent',

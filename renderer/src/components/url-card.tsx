@@ -12,7 +12,7 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { AirlockApi, ElicitationAction, UrlElicitationView } from '../../../preload/contract';
 import type { UrlAnalysis } from '../../../preload/url-analysis-view';
 import type { UrlElicitationRow } from '../state/transcript';
-import { askerName } from './elicitation-card';
+import { askerName, CardHead } from './card-head';
 
 // Warnings about who the site really is: shown as dangers, not only as cautions.
 const DANGEROUS = new Set(['lookalike', 'whole-script-confusable', 'mixed-script', 'userinfo']);
@@ -187,23 +187,14 @@ export function UrlCard({ api, sessionKey, sessionLabel, row, toolTitle, opening
       tabIndex={-1}
       onKeyDown={onKeyDown}
     >
-      <header className="card-head">
-        <h3 id={headingId} className="card-asker">
-          {askerName(row.agent)} asks you to open a web page
-        </h3>
-        <p className="card-context">
-          For {sessionLabel}
-          {row.scope === 'request' ? ', asked while this tab starts' : ''}
-          {toolTitle !== undefined ? (
-            <>
-              {' · '}about the tool call <span className="card-tool">{toolTitle}</span>
-            </>
-          ) : null}
-        </p>
-        <p className="card-command">
-          Launched with <code>{row.agent.commandLine}</code>
-        </p>
-      </header>
+      <CardHead
+        headingId={headingId}
+        heading={`${askerName(row.agent)} asks you to open a web page`}
+        agent={row.agent}
+        scope={row.scope}
+        sessionLabel={sessionLabel}
+        toolTitle={toolTitle}
+      />
       <p className="card-message">{row.message}</p>
 
       <section className="url-box" aria-label="Where this leads">

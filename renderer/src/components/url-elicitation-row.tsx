@@ -5,7 +5,7 @@
  */
 import type { CardEnd } from '../../../preload/contract';
 import type { UrlDone, UrlElicitationRow } from '../state/transcript';
-import { askerName } from './elicitation-card';
+import { askerName } from './card-head';
 import { shownHost, UrlText } from './url-card';
 
 const ENDED: Record<CardEnd, string> = {
