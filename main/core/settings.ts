@@ -120,9 +120,15 @@ export function parseAgentCatalog(raw: string, path: string, demo: AgentSpec): A
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? issue.path.join('.') : 'the top level';
+    // A mistake elsewhere in the file must not turn URL mode back on when it says "off".
+    const stated = UrlElicitation.safeParse(
+      json !== null && typeof json === 'object'
+        ? (json as Record<string, unknown>).url_elicitation
+        : undefined,
+    );
     return {
       agents: [demo],
-      urlElicitation: 'isolated_window',
+      urlElicitation: stated.success ? stated.data : 'isolated_window',
       error: `${path}: ${where}: ${issue?.message ?? 'invalid settings'}`,
     };
   }

@@ -167,6 +167,13 @@ describe('where URL-mode elicitations open', () => {
     }
   });
 
+  it('keeps what the file says when another part of it is wrong', () => {
+    const broken = JSON.stringify({ url_elicitation: 'off', agent_servers: { Codex: {} } });
+    const catalog = parseAgentCatalog(broken, '/s.json', demo);
+    expect(catalog.error).toMatch(/^\/s\.json: agent_servers\.Codex\.command: /);
+    expect(catalog.urlElicitation).toBe('off');
+  });
+
   it('names the field when its value is not one of the choices', () => {
     const catalog = parseAgentCatalog('{ "url_elicitation": "popup" }', '/s.json', demo);
     expect(catalog.error).toMatch(/^\/s\.json: url_elicitation: /);
