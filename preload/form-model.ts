@@ -224,8 +224,10 @@ function fieldSchema(field: FormField): JsonSchema {
       return {
         type: 'array',
         ...schema,
+        // `type` on both, so ajv compares only string items for `uniqueItems`, as the live
+        // validator does.
         items: field.titled
-          ? { anyOf: field.options.map(optionSchema) }
+          ? { type: 'string', anyOf: field.options.map(optionSchema) }
           : { type: 'string', enum: field.options.map((option) => option.value) },
         uniqueItems: true,
         ...defined({ minItems: field.minItems, maxItems: field.maxItems }),

@@ -106,7 +106,7 @@ describe('formModelToJsonSchema', () => {
         },
         manyTitled: {
           type: 'array',
-          items: { anyOf: [{ const: 'a', title: 'A' }] },
+          items: { type: 'string', anyOf: [{ const: 'a', title: 'A' }] },
           uniqueItems: true,
         },
         x: { title: 'X', not: {} },
