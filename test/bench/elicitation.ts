@@ -7,7 +7,9 @@
  * 2. 50 rounds of a 20-field form through the web host in Chromium: from the agent writing the
  *    request to the form being interactive (every field rendered, the first focused), and from
  *    the Accept press to the agent reading the answer (goals: median 16 ms and p95 50 ms to
- *    interactive; median 16 ms from Accept to the agent).
+ *    interactive; median 16 ms from Accept to the agent). The agent asks 100 ms into its turn,
+ *    once the page has drawn the prompt (see the scripted agent's `elicit-bench`): asked at
+ *    the turn's first instant, the form would wait behind the prompt's own echo.
  *
  * The agent stamps its side (writing, reading) and the page its own (interactive, Accept) as
  * epoch milliseconds, `performance.timeOrigin + performance.now()`; the page's clock is aligned

@@ -74,6 +74,19 @@ function validatorFor(model: FormModel): ValidateFunction {
 }
 
 /**
+ * Compiles the check for `model` ahead of its answer. Compiling takes milliseconds that would
+ * otherwise fall between the user's Accept and the agent hearing it.
+ */
+export function prepareAnswerCheck(model: FormModel): void {
+  validatorFor(model);
+}
+
+/** Whether the check for `model` is compiled already. */
+export function answerCheckReady(model: FormModel): boolean {
+  return validators.has(model);
+}
+
+/**
  * Checks an accepted answer's `content` against the form model.
  *
  * `null` and `undefined` count as `{}` (ACP treats an omitted `content` and `null` alike), so a

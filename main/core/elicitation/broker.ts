@@ -18,7 +18,7 @@ import type { AgentConnection } from '../agent-connection.js';
 import type { CardEnd } from '../cards.js';
 import { UserFacingError } from '../errors.js';
 import type { Session } from '../session.js';
-import { checkAnswer } from './answer-check.js';
+import { checkAnswer, prepareAnswerCheck } from './answer-check.js';
 import { normaliseFormSchema } from './form-schema.js';
 import { MAX_PENDING_ELICITATIONS_PER_CONNECTION } from './limits.js';
 import {
@@ -113,6 +113,12 @@ export class ElicitationBroker {
       mode: 'form',
       form: schema.model,
     };
+    // While the user reads the card, once it has gone out, unless it has ended by then.
+    setTimeout(() => {
+      if (this.pending.has(cardKey)) {
+        prepareAnswerCheck(schema.model);
+      }
+    }, 0).unref();
     const answer = await this.waitOnUser(connection, session, cardKey, card, request, signal, {
       model: schema.model,
     });

@@ -25,6 +25,7 @@ import {
 } from '../forms/card-form';
 import { cardTemplates } from '../forms/card-templates';
 import { cardWidgets, UnsupportedField } from '../forms/card-widgets';
+import { NumberField } from '../forms/number-field';
 import { createRjsfForm } from '../forms/rjsf-validator';
 import { SECRET_WARNING } from '../forms/secret-fields';
 import { loadDraft, saveDraft, type CardDraft } from '../state/card-drafts';
@@ -43,6 +44,8 @@ type Props = {
   /** The title of the tool call the card is about, if it is about one. */
   toolTitle?: string;
 };
+
+const CARD_FIELDS = { NumberField };
 
 const ENTER_SUBMITS = new Set(['button', 'submit', 'reset', 'file', 'image']);
 
@@ -172,6 +175,7 @@ export function ElicitationCard({ api, sessionKey, sessionLabel, row, toolTitle 
         formContext={context}
         templates={cardTemplates}
         widgets={cardWidgets}
+        fields={CARD_FIELDS}
         experimental_defaultFormStateBehavior={DEFAULT_FORM_STATE}
         liveValidate="onChange"
         showErrorList={false}

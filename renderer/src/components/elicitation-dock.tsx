@@ -87,17 +87,26 @@ function busyElsewhere(dock: HTMLElement | null): boolean {
   return typing ? (active as HTMLInputElement).value !== '' : active.isContentEditable;
 }
 
+/**
+ * Focuses a card's first control (a URL card itself, not a button: no keystroke opens anything
+ * by accident). Focus without scrolling needs no layout, so the card takes keystrokes before
+ * its first frame; the control is scrolled into view with that frame's layout.
+ */
 function focusFirst(container: HTMLElement | null): void {
-  // A URL card takes focus itself, not on a button: no keystroke opens anything by accident.
-  const url = container?.querySelector<HTMLElement>('.url-card');
-  if (url) {
-    url.focus();
+  const target =
+    container?.querySelector<HTMLElement>('.url-card') ??
+    container?.querySelector<HTMLElement>(
+      '.card-form input:not([type=hidden]):not(:disabled), .card-form select:not(:disabled), .card-form textarea:not(:disabled), .card-actions button',
+    );
+  if (!target) {
     return;
   }
-  const first = container?.querySelector<HTMLElement>(
-    '.card-form input:not([type=hidden]):not(:disabled), .card-form select:not(:disabled), .card-form textarea:not(:disabled), .card-actions button',
-  );
-  first?.focus();
+  target.focus({ preventScroll: true });
+  requestAnimationFrame(() => {
+    if (document.activeElement === target) {
+      target.scrollIntoView({ block: 'nearest' });
+    }
+  });
 }
 
 type Props = {

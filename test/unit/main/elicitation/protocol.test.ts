@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { TranscriptEvent } from '../../../../preload/contract.js';
 import { clientCapabilities } from '../../../../main/core/agent-connection.js';
 import type { AirlockCore } from '../../../../main/core/core.js';
+import { answerCheckReady } from '../../../../main/core/elicitation/answer-check.js';
 import { MAX_PENDING_ELICITATIONS_PER_CONNECTION } from '../../../../main/core/elicitation/limits.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
 import { readySession, startCore, type Recorder } from '../../../helpers/core-harness.js';
@@ -93,6 +94,16 @@ describe('a form elicitation in a session', () => {
       content: { name: 'Ada', age: 36 },
     });
     expect(recorder.summaries.get(key)?.pendingCards).toBe(0);
+  });
+
+  it('compiles the answer check while the card waits, not after Accept', async () => {
+    const { core, recorder, key } = await withAgent();
+    await ask(core, key, nameForm);
+    const card = (await recorder.event(key, 'elicitation')) as Card;
+    expect(answerCheckReady(card.form)).toBe(false);
+    // The broker set its timer before the card went out, so it fires before this one.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(answerCheckReady(card.form)).toBe(true);
   });
 
   it('refuses an answer that fails the schema, sends nothing, and keeps the card open', async () => {
