@@ -202,16 +202,81 @@ describe('a session in the browser', () => {
     ).resolves.toBeUndefined();
   });
 
-  it('runs several sessions at once', async () => {
-    const before = await page.getByRole('tab').count();
+  it('runs turns in several sessions at once, each transcript only its own', async () => {
+    // Tall enough that the list renders every row of every turn.
+    await page.setViewportSize({ width: 1200, height: 3000 });
+    const tabs = page.getByRole('tab');
+    const first = (await tabs.count()) - 1;
     await startSession();
-    await send('second session');
-    await transcript().getByText('You said: "second session"', { exact: false }).waitFor();
-    await page
-      .getByRole('tab')
-      .nth(before - 1)
-      .click();
-    await expect(transcript().textContent()).resolves.not.toContain('second session');
+    await startSession();
+    const sessions = [first, first + 1, first + 2];
+    const rounds = [1, 2];
+    const said = (session: number, round: number) => `session ${session + 1}, turn ${round}`;
+    const answer = (session: number, round: number) =>
+      (session + round) % 2 ? 'Allow once' : 'Reject';
+    const show = async (index: number) => {
+      await tabs.nth(index).click();
+      await page.getByRole('tab', { selected: true }).and(tabs.nth(index)).waitFor();
+    };
+    const turnsEnded = (count: number) =>
+      transcript()
+        .getByRole('status', { name: 'Turn ended' })
+        .nth(count - 1)
+        .waitFor();
+    const card = () =>
+      transcript().getByRole('group', { name: 'Permission request: Edit README.md' }).last();
+
+    for (const round of rounds) {
+      // A turn in every tab, each waiting on its permission card: all three run at once.
+      for (const index of sessions) {
+        await show(index);
+        await status().filter({ hasText: 'Ready' }).waitFor();
+        await send('/permission');
+        await card().getByRole('button', { name: 'Reject' }).waitFor();
+      }
+      // Answered last to first, each tab its own answer, while the others still wait.
+      for (const [session, index] of [...sessions.entries()].reverse()) {
+        await show(index);
+        await card()
+          .getByRole('button', { name: answer(session, round) })
+          .click();
+        await turnsEnded(2 * round - 1);
+      }
+      // Then a message to each, one after the other.
+      for (const [session, index] of sessions.entries()) {
+        await show(index);
+        await status().filter({ hasText: 'Ready' }).waitFor();
+        await send(said(session, round));
+        await transcript()
+          .getByLabel('Your prompt')
+          .filter({ hasText: said(session, round) })
+          .waitFor();
+      }
+    }
+
+    for (const [session, index] of sessions.entries()) {
+      await show(index);
+      await turnsEnded(2 * rounds.length);
+      await status().filter({ hasText: 'Ready' }).waitFor();
+      await expect(transcript().locator('.row').allInnerTexts()).resolves.toEqual(
+        rounds.flatMap((round) => {
+          const allowed = answer(session, round) === 'Allow once';
+          return [
+            '/permission',
+            expect.stringContaining(`Edit README.md\n${allowed ? 'completed' : 'failed'}\n`),
+            expect.stringMatching(new RegExp(`\\nAnswered: ${answer(session, round)}$`)),
+            allowed
+              ? 'I edited README.md; the diff is above.'
+              : 'Understood: I left README.md alone.',
+            'Done',
+            said(session, round),
+            'Thinking',
+            replyFor(said(session, round)).replace('`/help`', '/help'),
+            'Done',
+          ];
+        }),
+      );
+    }
   });
 
   it('moves between sessions with the arrow keys, only the shown one in the Tab order', async () => {

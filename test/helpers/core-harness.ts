@@ -2,7 +2,7 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SessionSummary, TranscriptEvent } from '../../preload/contract.js';
+import { events, type SessionSummary, type TranscriptEvent } from '../../preload/contract.js';
 import type { ConnectionTimeouts } from '../../main/core/agent-connection.js';
 import { AirlockCore, type CoreOptions } from '../../main/core/core.js';
 import type { AgentSpec } from '../../main/core/settings.js';
@@ -10,17 +10,54 @@ import { demoAgentSpec } from './agents.js';
 
 type Waiter = { check: () => boolean; resolve: () => void };
 
-/** Everything the core emitted, per session, with a way to wait for a condition. */
+/** How long a wait in a test may take before it fails, saying what it waited for. */
+export const DEFAULT_DEADLINE_MS = 10_000;
+
+/**
+ * Resolves as `promise` does, or rejects after `deadlineMs` with an error naming `description`
+ * (a timer that fails the wait, never one that waits in its place).
+ */
+export function deadline<T>(
+  promise: Promise<T>,
+  description: string,
+  deadlineMs = DEFAULT_DEADLINE_MS,
+): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`Waited ${deadlineMs / 1000} s for ${description}`)),
+      deadlineMs,
+    );
+  });
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Everything the core emitted, per session, with a way to wait for a condition.
+ *
+ * Each payload is checked against the contract first, as both hosts' bridges do: one the UI
+ * would drop is kept out of the transcripts and summaries too, and listed in `dropped`.
+ */
 export class Recorder {
   readonly transcripts = new Map<string, TranscriptEvent[]>();
   readonly summaries = new Map<string, SessionSummary>();
+  /** The payloads that failed the contract, with the first reason. */
+  readonly dropped: { channel: string; issue: string }[] = [];
+  /** How long {@link Recorder.until} waits unless told otherwise. */
+  deadlineMs = DEFAULT_DEADLINE_MS;
   private readonly waiters = new Set<Waiter>();
 
   constructor(core: AirlockCore) {
     core.onEvent((channel, payload) => {
-      if (channel === 'session:onDidAppend') {
-        const { key, events } = payload as { key: string; events: TranscriptEvent[] };
-        this.transcript(key).push(...events);
+      const parsed = events[channel].safeParse(payload);
+      if (!parsed.success) {
+        this.dropped.push({ channel, issue: describeIssue(parsed.error.issues[0]) });
+      } else if (channel === 'session:onDidAppend') {
+        const { key, events: appended } = payload as {
+          key: string;
+          events: TranscriptEvent[];
+        };
+        this.transcript(key).push(...appended);
       } else if (channel === 'session:onDidChange') {
         const summary = payload as SessionSummary;
         this.summaries.set(summary.key, summary);
@@ -51,19 +88,48 @@ export class Recorder {
       .join('');
   }
 
-  /** Resolves once `check` holds after an event (or at once); the test's timeout bounds it. */
-  until(check: () => boolean): Promise<void> {
+  /**
+   * Resolves once `check` holds after an event (or at once). Rejects after `deadlineMs` with an
+   * error naming `description` (read when the wait fails, so it can tell the state then), so a
+   * caught regression fails the test saying what never came, not as a bare test timeout.
+   */
+  until(
+    check: () => boolean,
+    description: string | (() => string) = 'a condition',
+    deadlineMs = this.deadlineMs,
+  ): Promise<void> {
     if (check()) {
       return Promise.resolve();
     }
-    return new Promise((resolve) => this.waiters.add({ check, resolve }));
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        check,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      };
+      const timer = setTimeout(() => {
+        this.waiters.delete(waiter);
+        const what = typeof description === 'function' ? description() : description;
+        reject(new Error(`Waited ${deadlineMs / 1000} s for ${what}${this.droppedNote()}`));
+      }, deadlineMs);
+      this.waiters.add(waiter);
+    });
   }
 
   /** Resolves once the session reaches `status`. */
   status(key: string, ...statuses: SessionSummary['status'][]): Promise<SessionSummary> {
-    return this.until(() => statuses.includes(this.summaries.get(key)?.status as never)).then(() =>
-      this.summaries.get(key)!,
-    );
+    return this.until(
+      () => statuses.includes(this.summaries.get(key)?.status as never),
+      () => {
+        const summary = this.summaries.get(key);
+        const now = summary
+          ? `${summary.status}${summary.error ? ` (${summary.error})` : ''}`
+          : 'never reported';
+        return `session ${key} to be ${statuses.join(' or ')}; it is ${now}`;
+      },
+    ).then(() => this.summaries.get(key)!);
   }
 
   /** Resolves with the first event of `type` at or after index `from`. */
@@ -76,9 +142,26 @@ export class Recorder {
       this.transcript(key)
         .slice(from)
         .find((event) => event.type === type);
-    await this.until(() => find() !== undefined);
+    await this.until(
+      () => find() !== undefined,
+      () => {
+        const seen = this.transcript(key).slice(from);
+        const types = seen.map((event) => event.type).join(', ') || 'none';
+        return `a "${type}" event in session ${key} from index ${from}; its events since: ${types.slice(0, 1000)}`;
+      },
+    );
     return find() as Extract<TranscriptEvent, { type: T }>;
   }
+
+  private droppedNote(): string {
+    return this.dropped.length
+      ? `; ${this.dropped.length} payload(s) failed the contract, first: ${this.dropped[0]!.channel}: ${this.dropped[0]!.issue}`
+      : '';
+  }
+}
+
+function describeIssue(issue: { path: PropertyKey[]; message: string } | undefined): string {
+  return issue ? `${issue.path.map(String).join('.') || '(top)'}: ${issue.message}` : 'invalid';
 }
 
 /**
@@ -93,7 +176,15 @@ export async function startCore(
   const dir = await mkdtemp(join(tmpdir(), 'airlock-test-'));
   const settingsPath = join(dir, 'settings.json');
   const servers = Object.fromEntries(
-    extra.map((spec) => [spec.name, { command: spec.command, args: spec.args, env: spec.env }]),
+    extra.map((spec) => [
+      spec.name,
+      {
+        command: spec.command,
+        args: spec.args,
+        env: spec.env,
+        ...(spec.urlDomains === undefined ? {} : { url_domains: spec.urlDomains }),
+      },
+    ]),
   );
   await writeFile(settingsPath, JSON.stringify({ agent_servers: servers }));
   const core = new AirlockCore({
