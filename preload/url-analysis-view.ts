@@ -19,6 +19,7 @@ export const URL_VIEW_MESSAGE_CEILING = 1_000;
 /** The kinds of warning the consent card shows, most serious first. */
 export const URL_WARNING_CODES = [
   'lookalike',
+  'borrowed-name',
   'whole-script-confusable',
   'mixed-script',
   'punycode',

@@ -177,6 +177,8 @@ export class AgentConnection {
     tabs: WeakMap<object, string>,
     /** The elicitation modes advertised on this connection. */
     readonly elicitationModes: ElicitationModes,
+    /** The domains the user expects this agent's URLs on (its spec's `urlDomains`), or none. */
+    readonly urlDomains: readonly string[],
   ) {
     this.tabs = tabs;
     this.identity = init.identity;
@@ -297,6 +299,7 @@ export class AgentConnection {
         outstanding,
         tabs,
         modes,
+        spec.urlDomains ?? [],
       );
       void exit.then((info) => {
         connected.exited = info;

@@ -2,13 +2,15 @@
  * Where Airlock keeps its files, and the agents the user configured.
  *
  * The settings file uses the shape Zed uses, so users can paste what they have:
- * `{ "agent_servers": { "<name>": { "command", "args", "env" } } }`.
+ * `{ "agent_servers": { "<name>": { "command", "args", "env" } } }`. Airlock adds an agent's
+ * `url_domains` (where its URL-mode requests should lead) and `url_elicitation`.
  */
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { AgentLauncher } from './agent-connection.js';
+import { statedHost } from './elicitation/url-analysis.js';
 
 /** The built-in demo agent's name; it is always present and the default. */
 export const DEMO_AGENT_NAME = 'Demo Agent';
@@ -27,7 +29,18 @@ export type AgentSpec = {
    * (Codex) take their process's folder as the workspace root.
    */
   cwd?: string;
+  /**
+   * The domains the user expects this agent's URLs on (`url_domains`), each a host or a URL as
+   * written; a URL-mode request elsewhere gets a `domain-mismatch` warning. ACP has no field
+   * where an agent states its domain, so this is the user's statement.
+   */
+  urlDomains?: string[];
 };
+
+/** The most entries an agent's `url_domains` may list. */
+export const MAX_URL_DOMAINS = 32;
+/** The longest entry of an agent's `url_domains`, in characters. */
+export const MAX_URL_DOMAIN_CHARS = 1_000;
 
 /**
  * Where a URL-mode elicitation opens once the user consents, by default: Airlock's isolated
@@ -47,6 +60,18 @@ const agentServer = z
     command: z.string().min(1, 'command must not be empty'),
     args: z.array(z.string()).default([]),
     env: z.record(z.string(), z.string()).default({}),
+    url_domains: z
+      .array(
+        z
+          .string()
+          .max(MAX_URL_DOMAIN_CHARS, `must be at most ${MAX_URL_DOMAIN_CHARS} characters`)
+          .refine((text) => statedHost(text) !== null, {
+            message: 'must be a host name (openai.com) or a URL (https://chatgpt.com/)',
+          }),
+      )
+      .min(1, 'must list at least one domain; leave it out to expect none')
+      .max(MAX_URL_DOMAINS, `must list at most ${MAX_URL_DOMAINS} domains`)
+      .optional(),
   })
   .loose();
 
@@ -147,6 +172,7 @@ export function parseAgentCatalog(raw: string, path: string, demo: AgentSpec): A
       args: server.args,
       env: server.env,
       builtIn: false,
+      ...(server.url_domains === undefined ? {} : { urlDomains: server.url_domains }),
     });
   }
   return { agents, urlElicitation: parsed.data.url_elicitation };

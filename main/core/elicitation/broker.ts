@@ -139,7 +139,7 @@ export class ElicitationBroker {
     request: Extract<ElicitationRequest, { mode: 'url' }>,
     signal: AbortSignal,
   ): Promise<acp.CreateElicitationResponse> {
-    const verdict = analyseUrl(request.url);
+    const verdict = analyseUrl(request.url, { expectedDomains: connection.urlDomains });
     if (!verdict.ok) {
       throw invalid(verdict.reason);
     }

@@ -14,8 +14,10 @@
  * - The host in ASCII, and in Unicode only when Chromium's IDN policy would show it so
  *   (idn-display.ts); the registrable domain (public suffix list with private domains, so
  *   `evil.github.io` is one domain) and where it sits in `href`, for the renderer to highlight.
- * - Warnings for punycode, mixed scripts, whole-script and well-known look-alikes, IP literals,
- *   user info, ports, plain http, long hosts and a domain other than the agent's own.
+ * - Warnings for punycode, mixed scripts, whole-script and well-known look-alikes, a well-known
+ *   name borrowed outside the registrable domain (`paypal.com.evil.example`, lookalike.ts), IP
+ *   literals, user info, ports, plain http, long hosts and a domain other than the ones the user
+ *   listed for the agent (its `url_domains` setting).
  *
  * Pure: no I/O, no DNS, nothing is fetched.
  */
@@ -29,7 +31,7 @@ import type {
 import { URL_WARNING_CODES } from '../../../preload/url-analysis-view.js';
 import { labelProblem, type LabelProblem } from './idn-display.js';
 import { MAX_URL_CHARS } from './limits.js';
-import { findLookalike } from './lookalike.js';
+import { findBorrowedName, findLookalike } from './lookalike.js';
 
 export type { UrlAnalysis, UrlWarning, UrlWarningCode };
 
@@ -48,9 +50,16 @@ export type UrlVerdict =
 
 /** What the caller knows besides the URL. */
 export interface AnalyseUrlOptions {
-  /** The agent's own domain, as it states it; a URL elsewhere gets `domain-mismatch`. */
-  expectedDomain?: string;
+  /**
+   * The domains the user expects the agent's URLs on (its `url_domains` setting), each a host or
+   * a URL: a URL whose registrable domain is none of theirs gets `domain-mismatch`. Left out or
+   * empty, nothing is expected and no URL gets it.
+   */
+  expectedDomains?: readonly string[];
 }
+
+/** How many expected domains a `domain-mismatch` sentence names before it counts the rest. */
+export const MISMATCH_NAMED_DOMAINS = 4;
 
 // C0 and C1 controls and DEL; default-ignorable characters, which include every bidirectional
 // control (U+061C, U+200E-200F, U+202A-202E, U+2066-2069), the zero-width ones and the soft
@@ -118,7 +127,7 @@ function describe(
   text: string,
   url: URL,
   labels: string[],
-  { expectedDomain }: AnalyseUrlOptions,
+  { expectedDomains }: AnalyseUrlOptions,
 ): UrlAnalysis {
   const { hostname, href } = url;
   const scheme = url.protocol === 'https:' ? 'https' : 'http';
@@ -126,11 +135,18 @@ function describe(
   const parsed = parseDomain(host, { allowPrivateDomains: true, extractHostname: false });
   const domain = parsed.domain;
   const lookalike = domain === null ? null : findLookalike(domain, parsed.domainWithoutSuffix!);
+  const borrowed =
+    domain === null ? null : findBorrowedName(host, domain, parsed.domainWithoutSuffix!);
   const idn = labels.some((label) => label.startsWith('xn--'));
   const problems = idn ? labelProblems(labels) : [];
   // An ASCII host reads as it is; an international one is shown only when nothing about it
-  // could mislead (Chromium also shows punycode for a look-alike of a well-known domain).
-  const showUnicode = !idn || (problems.length === 0 && lookalike === null);
+  // could mislead (Chromium also shows punycode for a look-alike of a well-known domain), nor
+  // an international label made to look like a well-known name (`göögle.evil.example`).
+  const showUnicode =
+    !idn ||
+    (problems.length === 0 &&
+      lookalike === null &&
+      (borrowed === null || borrowed.written !== null));
   const hostUnicode = showUnicode ? domainToUnicode(hostname) : null;
 
   const warnings = new Map<UrlWarningCode, string>();
@@ -139,6 +155,18 @@ function describe(
     warn(
       'lookalike',
       `${clip(domain!, 128)} is made to look like ${lookalike} but is another site.`,
+    );
+  }
+  if (borrowed !== null) {
+    const name = borrowed.domain.slice(0, borrowed.domain.indexOf('.'));
+    const site = `the site is ${clip(domain!, 128)}, not ${borrowed.domain}`;
+    warn(
+      'borrowed-name',
+      borrowed.written === name
+        ? `The address uses the name “${name}” but ${site}.`
+        : borrowed.written !== null
+          ? `The address uses “${clip(borrowed.written, 64)}”, which looks like the name “${name}”, but ${site}.`
+          : `The address uses letters made to look like the name “${name}”, but ${site}.`,
     );
   }
   for (const problem of problems) {
@@ -177,12 +205,12 @@ function describe(
       `The URL points to an IP address (${hostname}), not a domain name${writtenAsIs(text, hostname) ? '' : ', written in another form in the agent’s text'}.`,
     );
   }
-  if (expectedDomain !== undefined) {
-    const expected = registrableDomainOf(expectedDomain);
-    if (expected !== (domain ?? host)) {
+  if (expectedDomains !== undefined && expectedDomains.length > 0) {
+    const expected = [...new Set(expectedDomains.map(registrableDomainOf))];
+    if (!expected.includes(domain ?? host)) {
       warn(
         'domain-mismatch',
-        `The URL leads to ${clip(domain ?? host, 128)}, not to the agent’s own domain ${clip(expected, 128)}.`,
+        `The URL leads to ${clip(domain ?? host, 128)}, not to ${namedDomains(expected)}, the ${expected.length === 1 ? 'domain' : 'domains'} set for this agent.`,
       );
     }
   }
@@ -240,16 +268,47 @@ function labelProblems(labels: string[]): LabelProblem[] {
     .filter((problem): problem is LabelProblem => problem !== null);
 }
 
-// The registrable domain of the agent's stated domain (a host or a URL), else its host; a
-// statement that is neither is kept as it is, and matches no URL.
-function registrableDomainOf(stated: string): string {
+/**
+ * The host a stated domain names, in ASCII without a trailing dot, or null when the text is
+ * neither a host (`openai.com`, `MÜNCHEN.de.`, `127.0.0.1`) nor an http or https URL
+ * (`https://chatgpt.com/`). The settings take an agent's `url_domains` only in these forms.
+ */
+export function statedHost(stated: string): string | null {
+  // A host alone has nothing that would make it a URL's path, query, user or port.
+  if (typeof stated !== 'string' || (!stated.includes('://') && !/^[^\s/\\?#@:]+$/.test(stated))) {
+    return null;
+  }
+  let url: URL;
   try {
-    const host = new URL(stated.includes('://') ? stated : `https://${stated}`).hostname;
-    const bare = host.replace(/\.$/, '');
-    return parseDomain(bare, { allowPrivateDomains: true, extractHostname: false }).domain ?? bare;
+    url = new URL(stated.includes('://') ? stated : `https://${stated}`);
   } catch {
+    return null;
+  }
+  const host = url.hostname.replace(/\.$/, '');
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || host.split('.').includes('')) {
+    return null;
+  }
+  return host;
+}
+
+// The registrable domain of a stated domain (a host or a URL), else its host; a statement that
+// is neither is kept as it is, and matches no URL.
+function registrableDomainOf(stated: string): string {
+  const host = statedHost(stated);
+  if (host === null) {
     return stated;
   }
+  return parseDomain(host, { allowPrivateDomains: true, extractHostname: false }).domain ?? host;
+}
+
+// `a`, `a or b`, `a, b or c`, each cut short; past MISMATCH_NAMED_DOMAINS, the rest counted.
+function namedDomains(domains: string[]): string {
+  const named = domains.slice(0, MISMATCH_NAMED_DOMAINS).map((domain) => clip(domain, 100));
+  const rest = domains.length - named.length;
+  if (rest > 0) {
+    return `${named.join(', ')} or ${rest} ${rest === 1 ? 'other' : 'others'}`;
+  }
+  return named.length < 2 ? named.join('') : `${named.slice(0, -1).join(', ')} or ${named.at(-1)}`;
 }
 
 // Whether the text names the host as the parser serialises it, rather than as `0x7f.1`,

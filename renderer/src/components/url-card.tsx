@@ -15,7 +15,13 @@ import type { UrlElicitationRow } from '../state/transcript';
 import { askerName, CardHead } from './card-head';
 
 // Warnings about who the site really is: shown as dangers, not only as cautions.
-const DANGEROUS = new Set(['lookalike', 'whole-script-confusable', 'mixed-script', 'userinfo']);
+const DANGEROUS = new Set([
+  'lookalike',
+  'borrowed-name',
+  'whole-script-confusable',
+  'mixed-script',
+  'userinfo',
+]);
 
 /** The host the user is sent to, as the card names it. */
 export function shownHost(url: UrlAnalysis): string {

@@ -6,6 +6,8 @@ import { AirlockCore } from '../../../main/core/core.js';
 import {
   configDir,
   logsDir,
+  MAX_URL_DOMAIN_CHARS,
+  MAX_URL_DOMAINS,
   parseAgentCatalog,
   settingsPath,
 } from '../../../main/core/settings.js';
@@ -178,5 +180,75 @@ describe('where URL-mode elicitations open', () => {
     const catalog = parseAgentCatalog('{ "url_elicitation": "popup" }', '/s.json', demo);
     expect(catalog.error).toMatch(/^\/s\.json: url_elicitation: /);
     expect(catalog.urlElicitation).toBe('isolated_window');
+  });
+});
+
+describe('the domains an agent’s URLs should lead to (url_domains)', () => {
+  const demo = demoAgentSpec();
+  const withDomains = (urlDomains: unknown) =>
+    parseAgentCatalog(
+      JSON.stringify({
+        agent_servers: { Codex: { command: 'codex-acp', url_domains: urlDomains } },
+      }),
+      '/s.json',
+      demo,
+    );
+
+  it('are carried on the agent as written, hosts or URLs; without them there are none', () => {
+    const catalog = withDomains(['openai.com', 'https://chatgpt.com/', 'MÜNCHEN.de.']);
+    expect(catalog.error).toBeUndefined();
+    expect(catalog.agents[1]).toMatchObject({
+      name: 'Codex',
+      urlDomains: ['openai.com', 'https://chatgpt.com/', 'MÜNCHEN.de.'],
+    });
+    const none = parseAgentCatalog(
+      JSON.stringify({ agent_servers: { Codex: { command: 'codex-acp' } } }),
+      '/s.json',
+      demo,
+    );
+    expect(none.agents[1]).not.toHaveProperty('urlDomains');
+  });
+
+  it(`take up to ${MAX_URL_DOMAINS} entries of up to ${MAX_URL_DOMAIN_CHARS} characters`, () => {
+    expect(MAX_URL_DOMAINS).toBe(32);
+    expect(MAX_URL_DOMAIN_CHARS).toBe(1_000);
+    const longest = `https://example.com/${'a'.repeat(MAX_URL_DOMAIN_CHARS - 20)}`;
+    expect(longest).toHaveLength(MAX_URL_DOMAIN_CHARS);
+    const full = withDomains([...Array.from({ length: 31 }, (_, i) => `d${i}.example`), longest]);
+    expect(full.error).toBeUndefined();
+    expect(full.agents[1]?.urlDomains).toHaveLength(MAX_URL_DOMAINS);
+  });
+
+  it('name the file, the agent and the entry when an entry is neither a host nor a URL', () => {
+    for (const bad of ['openai.com/path', 'not a domain', 'ftp://openai.com/', '', 'a..b']) {
+      const catalog = withDomains(['chatgpt.com', bad]);
+      expect(
+        catalog.agents.map((agent) => agent.name),
+        bad,
+      ).toEqual(['Demo Agent']);
+      expect(catalog.error, bad).toBe(
+        '/s.json: agent_servers.Codex.url_domains.1: must be a host name (openai.com) or a URL (https://chatgpt.com/)',
+      );
+    }
+  });
+
+  it('name the field when it is too long, too many, empty or not a list of text', () => {
+    const long = `https://example.com/${'a'.repeat(MAX_URL_DOMAIN_CHARS - 19)}`;
+    expect(withDomains([long]).error).toBe(
+      `/s.json: agent_servers.Codex.url_domains.0: must be at most ${MAX_URL_DOMAIN_CHARS} characters`,
+    );
+    const many = Array.from({ length: MAX_URL_DOMAINS + 1 }, (_, i) => `d${i}.example`);
+    expect(withDomains(many).error).toBe(
+      `/s.json: agent_servers.Codex.url_domains: must list at most ${MAX_URL_DOMAINS} domains`,
+    );
+    expect(withDomains([]).error).toBe(
+      '/s.json: agent_servers.Codex.url_domains: must list at least one domain; leave it out to expect none',
+    );
+    expect(withDomains('openai.com').error).toMatch(
+      /^\/s\.json: agent_servers\.Codex\.url_domains: .*expected array/,
+    );
+    expect(withDomains([42]).error).toMatch(
+      /^\/s\.json: agent_servers\.Codex\.url_domains\.0: .*expected string/,
+    );
   });
 });

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { labelProblem, scriptsOf } from '../../../../main/core/elicitation/idn-display.js';
 import { MAX_URL_CHARS } from '../../../../main/core/elicitation/limits.js';
 import {
+  EVERYDAY_LABELS,
+  findBorrowedName,
   findLookalike,
   MIN_LABEL_LOOKALIKE_CHARS,
 } from '../../../../main/core/elicitation/lookalike.js';
@@ -17,6 +19,8 @@ import {
   analyseUrl,
   LONG_HOST_CHARS,
   LONG_HOST_LABELS,
+  MISMATCH_NAMED_DOMAINS,
+  statedHost,
   type AnalyseUrlOptions,
   type UrlRefusalCode,
 } from '../../../../main/core/elicitation/url-analysis.js';
@@ -72,7 +76,7 @@ describe('the URL corpus', () => {
     expect(
       new Set(
         URL_CORPUS.map(
-          (entry) => `${entry.url} ${'expectedDomain' in entry ? entry.expectedDomain : ''}`,
+          (entry) => `${entry.url} ${'expectedDomains' in entry ? entry.expectedDomains : ''}`,
         ),
       ).size,
     ).toBe(URL_CORPUS.length);
@@ -98,9 +102,7 @@ describe('the URL corpus', () => {
       expect(reason.length).toBeLessThan(200);
       return;
     }
-    const options =
-      entry.expectedDomain === undefined ? {} : { expectedDomain: entry.expectedDomain };
-    const analysis = opened(entry.url, options);
+    const analysis = opened(entry.url, { expectedDomains: entry.expectedDomains });
     expect({
       host: analysis.host,
       hostUnicode: analysis.hostUnicode,
@@ -219,7 +221,7 @@ describe('analyseUrl: the view', () => {
 
   it('lists warnings most serious first', () => {
     expect(
-      codes('http://accounts.google.com@0x7f.1:8080/', { expectedDomain: 'x.example' }),
+      codes('http://accounts.google.com@0x7f.1:8080/', { expectedDomains: ['x.example'] }),
     ).toEqual(['userinfo', 'ip-literal', 'domain-mismatch', 'http', 'port']);
     expect(codes('https://a.b.c.d.gооgle.com:444/')).toEqual([
       'lookalike',
@@ -231,11 +233,12 @@ describe('analyseUrl: the view', () => {
     // Labels are checked left to right; the warnings still come in order.
     expect(codes('https://gооgle.аррӏе.com/')).toEqual([
       'lookalike',
+      'borrowed-name',
       'whole-script-confusable',
       'mixed-script',
       'punycode',
     ]);
-    expect(URL_WARNING_CODES[0]).toBe('lookalike');
+    expect(URL_WARNING_CODES.slice(0, 2)).toEqual(['lookalike', 'borrowed-name']);
   });
 });
 
@@ -322,22 +325,67 @@ describe('analyseUrl: warnings', () => {
     );
   });
 
-  it('domain-mismatch: only when a stated domain is given, and names both', () => {
+  it('domain-mismatch: only when domains are listed, and names the site and them', () => {
     expect(codes('https://evil.example/')).toEqual([]);
+    expect(codes('https://evil.example/', { expectedDomains: [] })).toEqual([]);
     expect(
-      message('https://evil.example/', 'domain-mismatch', { expectedDomain: 'agent.example.com' }),
-    ).toBe('The URL leads to evil.example, not to the agent’s own domain example.com.');
+      message('https://evil.example/', 'domain-mismatch', {
+        expectedDomains: ['agent.example.com'],
+      }),
+    ).toBe('The URL leads to evil.example, not to example.com, the domain set for this agent.');
     expect(
-      message('https://evil.example/', 'domain-mismatch', { expectedDomain: 'not a domain' }),
-    ).toContain('own domain not a domain');
-    expect(codes('https://a.example.com/', { expectedDomain: 'example.com.' })).toEqual([]);
+      message('https://evil.example/', 'domain-mismatch', { expectedDomains: ['not a domain'] }),
+    ).toContain('not to not a domain, the domain');
+    expect(codes('https://a.example.com/', { expectedDomains: ['example.com.'] })).toEqual([]);
     // A host with no registrable domain is compared whole.
-    expect(codes('http://localhost/', { expectedDomain: 'localhost' })).toEqual(['http']);
-    expect(codes('http://localhost/', { expectedDomain: 'localhost.' })).toEqual(['http']);
-    expect(codes('https://127.0.0.1/', { expectedDomain: '127.0.0.2' })).toEqual([
+    expect(codes('http://localhost/', { expectedDomains: ['localhost'] })).toEqual(['http']);
+    expect(codes('http://localhost/', { expectedDomains: ['localhost.'] })).toEqual(['http']);
+    expect(codes('https://127.0.0.1/', { expectedDomains: ['127.0.0.2'] })).toEqual([
       'ip-literal',
       'domain-mismatch',
     ]);
+  });
+
+  it('domain-mismatch: any listed domain will do; the sentence names each registrable once', () => {
+    const listed = ['openai.com', 'https://auth.openai.com/', 'chatgpt.com'];
+    expect(codes('https://chatgpt.com/', { expectedDomains: listed })).toEqual([]);
+    expect(codes('https://auth.openai.com/x', { expectedDomains: listed })).toEqual([]);
+    expect(message('https://evil.example/', 'domain-mismatch', { expectedDomains: listed })).toBe(
+      'The URL leads to evil.example, not to openai.com or chatgpt.com, the domains set for this agent.',
+    );
+    expect(
+      message('https://evil.example/', 'domain-mismatch', {
+        expectedDomains: ['a.example', 'b.example', 'c.example'],
+      }),
+    ).toContain('not to a.example, b.example or c.example, the domains');
+  });
+
+  it(`domain-mismatch: names at most ${MISMATCH_NAMED_DOMAINS} domains and counts the rest`, () => {
+    expect(MISMATCH_NAMED_DOMAINS).toBe(4);
+    const many = Array.from({ length: 32 }, (_, index) => `${'d'.repeat(990)}${index}.example`);
+    const sentence = message('https://evil.example/', 'domain-mismatch', {
+      expectedDomains: many,
+    })!;
+    expect(sentence).toContain(' or 28 others, the domains set for this agent.');
+    expect(sentence.length).toBeLessThan(URL_VIEW_MESSAGE_CEILING);
+    expect(
+      message('https://evil.example/', 'domain-mismatch', { expectedDomains: many.slice(0, 5) }),
+    ).toContain(' or 1 other, the domains');
+  });
+
+  it('borrowed-name: names the name, the site and the name’s own domain', () => {
+    expect(message('https://paypal.com.evil.example/', 'borrowed-name')).toBe(
+      'The address uses the name “paypal” but the site is evil.example, not paypal.com.',
+    );
+    expect(message('https://secure-paypa1.example/', 'borrowed-name')).toBe(
+      'The address uses “paypa1”, which looks like the name “paypal”, but the site is secure-paypa1.example, not paypal.com.',
+    );
+    expect(message('https://göögle.evil.example/', 'borrowed-name')).toBe(
+      'The address uses letters made to look like the name “google”, but the site is evil.example, not google.com.',
+    );
+    expect(message('https://login.gov.evil.example/', 'borrowed-name')).toBe(
+      'The address uses the name “login” but the site is evil.example, not login.gov.',
+    );
   });
 });
 
@@ -500,6 +548,21 @@ describe('the well-known domains and the look-alike check', () => {
   it('never flags a well-known domain itself', () => {
     for (const domain of WELL_KNOWN_DOMAINS) {
       expect(codes(`https://${domain}/`), domain).not.toContain('lookalike');
+      // Nor a brand's name on one: outlook.office.com is Microsoft's own.
+      expect(codes(`https://paypal-google.${domain}/`), domain).not.toContain('borrowed-name');
+    }
+  });
+
+  it(`finds every well-known domain of ${MIN_LABEL_LOOKALIKE_CHARS} or more label characters borrowed whole`, () => {
+    for (const domain of WELL_KNOWN_DOMAINS) {
+      const long = hostSkeleton(domain.slice(0, domain.indexOf('.'))).length;
+      const found = findBorrowedName(`${domain}.evil.example`, 'evil.example', 'evil');
+      if (long >= MIN_LABEL_LOOKALIKE_CHARS) {
+        // The first well-known domain of a label stands for it: amazon.com for amazon.de.
+        expect(found?.domain.split('.')[0], domain).toBe(domain.split('.')[0]);
+      } else {
+        expect(found, domain).toBeNull();
+      }
     }
   });
 
@@ -522,6 +585,125 @@ describe('the well-known domains and the look-alike check', () => {
     expect(findLookalike('b0x.com', 'b0x')).toBe('box.com');
     expect(findLookalike('okta.net', 'okta')).toBeNull();
     expect(findLookalike('okta.com', 'okta')).toBeNull();
+  });
+});
+
+describe('findBorrowedName', () => {
+  const borrowed = (host: string) => {
+    const { domain, domainWithoutSuffix } = parseDomain(host, {
+      allowPrivateDomains: true,
+      extractHostname: false,
+    });
+    return findBorrowedName(host, domain!, domainWithoutSuffix!);
+  };
+
+  it('finds a brand among the labels before the registrable domain, split on dots and hyphens', () => {
+    expect(borrowed('paypal.com.evil.example')).toEqual({
+      domain: 'paypal.com',
+      written: 'paypal',
+    });
+    expect(borrowed('x.accounts-google.evil.example')).toEqual({
+      domain: 'google.com',
+      written: 'google',
+    });
+    // Left to right: the first brand is named.
+    expect(borrowed('github-paypal.evil.example')?.domain).toBe('github.com');
+  });
+
+  it('finds a brand in the registrable domain’s label only as one of several hyphenated parts', () => {
+    expect(borrowed('paypal-secure.example')).toEqual({ domain: 'paypal.com', written: 'paypal' });
+    expect(borrowed('secure-paypa1.example')).toEqual({ domain: 'paypal.com', written: 'paypa1' });
+    expect(borrowed('paypal.co.uk')).toBeNull();
+    expect(borrowed('www.paypal.co.uk')).toBeNull();
+  });
+
+  it('finds a hyphenated brand as a run of parts', () => {
+    expect(borrowed('deutsche-bank-login.example')).toEqual({
+      domain: 'deutsche-bank.de',
+      written: 'deutsche-bank',
+    });
+    expect(borrowed('credit-agricole.fr.evil.example')?.domain).toBe('credit-agricole.fr');
+    expect(borrowed('credit-agricole.example')).toBeNull();
+  });
+
+  it(`counts a token of at least ${MIN_LABEL_LOOKALIKE_CHARS} skeleton characters only`, () => {
+    expect(borrowed('x.evil.example')).toBeNull();
+    expect(borrowed('qq-mail.example')).toBeNull();
+    expect(borrowed('ibm.evil.example')?.domain).toBe('ibm.com');
+    expect(borrowed('bmo.evil.example')?.domain).toBe('bmo.com');
+    expect(borrowed('sofi.evil.example')?.domain).toBe('sofi.com');
+  });
+
+  it('compares skeletons: look-alike tokens count, with or without marks, and say how they are written', () => {
+    expect(borrowed('rnicrosoft.evil.example')).toEqual({
+      domain: 'microsoft.com',
+      written: 'rnicrosoft',
+    });
+    expect(borrowed('xn--80aa0cbo65f.evil.example')).toEqual({
+      domain: 'paypal.com',
+      written: null,
+    });
+    expect(borrowed('xn--ggle-5qaa.evil.example')).toEqual({ domain: 'google.com', written: null });
+    // A look-alike of the hyphen splits too: `paypalⲻsecure`.
+    expect(borrowed(new URL('https://paypalⲻsecure.example/').hostname)?.domain).toBe('paypal.com');
+  });
+
+  it('counts an everyday word only where the host spells its whole domain', () => {
+    expect(borrowed('login.example.com')).toBeNull();
+    expect(borrowed('login-secure.example')).toBeNull();
+    expect(borrowed('login.gov.evil.example')).toEqual({ domain: 'login.gov', written: 'login' });
+    expect(borrowed('mail.ru.evil.example')?.domain).toBe('mail.ru');
+    expect(borrowed('mail.com.evil.example')).toBeNull();
+    expect(borrowed('login-gov.evil.example')).toBeNull();
+    expect(borrowed('checkout.com.evil.example')?.domain).toBe('checkout.com');
+  });
+
+  it('keeps every everyday word a label of a well-known domain', () => {
+    const labels = new Set(
+      WELL_KNOWN_DOMAINS.map((domain) => domain.slice(0, domain.indexOf('.'))),
+    );
+    for (const word of EVERYDAY_LABELS) {
+      expect(labels.has(word), word).toBe(true);
+    }
+  });
+
+  it('finds nothing when the registrable domain is well known or is named as the brand is', () => {
+    expect(borrowed('outlook.office.com')).toBeNull();
+    expect(borrowed('microsoft-my.sharepoint.com')).toBeNull();
+    expect(borrowed('login.microsoftonline.com')).toBeNull();
+    expect(borrowed('paypal.paypal.co.uk')).toBeNull();
+    expect(borrowed('paypal.paypa1.com')).toBeNull();
+    expect(borrowed('google.paypa1.com')?.domain).toBe('google.com');
+  });
+
+  it('finds nothing in a host that does not end with the domain it is given', () => {
+    expect(findBorrowedName('paypal.com.evil.example', 'other.example', 'other')).toBeNull();
+  });
+});
+
+describe('statedHost', () => {
+  it('takes a host or an http(s) URL, in ASCII without a trailing dot', () => {
+    expect(statedHost('openai.com')).toBe('openai.com');
+    expect(statedHost('MÜNCHEN.de.')).toBe('xn--mnchen-3ya.de');
+    expect(statedHost('https://chatgpt.com/auth?x=1')).toBe('chatgpt.com');
+    expect(statedHost('http://localhost:8080/')).toBe('localhost');
+    expect(statedHost('127.0.0.1')).toBe('127.0.0.1');
+  });
+
+  it('refuses what is neither', () => {
+    for (const text of [
+      '',
+      'not a domain',
+      'openai.com/path',
+      'user@openai.com',
+      'openai.com:443',
+      'ftp://openai.com/',
+      'https://',
+      'a..b',
+      'https://a..b/',
+    ]) {
+      expect(statedHost(text), text).toBeNull();
+    }
   });
 });
 

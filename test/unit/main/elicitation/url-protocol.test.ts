@@ -196,6 +196,53 @@ describe('URL elicitations of two agents', () => {
   });
 });
 
+describe('the domains the user listed for an agent (url_domains)', () => {
+  it('warn on a URL card of that agent leading elsewhere, and only on its cards', async () => {
+    const openUrl = vi.fn(async () => undefined);
+    const listed = {
+      ...fixtureSpec('url-flow', 'listed'),
+      urlDomains: ['openai.com', 'https://chatgpt.com/'],
+    };
+    const unlisted = fixtureSpec('url-flow', 'unlisted');
+    const started = await startCore([listed, unlisted], timeouts, { openUrl });
+    core = started.core;
+    const { recorder } = started;
+    const one = await readySession(core, recorder, listed.name, started.dir);
+    const two = await readySession(core, recorder, unlisted.name, started.dir);
+    await core.invoke('session:prompt', { key: one, text: 'https://auth.example.com/consent' });
+    await core.invoke('session:prompt', { key: two, text: 'https://auth.example.com/consent' });
+    const listedCard = (await recorder.event(one, 'url_elicitation')) as UrlCard;
+    const unlistedCard = (await recorder.event(two, 'url_elicitation')) as UrlCard;
+    expect(listedCard.url.warnings).toEqual([
+      {
+        code: 'domain-mismatch',
+        message:
+          'The URL leads to example.com, not to openai.com or chatgpt.com, the domains set for this agent.',
+      },
+    ]);
+    expect(unlistedCard.url.warnings).toEqual([]);
+    for (const [key, card] of [
+      [one, listedCard],
+      [two, unlistedCard],
+    ] as const) {
+      await core.invoke('elicitation:respond', { key, cardKey: card.cardKey, action: 'decline' });
+      await recorder.event(key, 'turn_end');
+    }
+    // A URL on one of the listed domains, a subdomain here, carries no warning.
+    const from = recorder.transcript(one).length;
+    await core.invoke('session:prompt', { key: one, text: 'https://auth.openai.com/authorize' });
+    const onList = (await recorder.event(one, 'url_elicitation', from)) as UrlCard;
+    expect(onList.url.registrableDomain).toBe('openai.com');
+    expect(onList.url.warnings).toEqual([]);
+    await core.invoke('elicitation:respond', {
+      key: one,
+      cardKey: onList.cardKey,
+      action: 'cancel',
+    });
+    await recorder.event(one, 'turn_end', from);
+  });
+});
+
 describe('a URL elicitation on the web host', () => {
   it('takes the page\u2019s consent as accept, with no content, and opens nothing itself', async () => {
     const { core, recorder, key } = await withAgent('elicit');
