@@ -577,9 +577,13 @@ export class AirlockCore {
       bySession = new Map();
       this.early.set(connection, bySession);
     }
-    const kept = bySession.get(notification.sessionId) ?? [];
     // Bounded: an agent sending updates for sessions that never exist cannot grow this.
-    if (bySession.size < 16 && kept.length < 1000) {
+    const held = bySession.get(notification.sessionId);
+    if (held === undefined && bySession.size >= 16) {
+      return;
+    }
+    const kept = held ?? [];
+    if (kept.length < 1000) {
       kept.push(notification);
       bySession.set(notification.sessionId, kept);
     }

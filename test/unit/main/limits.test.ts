@@ -168,5 +168,9 @@ describe('updates for a session before session/new answers', () => {
       { type: 'chunk', role: 'agent', text: 'Hello from the scripted agent.' },
       { type: 'turn_end', stopReason: 'end_turn' },
     ]);
+
+    // "early-2" was among the 16 held, and got one more after the 20th id: both are shown.
+    const third = await readySession(started.core, recorder, agent.name, dir);
+    expect(recorder.text(third)).toBe('early 2, again');
   });
 });
