@@ -1,0 +1,268 @@
+/**
+ * The renderer part of `npm run bench` (`npm run bench -- renderer`): a 1 MB reply streamed by
+ * the demo agent as 10,000 chunks through the web host into Chromium, on a cold page and again
+ * once the page is warm, in fresh browsers.
+ *
+ * - Time from sending the prompt until the whole reply is on screen.
+ * - The renderer main thread's tasks over 50 ms (goal: none), from Chromium's trace, with their
+ *   wall and CPU time. A trace with no main-thread tasks at all measured nothing and throws.
+ * - That all the text arrived: the store holds the reply, character for character, and every
+ *   paragraph of it is on screen, in order and whole, when the list is scrolled over it.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { longText } from '../../main/demo-agent/script.js';
+import { launchChromium, startWebApp } from '../helpers/web-app.js';
+import { exposeStore, lastPromptRow, storeReplyText } from './page-store.js';
+import { ms, spread, whole } from './spread.js';
+
+const RUNS = 3;
+const REPLY = longText(1_000_000);
+/** The reply's paragraphs: `N. text`, as the demo agent writes them. */
+const PARAGRAPHS = REPLY.split('\n\n').filter(Boolean);
+
+/** Sends `text` and waits until the turn is over and its whole reply is on screen. */
+async function runInBrowser(page: Page, text: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'Message' }).fill(text);
+  await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+  const status = page.getByRole('status', { name: 'Session status' });
+  await status.filter({ hasText: 'Working' }).waitFor();
+  await status.filter({ hasText: 'Ready' }).waitFor({ timeout: 300_000 });
+  // The list follows the reply, so once it is all in, the turn's end is the last row shown (an
+  // earlier turn's end has long left the virtualised list by then).
+  await page
+    .getByRole('status', { name: 'Turn ended' })
+    .last()
+    .filter({ hasText: 'Done' })
+    .waitFor({ timeout: 300_000 });
+}
+
+/** The renderer main thread's tasks: how many, and those over 50 ms of wall time. */
+type Tasks = {
+  all: number;
+  long: number;
+  longestMs: number;
+  longestCpuMs: number;
+  mostCpuMs: number;
+};
+
+type TraceEvent = {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  dur?: number;
+  tdur?: number;
+  args?: { name?: string };
+};
+
+/**
+ * Runs `action` under Chromium's tracing and reads the renderer main thread's tasks from it:
+ * their wall time, and their thread (CPU) time. The two differ when the thread is preempted,
+ * which on a small machine running the agent and the host too is often.
+ */
+async function traceTasks(
+  browser: Browser,
+  page: Page,
+  action: () => Promise<void>,
+): Promise<Tasks> {
+  await browser.startTracing(page, { categories: ['disabled-by-default-devtools.timeline'] });
+  await action();
+  const trace = JSON.parse((await browser.stopTracing()).toString()) as {
+    traceEvents: TraceEvent[];
+  };
+  const mainThreads = new Set(
+    trace.traceEvents
+      .filter((event) => event.name === 'thread_name' && event.args?.name === 'CrRendererMain')
+      .map((event) => `${event.pid}:${event.tid}`),
+  );
+  const tasks = trace.traceEvents.filter(
+    (event) =>
+      event.name === 'RunTask' && event.ph === 'X' && mainThreads.has(`${event.pid}:${event.tid}`),
+  );
+  // "0 over 50 ms" from a trace that recorded nothing would be a lie.
+  if (tasks.length === 0) {
+    throw new Error(
+      `the trace holds no renderer main-thread tasks (${trace.traceEvents.length} events, ` +
+        `${mainThreads.size} CrRendererMain threads): the long-task figures would measure nothing`,
+    );
+  }
+  const long = tasks.filter((task) => (task.dur ?? 0) > 50_000);
+  const longest = long.reduce<TraceEvent | undefined>(
+    (max, task) => (max && (max.dur ?? 0) >= (task.dur ?? 0) ? max : task),
+    undefined,
+  );
+  return {
+    all: tasks.length,
+    long: long.length,
+    longestMs: (longest?.dur ?? 0) / 1000,
+    longestCpuMs: (longest?.tdur ?? 0) / 1000,
+    mostCpuMs: tasks.reduce((most, task) => Math.max(most, task.tdur ?? 0), 0) / 1000,
+  };
+}
+
+/**
+ * The paragraphs on screen in the list's rows from `from` on, read by scrolling the list from top
+ * to bottom: each `N. text`, from the numbered lists the markdown of the reply renders to. The
+ * viewport is made tall for the read, so the list needs tens of steps, not hundreds.
+ */
+async function screenParagraphs(page: Page, from: number): Promise<string[]> {
+  const viewport = page.viewportSize();
+  await page.setViewportSize({ width: viewport?.width ?? 1200, height: 8_000 });
+  try {
+    const scroller = page
+      .getByRole('log', { name: 'Transcript' })
+      .locator('[data-virtuoso-scroller="true"]');
+    return await scroller.evaluate(async (element, first) => {
+      const frames = () =>
+        new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      const rows = new Map<number, string[]>();
+      element.scrollTo({ top: 0 });
+      await frames();
+      for (;;) {
+        for (const item of element.querySelectorAll('[data-item-index]')) {
+          const index = Number(item.getAttribute('data-item-index'));
+          if (index < first || rows.has(index)) {
+            continue;
+          }
+          rows.set(
+            index,
+            [...item.querySelectorAll('ol')].flatMap((list) =>
+              [...list.children].map(
+                (entry, n) =>
+                  `${Number(list.getAttribute('start') ?? 1) + n}. ${(entry.textContent ?? '').trim()}`,
+              ),
+            ),
+          );
+        }
+        if (element.scrollTop + element.clientHeight >= element.scrollHeight - 1) {
+          break;
+        }
+        element.scrollTo({ top: element.scrollTop + element.clientHeight });
+        await frames();
+      }
+      return [...rows.entries()].sort(([a], [b]) => a - b).flatMap(([, paragraphs]) => paragraphs);
+    }, from);
+  } finally {
+    await page.setViewportSize(viewport ?? { width: 1200, height: 900 });
+  }
+}
+
+/** Where `actual` first differs from `expected`, or undefined when they are the same. */
+function firstDifference(actual: string, expected: string): number | undefined {
+  if (actual === expected) {
+    return undefined;
+  }
+  let at = 0;
+  while (at < actual.length && actual[at] === expected[at]) {
+    at++;
+  }
+  return at;
+}
+
+/** Checks that the last reply arrived whole: in the store, and on screen. Empty when it did. */
+async function missingText(page: Page): Promise<string[]> {
+  const problems: string[] = [];
+  const stored = await storeReplyText(page);
+  const storeDiff = firstDifference(stored, REPLY);
+  if (storeDiff !== undefined) {
+    problems.push(
+      `the store holds ${whole(stored.length)} of ${whole(REPLY.length)} characters, ` +
+        `the first wrong or missing at ${whole(storeDiff)}`,
+    );
+  }
+  const shown = await screenParagraphs(page, await lastPromptRow(page));
+  const wrong = shown.findIndex((paragraph, n) => paragraph !== PARAGRAPHS[n]);
+  if (wrong !== -1 || shown.length !== PARAGRAPHS.length) {
+    const at = wrong === -1 ? Math.min(shown.length, PARAGRAPHS.length) : wrong;
+    problems.push(
+      `${whole(shown.length)} of ${whole(PARAGRAPHS.length)} paragraphs on screen, ` +
+        `the first wrong or missing is number ${whole(at + 1)}: "${(shown[at] ?? '').slice(0, 40)}…"`,
+    );
+  }
+  return problems;
+}
+
+type RendererRun = {
+  cold: Tasks;
+  warm: Tasks;
+  coldMs: number;
+  warmMs: number;
+  problems: string[];
+};
+
+/** In a fresh browser: a cold page streams the reply, and then the same again once warm. */
+async function rendererRun(): Promise<RendererRun> {
+  const app = await startWebApp();
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    await exposeStore(page);
+    await page.goto(app.url);
+    await page.getByRole('button', { name: 'Start session' }).click();
+    await page
+      .getByRole('status', { name: 'Session status' })
+      .filter({ hasText: 'Ready' })
+      .waitFor();
+    const timed = async (action: () => Promise<void>) => {
+      const start = performance.now();
+      await action();
+      return performance.now() - start;
+    };
+    let coldMs = 0;
+    const cold = await traceTasks(browser, page, async () => {
+      coldMs = await timed(() => runInBrowser(page, '/long 1000'));
+    });
+    const problems = (await missingText(page)).map((problem) => `cold page: ${problem}`);
+    let warmMs = 0;
+    const warm = await traceTasks(browser, page, async () => {
+      warmMs = await timed(() => runInBrowser(page, '/long 1000'));
+    });
+    problems.push(...(await missingText(page)).map((problem) => `warm page: ${problem}`));
+    return { cold, warm, coldMs, warmMs, problems };
+  } finally {
+    await browser.close();
+    await app.stop();
+  }
+}
+
+/** Runs the renderer part and prints its figures. */
+export async function rendererBench(): Promise<void> {
+  const runs: RendererRun[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    runs.push(await rendererRun());
+  }
+  const over = (figure: (run: RendererRun) => number, format: (value: number) => string) =>
+    spread(runs.map(figure), format);
+  const both = (figure: (tasks: Tasks) => number, format: (value: number) => string) =>
+    `cold page ${over((run) => figure(run.cold), format)}; ` +
+    `warm ${over((run) => figure(run.warm), format)}`;
+  const complete = runs.filter((run) => run.problems.length === 0).length;
+  console.log(
+    `renderer: 1 MB as 10,000 chunks from the demo agent through the web host into Chromium, ` +
+      `cold page then warm, ${RUNS} fresh browsers:`,
+  );
+  console.log(
+    `  all the text arrived (the store holds all ${whole(REPLY.length)} characters; all ` +
+      `${whole(PARAGRAPHS.length)} paragraphs are on screen, whole and in order, when scrolled ` +
+      `to): ${complete} of ${RUNS} runs`,
+  );
+  runs.forEach((run, n) => {
+    for (const problem of run.problems) {
+      console.log(`    run ${n + 1}, ${problem}`);
+    }
+  });
+  console.log(
+    `  whole reply on screen in: cold page ${over((run) => run.coldMs, ms)}; ` +
+      `warm ${over((run) => run.warmMs, ms)}`,
+  );
+  console.log(`  main-thread tasks over 50 ms (goal: none): ${both((tasks) => tasks.long, whole)}`);
+  console.log(
+    `    the longest of them (0 when none), wall time: ${both((tasks) => tasks.longestMs, ms)}`,
+  );
+  console.log(`    and its CPU time: ${both((tasks) => tasks.longestCpuMs, ms)}`);
+  console.log(`  most CPU time in one task: ${both((tasks) => tasks.mostCpuMs, ms)}`);
+  console.log(`  main-thread tasks traced: ${both((tasks) => tasks.all, whole)}`);
+  if (complete < RUNS) {
+    process.exitCode = 1;
+  }
+}
