@@ -22,6 +22,7 @@ export type UtilityChild = {
   readonly stderr: NodeJS.ReadableStream | null;
   postMessage(message: InputMessage): void;
   kill(): boolean;
+  on(event: 'spawn', listener: () => void): unknown;
   on(event: 'exit', listener: (code: number) => void): unknown;
   on(event: 'error', listener: (type: string) => void): unknown;
 };
@@ -32,7 +33,8 @@ export type UtilityChild = {
  * - `stdin` forwards each chunk to the child with `postMessage`; ending it sends `null`.
  * - `stdout` and `stderr` carry the child's output.
  * - `close` follows the child's exit once its output has drained, as with a child process.
- * - `kill()` asks Electron to end the child; `kill('SIGKILL')` signals its pid directly.
+ * - `kill()` asks Electron to end the child; `kill('SIGKILL')` signals its pid directly. Before
+ *   the child has spawned it has no pid and Electron cannot end it: the kill waits for the spawn.
  */
 export class UtilityAgentProcess extends EventEmitter implements AgentProcess {
   readonly stdin: Writable;
@@ -42,6 +44,8 @@ export class UtilityAgentProcess extends EventEmitter implements AgentProcess {
   private signal: NodeJS.Signals | null = null;
   private exited = false;
   private killedWith: NodeJS.Signals | undefined;
+  /** A kill asked for before the child had spawned, carried out when it does. */
+  private pendingKill: NodeJS.Signals | undefined;
 
   constructor(private readonly child: UtilityChild) {
     super();
@@ -63,6 +67,12 @@ export class UtilityAgentProcess extends EventEmitter implements AgentProcess {
         }
         callback();
       },
+    });
+    child.on('spawn', () => {
+      if (this.pendingKill !== undefined) {
+        this.end(this.pendingKill);
+        this.pendingKill = undefined;
+      }
     });
     // A fatal error is always followed by 'exit'; without a listener it would throw here.
     child.on('error', () => undefined);
@@ -98,6 +108,15 @@ export class UtilityAgentProcess extends EventEmitter implements AgentProcess {
       return false;
     }
     this.killedWith = signal;
+    if (this.child.pid === undefined) {
+      // Not spawned yet: Electron's kill() would do nothing, and the agent would run on.
+      this.pendingKill = signal;
+      return true;
+    }
+    return this.end(signal);
+  }
+
+  private end(signal: NodeJS.Signals): boolean {
     const pid = this.child.pid;
     if (signal === 'SIGKILL' && pid !== undefined) {
       // Electron's kill() only asks nicely; this is the escalation after it did not work.

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { app, BrowserWindow, resetFakeElectron } from './fake-electron.js';
+import { app, asElectron, BrowserWindow, fakeOf, resetFakeElectron } from './fake-electron.js';
 import { appWindows, createAppWindow, setupWindows } from '../../../../main/electron/app-window.js';
 import { setupHardening } from '../../../../main/electron/hardening.js';
 
@@ -19,7 +19,7 @@ describe('createAppWindow', () => {
   it('runs the page sandboxed and isolated, without Node, with web security and no webview', () => {
     createAppWindow(PRELOAD);
     const [window] = BrowserWindow.created;
-    const prefs = window?.options.webPreferences as Record<string, unknown>;
+    const prefs = window?.options.webPreferences;
     expect(prefs).toMatchObject({
       sandbox: true,
       contextIsolation: true,
@@ -31,7 +31,7 @@ describe('createAppWindow', () => {
       webviewTag: false,
       experimentalFeatures: false,
     });
-    expect(prefs.preload).toBe(PRELOAD);
+    expect(prefs?.preload).toBe(PRELOAD);
     // Nothing that would loosen the above may be set at all.
     expect(prefs).not.toHaveProperty('enableBlinkFeatures');
     expect(prefs).not.toHaveProperty('additionalArguments');
@@ -46,23 +46,22 @@ describe('createAppWindow', () => {
 
   it('is hardened like every contents: no navigation, no window.open, no permissions', () => {
     setupHardening();
-    const window = createAppWindow(PRELOAD) as unknown as BrowserWindow;
+    const window = fakeOf(BrowserWindow, createAppWindow(PRELOAD));
     const contents = window.webContents;
     expect(contents.attempt('will-navigate', 'https://evil.example/')).toBe(true);
     expect(contents.attempt('will-redirect', 'https://evil.example/')).toBe(true);
-    expect(contents.windowOpenHandler?.()).toEqual({ action: 'deny' });
+    expect(contents.requestWindow('https://evil.example/')).toEqual({ action: 'deny' });
     const callback = vi.fn();
-    (contents.session.permissionRequestHandler as unknown as (...args: unknown[]) => void)(
-      contents,
-      'media',
-      callback,
-    );
+    contents.session.permissionRequestHandler?.(asElectron(contents), 'media', callback, {
+      isMainFrame: true,
+      requestingUrl: 'airlock://app/index.html',
+    });
     expect(callback).toHaveBeenCalledWith(false);
   });
 
   it('keeps track of open windows only', () => {
-    const first = createAppWindow(PRELOAD) as unknown as BrowserWindow;
-    const second = createAppWindow(PRELOAD) as unknown as BrowserWindow;
+    const first = fakeOf(BrowserWindow, createAppWindow(PRELOAD));
+    const second = fakeOf(BrowserWindow, createAppWindow(PRELOAD));
     expect(appWindows()).toEqual([first, second]);
     first.emit('closed');
     second.destroyed = true;

@@ -6,29 +6,100 @@
  * `vi.mock('electron', () => import('./fake-electron.js'))`. It records what the host
  * configures (window options, handlers, listeners) so the tests can assert on it and drive
  * it (emit navigations, call IPC handlers). It runs nothing.
+ *
+ * It is as strict as Electron where the host depends on it:
+ * - Every member it offers has the signature Electron declares (`import type` only: a runtime
+ *   import of `electron` would try to download the binary).
+ * - What crosses between processes is structured-cloned, as Electron does it:
+ *   `webContents.send`, `ipcRenderer.invoke` and its answer, a call to an `ipcMain.handle`
+ *   handler ({@link invokeMain}) and its answer, and a utility process's `postMessage` to its
+ *   `process.parentPort`. A function or a symbol throws; a class instance arrives as a plain
+ *   object.
+ * - A utility process has no pid until it has spawned, and none after it has exited; `kill()`
+ *   does nothing without one.
  */
 import { EventEmitter } from 'node:events';
-import { vi } from 'vitest';
+import { PassThrough } from 'node:stream';
+import { vi, type Mock } from 'vitest';
+import type {
+  App,
+  BaseWindow as ElectronBaseWindow,
+  BaseWindowConstructorOptions,
+  BrowserWindow as ElectronBrowserWindow,
+  BrowserWindowConstructorOptions,
+  CommandLine,
+  ContextBridge,
+  Dialog,
+  ForkOptions,
+  IpcMain,
+  IpcMainInvokeEvent,
+  IpcRenderer,
+  Protocol,
+  session as electronSession,
+  Rectangle,
+  SafeStorage,
+  Session,
+  Shell,
+  UtilityProcess as ElectronUtilityProcess,
+  utilityProcess as electronUtilityProcess,
+  WebContents,
+  WebContentsView as ElectronWebContentsView,
+  WebContentsViewConstructorOptions,
+  WebFrameMain,
+} from 'electron';
 
-type Handler = (...args: never[]) => unknown;
+type Procedure = (...args: never[]) => unknown;
+
+/**
+ * `spy` as a call that crosses to another process: its arguments are structured-cloned before
+ * the spy sees them (so it records what the other side receives). What cannot be cloned throws,
+ * as in Electron. With `answer`, the call is asynchronous (a failed clone rejects) and what its
+ * promise resolves to is cloned too.
+ */
+function acrossProcesses<T extends Mock<Procedure>>(spy: T, { answer = false } = {}): T {
+  const cross = (target: T, thisArg: unknown, args: unknown[]): unknown =>
+    Reflect.apply(
+      target,
+      thisArg,
+      args.map((arg) => structuredClone(arg)),
+    );
+  return new Proxy(spy, {
+    apply: (target, thisArg, args: unknown[]) =>
+      answer
+        ? (async () => structuredClone(await cross(target, thisArg, args)))()
+        : cross(target, thisArg, args),
+  });
+}
 
 /** A session that keeps the handlers set on it. */
-export class FakeSession extends EventEmitter {
-  permissionRequestHandler: Handler | undefined;
-  permissionCheckHandler: Handler | undefined;
-  devicePermissionHandler: Handler | undefined;
-  setPermissionRequestHandler = vi.fn((handler: Handler) => {
+export class FakeSession
+  extends EventEmitter
+  implements
+    Pick<
+      Session,
+      | 'setPermissionRequestHandler'
+      | 'setPermissionCheckHandler'
+      | 'setDevicePermissionHandler'
+      | 'clearStorageData'
+      | 'clearCache'
+      | 'clearAuthCache'
+    >
+{
+  permissionRequestHandler: Parameters<Session['setPermissionRequestHandler']>[0] | undefined;
+  permissionCheckHandler: Parameters<Session['setPermissionCheckHandler']>[0] | undefined;
+  devicePermissionHandler: Parameters<Session['setDevicePermissionHandler']>[0] | undefined;
+  setPermissionRequestHandler = vi.fn<Session['setPermissionRequestHandler']>((handler) => {
     this.permissionRequestHandler = handler;
   });
-  setPermissionCheckHandler = vi.fn((handler: Handler) => {
+  setPermissionCheckHandler = vi.fn<Session['setPermissionCheckHandler']>((handler) => {
     this.permissionCheckHandler = handler;
   });
-  setDevicePermissionHandler = vi.fn((handler: Handler) => {
+  setDevicePermissionHandler = vi.fn<Session['setDevicePermissionHandler']>((handler) => {
     this.devicePermissionHandler = handler;
   });
-  clearStorageData = vi.fn(async () => undefined);
-  clearCache = vi.fn(async () => undefined);
-  clearAuthCache = vi.fn(async () => undefined);
+  clearStorageData = vi.fn<Session['clearStorageData']>(async () => undefined);
+  clearCache = vi.fn<Session['clearCache']>(async () => undefined);
+  clearAuthCache = vi.fn<Session['clearAuthCache']>(async () => undefined);
 
   constructor(readonly partition = '') {
     super();
@@ -39,23 +110,33 @@ let nextContentsId = 1;
 let nextProcessId = 100;
 
 /** A frame, identified as Electron identifies one: process id and routing id. */
-export type FakeFrame = { processId: number; routingId: number; url: string };
+export type FakeFrame = {
+  -readonly [K in 'processId' | 'routingId' | 'url']: WebFrameMain[K];
+};
 
 /** A web contents that keeps its handlers and the messages sent to it. */
-export class FakeWebContents extends EventEmitter {
+export class FakeWebContents
+  extends EventEmitter
+  implements
+    Pick<
+      WebContents,
+      'id' | 'send' | 'setWindowOpenHandler' | 'loadURL' | 'close' | 'getURL' | 'isDestroyed'
+    >
+{
   readonly id = nextContentsId++;
   readonly mainFrame: FakeFrame = { processId: nextProcessId++, routingId: 1, url: '' };
-  windowOpenHandler: Handler | undefined;
+  windowOpenHandler: Parameters<WebContents['setWindowOpenHandler']>[0] | undefined;
   destroyed = false;
-  send = vi.fn();
-  setWindowOpenHandler = vi.fn((handler: Handler) => {
+  /** Records what the page receives: clones of the arguments. */
+  send = acrossProcesses(vi.fn<WebContents['send']>());
+  setWindowOpenHandler = vi.fn<WebContents['setWindowOpenHandler']>((handler) => {
     this.windowOpenHandler = handler;
   });
-  loadURL = vi.fn(async (url: string) => {
+  loadURL = vi.fn<WebContents['loadURL']>(async (url) => {
     this.mainFrame.url = url;
   });
   /** Closes at once, as Electron does without `waitForBeforeUnload`. */
-  close = vi.fn(() => {
+  close = vi.fn<WebContents['close']>(() => {
     this.destroyed = true;
   });
 
@@ -82,24 +163,41 @@ export class FakeWebContents extends EventEmitter {
     });
     return prevented;
   }
+
+  /** Asks the window-open handler about `window.open(url)`, as Electron would. */
+  requestWindow(url: string): ReturnType<NonNullable<FakeWebContents['windowOpenHandler']>> {
+    if (!this.windowOpenHandler) {
+      throw new Error('no window-open handler is set');
+    }
+    return this.windowOpenHandler({
+      url,
+      frameName: '',
+      features: '',
+      disposition: 'new-window',
+      referrer: { url: '', policy: 'strict-origin-when-cross-origin' },
+    });
+  }
 }
 
 /** The session every fake contents shares unless told otherwise. */
 export let defaultSession = new FakeSession();
 
 /** A browser window that records its options and what it loaded. */
-export class BrowserWindow extends EventEmitter {
+export class BrowserWindow
+  extends EventEmitter
+  implements Pick<ElectronBrowserWindow, 'loadURL' | 'show' | 'isDestroyed'>
+{
   static created: BrowserWindow[] = [];
   static focused: BrowserWindow | null = null;
   static getFocusedWindow = vi.fn(() => BrowserWindow.focused);
   readonly webContents = new FakeWebContents();
   destroyed = false;
-  loadURL = vi.fn(async (url: string) => {
+  loadURL = vi.fn<ElectronBrowserWindow['loadURL']>(async (url) => {
     this.webContents.mainFrame.url = url;
   });
-  show = vi.fn();
+  show = vi.fn<ElectronBrowserWindow['show']>();
 
-  constructor(readonly options: Record<string, unknown>) {
+  constructor(readonly options: BrowserWindowConstructorOptions = {}) {
     super();
     BrowserWindow.created.push(this);
     app.emit('web-contents-created', {}, this.webContents);
@@ -111,12 +209,12 @@ export class BrowserWindow extends EventEmitter {
 }
 
 /** A view's web contents with the options it was made with (`WebContentsView`). */
-export class WebContentsView {
+export class WebContentsView implements Pick<ElectronWebContentsView, 'setBounds'> {
   static created: WebContentsView[] = [];
   readonly webContents: FakeWebContents;
-  setBounds = vi.fn();
+  setBounds = vi.fn<ElectronWebContentsView['setBounds']>();
 
-  constructor(readonly options: { webPreferences?: Record<string, unknown> } = {}) {
+  constructor(readonly options: WebContentsViewConstructorOptions = {}) {
     const session = options.webPreferences?.session;
     this.webContents = new FakeWebContents(
       session instanceof FakeSession ? session : defaultSession,
@@ -127,7 +225,10 @@ export class WebContentsView {
 }
 
 /** A window without contents of its own (`BaseWindow`): views go in its `contentView`. */
-export class BaseWindow extends EventEmitter {
+export class BaseWindow
+  extends EventEmitter
+  implements Pick<ElectronBaseWindow, 'close' | 'getContentBounds' | 'isDestroyed'>
+{
   static created: BaseWindow[] = [];
   readonly contentView = {
     children: [] as WebContentsView[],
@@ -137,7 +238,7 @@ export class BaseWindow extends EventEmitter {
   };
   destroyed = false;
   /** Emits 'close' (which a listener may prevent), then 'closed'. */
-  close = vi.fn(() => {
+  close = vi.fn<ElectronBaseWindow['close']>(() => {
     let prevented = false;
     this.emit('close', { preventDefault: () => (prevented = true) });
     if (!prevented && !this.destroyed) {
@@ -146,14 +247,13 @@ export class BaseWindow extends EventEmitter {
     }
   });
 
-  constructor(readonly options: Record<string, unknown>) {
+  constructor(readonly options: BaseWindowConstructorOptions = {}) {
     super();
     BaseWindow.created.push(this);
   }
 
-  getContentBounds(): { x: number; y: number; width: number; height: number } {
-    const size = (key: string) => (typeof this.options[key] === 'number' ? this.options[key] : 0);
-    return { x: 0, y: 0, width: size('width'), height: size('height') };
+  getContentBounds(): Rectangle {
+    return { x: 0, y: 0, width: this.options.width ?? 0, height: this.options.height ?? 0 };
   }
 
   isDestroyed(): boolean {
@@ -169,7 +269,7 @@ export const session = {
   get defaultSession(): FakeSession {
     return defaultSession;
   },
-  fromPartition: vi.fn((partition: string) => {
+  fromPartition: vi.fn((...[partition]: Parameters<typeof electronSession.fromPartition>) => {
     const existing = partitions.get(partition) ?? new FakeSession(partition);
     partitions.set(partition, existing);
     return existing;
@@ -177,16 +277,20 @@ export const session = {
 };
 
 /** Records what is handed to the system browser. */
-export const shell = { openExternal: vi.fn(async (_url: string) => undefined) };
+export const shell = {
+  openExternal: vi.fn<Shell['openExternal']>(async () => undefined),
+} satisfies Pick<Shell, 'openExternal'>;
 
 /** The app: an event emitter whose readiness and command line the test controls. */
 export const app = Object.assign(new EventEmitter(), {
-  enableSandbox: vi.fn(),
-  quit: vi.fn(),
-  exit: vi.fn(),
-  whenReady: vi.fn(() => ready.promise),
-  commandLine: { hasSwitch: vi.fn((_name: string) => false) },
-});
+  enableSandbox: vi.fn<App['enableSandbox']>(),
+  quit: vi.fn<App['quit']>(),
+  exit: vi.fn<App['exit']>(),
+  whenReady: vi.fn<App['whenReady']>(() => ready.promise),
+  commandLine: {
+    hasSwitch: vi.fn<CommandLine['hasSwitch']>(() => false),
+  } satisfies Pick<CommandLine, 'hasSwitch'>,
+}) satisfies Pick<App, 'enableSandbox' | 'quit' | 'exit' | 'whenReady'>;
 
 let ready = deferred();
 
@@ -203,47 +307,210 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
 
 /** Records the scheme privileges and protocol handlers. */
 export const protocol = {
-  registerSchemesAsPrivileged: vi.fn(),
-  handle: vi.fn(),
-};
+  registerSchemesAsPrivileged: vi.fn<Protocol['registerSchemesAsPrivileged']>(),
+  handle: vi.fn<Protocol['handle']>(),
+} satisfies Pick<Protocol, 'registerSchemesAsPrivileged' | 'handle'>;
+
+/** An `ipcMain.handle` handler, as Electron declares it. */
+export type IpcHandler = Parameters<IpcMain['handle']>[1];
 
 /** IPC handlers by channel, as `ipcMain.handle` registered them. */
-export const ipcHandlers = new Map<string, (event: unknown, ...args: unknown[]) => unknown>();
+export const ipcHandlers = new Map<string, IpcHandler>();
 
 /** Records `handle` and `removeHandler`. */
 export const ipcMain = {
-  handle: vi.fn((channel: string, handler: (event: unknown, ...args: unknown[]) => unknown) => {
+  handle: vi.fn<IpcMain['handle']>((channel, handler) => {
     if (ipcHandlers.has(channel)) {
       throw new Error(`Attempted to register a second handler for '${channel}'`);
     }
     ipcHandlers.set(channel, handler);
   }),
-  removeHandler: vi.fn((channel: string) => ipcHandlers.delete(channel)),
-};
+  removeHandler: vi.fn<IpcMain['removeHandler']>((channel) => {
+    ipcHandlers.delete(channel);
+  }),
+} satisfies Pick<IpcMain, 'handle' | 'removeHandler'>;
 
-/** The renderer side of IPC: an emitter with a scripted `invoke`. */
-export const ipcRenderer = Object.assign(new EventEmitter(), { invoke: vi.fn() });
+/** The part of an `IpcMainInvokeEvent` the host reads: who sent the call, from which frame. */
+export type FakeInvokeEvent = { sender: FakeWebContents; senderFrame: FakeFrame | null };
+
+/**
+ * Calls the handler `ipcMain.handle` registered for `channel`, as Electron does for an
+ * `ipcRenderer.invoke` from `event.sender`: the arguments and the answer are structured-cloned,
+ * and a handler that throws (or an answer that cannot be cloned) rejects with Electron's message.
+ */
+export async function invokeMain(
+  channel: string,
+  event: FakeInvokeEvent,
+  ...args: unknown[]
+): Promise<unknown> {
+  const handler = ipcHandlers.get(channel);
+  if (!handler) {
+    throw new Error(`Error invoking remote method '${channel}': Error: No handler registered`);
+  }
+  try {
+    const answer: unknown = await handler(
+      asElectron(event),
+      ...args.map((arg) => structuredClone(arg)),
+    );
+    return structuredClone(answer);
+  } catch (error) {
+    throw new Error(`Error invoking remote method '${channel}': ${String(error)}`);
+  }
+}
+
+/** The renderer side of IPC: an emitter with a scripted `invoke` whose traffic is cloned. */
+export const ipcRenderer = Object.assign(new EventEmitter(), {
+  invoke: acrossProcesses(vi.fn<IpcRenderer['invoke']>(), { answer: true }),
+}) satisfies Pick<IpcRenderer, 'invoke'>;
 
 /** Records what the preload exposes. */
-export const contextBridge = { exposeInMainWorld: vi.fn() };
+export const contextBridge = {
+  exposeInMainWorld: vi.fn<ContextBridge['exposeInMainWorld']>(),
+} satisfies Pick<ContextBridge, 'exposeInMainWorld'>;
 
 /** A scripted folder picker. */
-export const dialog = { showOpenDialog: vi.fn() };
+export const dialog = {
+  showOpenDialog: vi.fn<Dialog['showOpenDialog']>(),
+} satisfies Pick<Dialog, 'showOpenDialog'>;
 
-/** A scripted `utilityProcess.fork`. */
-export const utilityProcess = { fork: vi.fn() };
+let nextPid = 4000;
+
+/**
+ * What a utility process sees as `process.parentPort`: each message its parent posts arrives as
+ * `{ data, ports }`, after the post returns, and waits in a queue until the first 'message'
+ * listener is attached.
+ */
+export class FakeParentPort extends EventEmitter {
+  private readonly queued: unknown[] = [];
+
+  /** Takes a message the parent posted (already cloned). */
+  deliver(data: unknown): void {
+    this.queued.push(data);
+    setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    while (this.listenerCount('message') > 0 && this.queued.length > 0) {
+      this.emit('message', { data: this.queued.shift(), ports: [] });
+    }
+  }
+
+  override on(event: string | symbol, listener: Parameters<EventEmitter['on']>[1]): this {
+    super.on(event, listener);
+    if (event === 'message') {
+      setImmediate(() => this.flush());
+    }
+    return this;
+  }
+}
+
+/**
+ * A utility process as Electron's `ForkUtilityProcess` behaves (lib/browser/api/utility-process.ts
+ * and its native wrapper):
+ * - no pid until {@link spawn} (Electron's 'spawn' event), none after {@link exit};
+ * - `kill()` without a pid does nothing and returns false;
+ * - `postMessage` clones the message to {@link parentPort}; after the exit it does nothing;
+ * - with `stdio: 'pipe'`, output streams that read `null` once it has exited, and every listener
+ *   on them dropped right after 'exit' (the pipes, {@link out} and {@link err}, still carry what
+ *   was in them).
+ */
+export class UtilityProcess
+  extends EventEmitter
+  implements Pick<ElectronUtilityProcess, 'pid' | 'stdout' | 'stderr' | 'postMessage' | 'kill'>
+{
+  static created: UtilityProcess[] = [];
+  /** The child's `process.parentPort`. */
+  readonly parentPort = new FakeParentPort();
+  /** The child's end of its stdout pipe (null unless piped). */
+  readonly out: PassThrough | null;
+  /** The child's end of its stderr pipe (null unless piped). */
+  readonly err: PassThrough | null;
+  /** Whether `kill()` reached the process. */
+  killed = false;
+  private osPid: number | undefined;
+  private exited = false;
+
+  /** Records the clones the child receives. */
+  postMessage = acrossProcesses(
+    vi.fn<ElectronUtilityProcess['postMessage']>((message) => {
+      if (!this.exited) {
+        this.parentPort.deliver(message);
+      }
+    }),
+  );
+
+  kill = vi.fn<ElectronUtilityProcess['kill']>(() => {
+    if (this.osPid === undefined) {
+      return false;
+    }
+    this.killed = true;
+    return true;
+  });
+
+  constructor(
+    readonly modulePath: string,
+    readonly args: string[] = [],
+    readonly options: ForkOptions = {},
+  ) {
+    super();
+    const stdio = options.stdio ?? ['ignore', 'inherit', 'inherit'];
+    const piped = (index: 1 | 2) => (typeof stdio === 'string' ? stdio : stdio[index]) === 'pipe';
+    this.out = piped(1) ? new PassThrough() : null;
+    this.err = piped(2) ? new PassThrough() : null;
+    UtilityProcess.created.push(this);
+  }
+
+  get pid(): number | undefined {
+    return this.osPid;
+  }
+
+  get stdout(): PassThrough | null {
+    return this.exited ? null : this.out;
+  }
+
+  get stderr(): PassThrough | null {
+    return this.exited ? null : this.err;
+  }
+
+  /** The process has started: it gets its pid, then 'spawn' is emitted. */
+  spawn(pid = nextPid++): void {
+    this.osPid = pid;
+    this.emit('spawn');
+  }
+
+  /** The process has exited: 'exit', then no pid, no output streams, no output listeners. */
+  exit(code: number): void {
+    try {
+      this.emit('exit', code);
+    } finally {
+      this.exited = true;
+      this.osPid = undefined;
+      this.out?.removeAllListeners();
+      this.err?.removeAllListeners();
+    }
+  }
+}
+
+/** `utilityProcess.fork`: a new {@link UtilityProcess}, not spawned yet. */
+export const utilityProcess = {
+  fork: vi.fn(
+    (...args: Parameters<typeof electronUtilityProcess.fork>) => new UtilityProcess(...args),
+  ),
+};
 
 /**
  * A scripted `safeStorage`: "encrypts" by reversing and tagging, so a test can tell ciphertext
  * from the value. Tests choose whether encryption is available and which Linux backend runs.
  */
 export const safeStorage = {
-  isEncryptionAvailable: vi.fn(() => true),
-  getSelectedStorageBackend: vi.fn(() => 'gnome_libsecret'),
-  encryptString: vi.fn((plain: string) =>
+  isEncryptionAvailable: vi.fn<SafeStorage['isEncryptionAvailable']>(() => true),
+  getSelectedStorageBackend: vi.fn<SafeStorage['getSelectedStorageBackend']>(
+    () => 'gnome_libsecret',
+  ),
+  encryptString: vi.fn<SafeStorage['encryptString']>((plain) =>
     Buffer.from(`enc:${[...plain].reverse().join('')}`, 'utf8'),
   ),
-  decryptString: vi.fn((encrypted: Buffer) => {
+  decryptString: vi.fn<SafeStorage['decryptString']>((encrypted) => {
     const text = encrypted.toString('utf8');
     if (!text.startsWith('enc:')) {
       throw new Error(
@@ -252,7 +519,33 @@ export const safeStorage = {
     }
     return [...text.slice(4)].reverse().join('');
   }),
-};
+} satisfies Pick<
+  SafeStorage,
+  'isEncryptionAvailable' | 'getSelectedStorageBackend' | 'encryptString' | 'decryptString'
+>;
+
+/**
+ * A fake as the Electron type it stands in for, where host code takes one. Each fake implements
+ * the members of that type the host uses, with Electron's signatures (see their `implements`
+ * clauses); only these pairs convert.
+ */
+export function asElectron(fake: FakeWebContents): WebContents;
+export function asElectron(fake: FakeSession): Session;
+export function asElectron(fake: FakeInvokeEvent): IpcMainInvokeEvent;
+export function asElectron(fake: object): unknown {
+  return fake;
+}
+
+/**
+ * The fake behind a value the host created through `electron` (typed as Electron's own class),
+ * checked: it throws unless the value is an instance of the fake class `kind`.
+ */
+export function fakeOf<F>(kind: abstract new (...args: never[]) => F, value: unknown): F {
+  if (!(value instanceof kind)) {
+    throw new TypeError(`not a fake ${kind.name}`);
+  }
+  return value;
+}
 
 /** Forgets everything recorded, for a fresh test. */
 export function resetFakeElectron(): void {
@@ -261,6 +554,7 @@ export function resetFakeElectron(): void {
   BrowserWindow.focused = null;
   BaseWindow.created = [];
   WebContentsView.created = [];
+  UtilityProcess.created = [];
   partitions.clear();
   app.commandLine.hasSwitch.mockImplementation(() => false);
   shell.openExternal.mockImplementation(async () => undefined);

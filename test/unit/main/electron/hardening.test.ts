@@ -1,5 +1,12 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { app, FakeSession, FakeWebContents, resetFakeElectron } from './fake-electron.js';
+import type { DevicePermissionHandlerHandlerDetails } from 'electron';
+import {
+  app,
+  asElectron,
+  FakeSession,
+  FakeWebContents,
+  resetFakeElectron,
+} from './fake-electron.js';
 import {
   hardenSession,
   permitNavigation,
@@ -36,7 +43,7 @@ describe('setupHardening', () => {
     setupHardening();
     const contents = createdContents();
     expect(contents.setWindowOpenHandler).toHaveBeenCalledTimes(1);
-    expect(contents.windowOpenHandler?.()).toEqual({ action: 'deny' });
+    expect(contents.requestWindow('https://evil.example/')).toEqual({ action: 'deny' });
   });
 
   it('refuses to attach a <webview>', () => {
@@ -49,25 +56,29 @@ describe('setupHardening', () => {
 
   it('denies every permission request and check, device access and downloads', () => {
     setupHardening();
-    const { session } = createdContents();
+    const contents = createdContents();
+    const { session } = contents;
     const callback = vi.fn();
-    const request = session.permissionRequestHandler as unknown as (
-      contents: unknown,
-      permission: string,
-      callback: (granted: boolean) => void,
-    ) => void;
+    const details = { isMainFrame: true, requestingUrl: 'https://evil.example/' };
     for (const permission of [
       'media',
       'geolocation',
       'notifications',
       'clipboard-read',
       'openExternal',
-    ]) {
-      request({}, permission, callback);
+    ] as const) {
+      session.permissionRequestHandler?.(asElectron(contents), permission, callback, details);
     }
     expect(callback.mock.calls).toEqual([[false], [false], [false], [false], [false]]);
-    expect((session.permissionCheckHandler as unknown as () => boolean)()).toBe(false);
-    expect((session.devicePermissionHandler as unknown as () => boolean)()).toBe(false);
+    expect(
+      session.permissionCheckHandler?.(asElectron(contents), 'media', 'https://evil.example', {
+        isMainFrame: true,
+      }),
+    ).toBe(false);
+    const usb = { deviceType: 'usb', origin: 'https://evil.example' };
+    expect(session.devicePermissionHandler?.(usb as DevicePermissionHandlerHandlerDetails)).toBe(
+      false,
+    );
     let prevented = false;
     session.emit('will-download', { preventDefault: () => (prevented = true) });
     expect(prevented).toBe(true);
@@ -78,7 +89,7 @@ describe('permitNavigation', () => {
   it('lets a contents navigate only where its owner allows', () => {
     setupHardening();
     const contents = createdContents();
-    permitNavigation(contents as never, (url) => url.startsWith('https://'));
+    permitNavigation(asElectron(contents), (url) => url.startsWith('https://'));
     expect(contents.attempt('will-navigate', 'https://accounts.example/')).toBe(false);
     expect(contents.attempt('will-redirect', 'http://accounts.example/')).toBe(true);
     // Another contents keeps the default.
@@ -89,8 +100,8 @@ describe('permitNavigation', () => {
 describe('hardenSession', () => {
   it('sets the handlers once per session', () => {
     const session = new FakeSession();
-    hardenSession(session as never);
-    hardenSession(session as never);
+    hardenSession(asElectron(session));
+    hardenSession(asElectron(session));
     expect(session.setPermissionRequestHandler).toHaveBeenCalledTimes(1);
     expect(session.listenerCount('will-download')).toBe(1);
   });

@@ -2,7 +2,15 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { app, BrowserWindow, dialog, ipcHandlers, makeReady, protocol } from './fake-electron.js';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  invokeMain,
+  ipcHandlers,
+  makeReady,
+  protocol,
+} from './fake-electron.js';
 import { calls } from '../../../../preload/contract.js';
 import { STRIP_CHANNELS } from '../../../../preload/strip-contract.js';
 import { AirlockCore } from '../../../../main/core/core.js';
@@ -36,9 +44,9 @@ describe('the Electron entry point', () => {
       [...Object.keys(calls), STRIP_CHANNELS.close, STRIP_CHANNELS.openInBrowser].sort(),
     );
     const [window] = BrowserWindow.created;
-    const prefs = window?.options.webPreferences as { preload: string; sandbox: boolean };
-    expect(prefs.preload).toMatch(/[/\\]preload[/\\]index\.cjs$/);
-    expect(prefs.sandbox).toBe(true);
+    const prefs = window?.options.webPreferences;
+    expect(prefs?.preload).toMatch(/[/\\]preload[/\\]index\.cjs$/);
+    expect(prefs?.sandbox).toBe(true);
     expect(window?.loadURL).toHaveBeenCalledWith('airlock://app/index.html');
   });
 
@@ -46,7 +54,7 @@ describe('the Electron entry point', () => {
     const [window] = BrowserWindow.created;
     const contents = window!.webContents;
     const call = (channel: string) =>
-      ipcHandlers.get(channel)!({ sender: contents, senderFrame: contents.mainFrame }, {});
+      invokeMain(channel, { sender: contents, senderFrame: contents.mainFrame }, {});
     const state = (await call('app:getState')) as {
       ok: true;
       value: { canPickFolder: boolean; agents: { name: string; commandLine: string }[] };

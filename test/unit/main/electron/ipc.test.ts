@@ -1,10 +1,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  asElectron,
   BrowserWindow,
   FakeWebContents,
+  invokeMain,
   ipcHandlers,
   ipcMain,
   resetFakeElectron,
@@ -15,6 +17,9 @@ import { AirlockCore, type CoreListener } from '../../../../main/core/core.js';
 import { UserFacingError } from '../../../../main/core/errors.js';
 import { APP_URL } from '../../../../main/electron/app-protocol.js';
 import { FORBIDDEN, setupIpc, type ContractCore } from '../../../../main/electron/ipc.js';
+import type { IpcReply } from '../../../../preload/ipc-reply.js';
+import { demoAgentSpec } from '../../../helpers/agents.js';
+import { Recorder } from '../../../helpers/core-harness.js';
 
 vi.mock('electron', () => import('./fake-electron.js'));
 
@@ -42,15 +47,11 @@ beforeEach(async () => {
   await window.loadURL(APP_URL);
 });
 
-const appContents = () => [window.webContents] as never[];
+const appContents = () => [asElectron(window.webContents)];
 
 /** Calls a registered handler as Electron would for a message from `frame` of `sender`. */
 function call(sender: FakeWebContents, frame: FakeFrame | null, channel: string, payload: unknown) {
-  const handler = ipcHandlers.get(channel);
-  if (!handler) {
-    throw new Error(`no handler for ${channel}`);
-  }
-  return handler({ sender, senderFrame: frame }, payload);
+  return invokeMain(channel, { sender, senderFrame: frame }, payload);
 }
 
 const fromApp = (channel: string, payload: unknown) =>
@@ -221,7 +222,10 @@ describe('setupIpc: events', () => {
     const stranger = new FakeWebContents();
     stranger.mainFrame.url = APP_URL;
     const second = new BrowserWindow({});
-    setupIpc(core as ContractCore, () => [window.webContents, second.webContents] as never[]);
+    setupIpc(core as ContractCore, () => [
+      asElectron(window.webContents),
+      asElectron(second.webContents),
+    ]);
     window.webContents.mainFrame.url = 'https://evil.example/';
     second.webContents.mainFrame.url = APP_URL;
     second.webContents.destroyed = true;
@@ -229,5 +233,67 @@ describe('setupIpc: events', () => {
     expect(window.webContents.send).not.toHaveBeenCalled();
     expect(second.webContents.send).not.toHaveBeenCalled();
     expect(stranger.send).not.toHaveBeenCalled();
+  });
+});
+
+describe('setupIpc: what crosses to the page', () => {
+  let core: AirlockCore | undefined;
+  afterEach(() => core?.dispose());
+
+  it('carries a real session’s answers and events through Electron’s structured clone unchanged', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'airlock-ipc-clone-'));
+    core = new AirlockCore({
+      settingsPath: join(dir, 'settings.json'),
+      logsDir: join(dir, 'logs'),
+      demoAgent: demoAgentSpec(),
+      defaultCwd: dir,
+    });
+    await core.init();
+    const emitted: unknown[][] = [];
+    core.onEvent((channel, payload) => emitted.push([channel, payload]));
+    setupIpc(core, appContents);
+    const recorder = new Recorder(core);
+    const ask = async (channel: string, payload: unknown) => {
+      const reply = (await fromApp(channel, payload)) as IpcReply;
+      if (!reply.ok) {
+        throw new Error(`${channel} failed: ${reply.error}`);
+      }
+      return reply.value;
+    };
+    const { key } = (await ask('session:create', { agentName: 'Demo Agent', cwd: dir })) as {
+      key: string;
+    };
+    await recorder.status(key, 'ready');
+    const turn = async (text: string, answer?: () => Promise<void>) => {
+      const from = recorder.transcript(key).length;
+      await ask('session:prompt', { key, text });
+      await answer?.();
+      await recorder.event(key, 'turn_end', from);
+    };
+    await turn('/tool');
+    await turn('/plan');
+    await turn('/permission', async () => {
+      const card = await recorder.event(key, 'permission');
+      await ask('permission:respond', {
+        key,
+        promptKey: card.promptKey,
+        outcome: { outcome: 'selected', optionId: card.options[0]!.optionId },
+      });
+    });
+    await turn('/form', async () => {
+      const card = await recorder.event(key, 'elicitation');
+      await ask('elicitation:respond', { key, cardKey: card.cardKey, action: 'decline' });
+    });
+    // Answers: what the page receives is what the core returned, prototypes and all.
+    expect(await ask('app:getState', {})).toStrictEqual(await core.invoke('app:getState', {}));
+    expect(await ask('session:getTranscript', { key })).toStrictEqual(
+      await core.invoke('session:getTranscript', { key }),
+    );
+    // Events: every one the core emitted reached the page, as it was.
+    const kinds = new Set(recorder.transcript(key).map((event) => event.type));
+    expect([...kinds]).toEqual(
+      expect.arrayContaining(['tool_call', 'plan', 'permission', 'elicitation', 'turn_end']),
+    );
+    expect(window.webContents.send.mock.calls).toStrictEqual(emitted);
   });
 });

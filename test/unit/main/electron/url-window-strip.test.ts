@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   BrowserWindow,
   FakeWebContents,
+  invokeMain,
   ipcHandlers,
   shell,
   type FakeFrame,
@@ -116,7 +117,7 @@ describe('the strip’s state', () => {
 
   it('makes room for the warnings', () => {
     const opened = openWindow('http://localhost:3000/');
-    const [bounds] = opened.strip.setBounds.mock.calls.at(-1) as [{ height: number }];
+    const [bounds] = opened.strip.setBounds.mock.calls.at(-1)!;
     // Two warnings: plain http, and a port.
     expect(bounds.height).toBe(STRIP_HEIGHT.base + 2 * STRIP_HEIGHT.perWarning);
   });
@@ -134,11 +135,7 @@ describe('the strip’s state', () => {
 
 /** Calls a strip handler as Electron would for a message from `frame` of `sender`. */
 function call(channel: string, sender: FakeWebContents, frame: FakeFrame | null) {
-  const handler = ipcHandlers.get(channel);
-  if (!handler) {
-    throw new Error(`no handler for ${channel}`);
-  }
-  return handler({ sender, senderFrame: frame });
+  return invokeMain(channel, { sender, senderFrame: frame });
 }
 
 const fromStrip = (opened: Opened, channel: string) =>

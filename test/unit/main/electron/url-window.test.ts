@@ -1,11 +1,12 @@
+import type { DevicePermissionHandlerHandlerDetails } from 'electron';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   app,
+  asElectron,
   BaseWindow,
   BrowserWindow,
   session,
   WebContentsView,
-  type FakeWebContents,
 } from './fake-electron.js';
 import { freshHost, openWindow, STRIP_PRELOAD } from './url-window-harness.js';
 import { STRIP_URL } from '../../../../main/electron/app-protocol.js';
@@ -19,8 +20,6 @@ import { openUrlWindow } from '../../../../main/electron/url-window.js';
 vi.mock('electron', () => import('./fake-electron.js'));
 
 beforeEach(() => freshHost());
-
-type Handler = (...args: unknown[]) => unknown;
 
 describe('openUrlWindow: the isolated page', () => {
   it('runs with every protection on, in its own session, with no preload', () => {
@@ -65,8 +64,8 @@ describe('openUrlWindow: the isolated page', () => {
     expect(page.webContents.loadURL).toHaveBeenCalledWith('https://accounts.example.com/login');
     expect(strip.webContents.loadURL).toHaveBeenCalledWith(STRIP_URL);
     expect(window.contentView.children).toEqual([strip, page]);
-    const [stripBounds] = strip.setBounds.mock.calls.at(-1) as [{ y: number; height: number }];
-    const [pageBounds] = page.setBounds.mock.calls.at(-1) as [{ y: number }];
+    const [stripBounds] = strip.setBounds.mock.calls.at(-1)!;
+    const [pageBounds] = page.setBounds.mock.calls.at(-1)!;
     expect(stripBounds.y).toBe(0);
     expect(pageBounds.y).toBe(stripBounds.height);
   });
@@ -163,11 +162,9 @@ describe('navigation of the page', () => {
 });
 
 describe('popups and <webview>', () => {
-  const openHandler = (contents: FakeWebContents) => contents.windowOpenHandler as Handler;
-
   it('loads an allowed window.open URL in the same view, and never opens a window', () => {
     const { contents } = openWindow();
-    expect(openHandler(contents)({ url: 'https://pay.example.com/checkout' })).toEqual({
+    expect(contents.requestWindow('https://pay.example.com/checkout')).toEqual({
       action: 'deny',
     });
     expect(contents.loadURL).toHaveBeenLastCalledWith('https://pay.example.com/checkout');
@@ -180,7 +177,7 @@ describe('popups and <webview>', () => {
     (url) => {
       const { contents } = openWindow();
       contents.loadURL.mockClear();
-      expect(openHandler(contents)({ url })).toEqual({ action: 'deny' });
+      expect(contents.requestWindow(url)).toEqual({ action: 'deny' });
       expect(contents.loadURL).not.toHaveBeenCalled();
     },
   );
@@ -195,14 +192,29 @@ describe('popups and <webview>', () => {
 
 describe("the page's session", () => {
   it('denies every permission request and check, and device access', () => {
-    const { session: partition } = openWindow();
+    const { contents, session: partition } = openWindow();
     const callback = vi.fn();
-    for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read', 'hid']) {
-      (partition.permissionRequestHandler as Handler)({}, permission, callback);
+    const page = asElectron(contents);
+    const details = { isMainFrame: true, requestingUrl: 'https://accounts.example.com/' };
+    for (const permission of [
+      'media',
+      'geolocation',
+      'notifications',
+      'clipboard-read',
+      'hid',
+    ] as const) {
+      partition.permissionRequestHandler?.(page, permission, callback, details);
     }
     expect(callback.mock.calls).toEqual([[false], [false], [false], [false], [false]]);
-    expect((partition.permissionCheckHandler as Handler)({}, 'media')).toBe(false);
-    expect((partition.devicePermissionHandler as Handler)({ deviceType: 'usb' })).toBe(false);
+    expect(
+      partition.permissionCheckHandler?.(page, 'media', 'https://accounts.example.com', {
+        isMainFrame: true,
+      }),
+    ).toBe(false);
+    const usb = { deviceType: 'usb', origin: 'https://accounts.example.com' };
+    expect(partition.devicePermissionHandler?.(usb as DevicePermissionHandlerHandlerDetails)).toBe(
+      false,
+    );
   });
 
   it('refuses every download', () => {

@@ -3,22 +3,18 @@ import { EventEmitter } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { resetFakeElectron, utilityProcess } from './fake-electron.js';
+import { resetFakeElectron, UtilityProcess, utilityProcess } from './fake-electron.js';
 import { AirlockCore } from '../../../../main/core/core.js';
 import type { AgentSpec } from '../../../../main/core/settings.js';
-import {
-  parentPortInput,
-  type InputMessage,
-} from '../../../../main/demo-agent/parent-port-input.js';
+import { parentPortInput } from '../../../../main/demo-agent/parent-port-input.js';
 import { replyFor } from '../../../../main/demo-agent/script.js';
 import {
   forkUtilityAgent,
   STDIO_DRAIN_MS,
   UtilityAgentProcess,
-  type UtilityChild,
 } from '../../../../main/electron/utility-agent.js';
 import { readySession, Recorder } from '../../../helpers/core-harness.js';
 
@@ -27,43 +23,20 @@ vi.mock('electron', () => import('./fake-electron.js'));
 beforeEach(() => resetFakeElectron());
 
 /**
- * A utility process as Electron's `ForkUtilityProcess` behaves: output streams that read
- * `null` once it has exited, and every listener on them dropped right after 'exit'.
+ * The adapter around a piped utility process (the fake behaves as Electron's does), which has
+ * spawned as pid 4242 unless `spawned` is false.
  */
-class FakeUtilityChild extends EventEmitter {
-  pid: number | undefined = 4242;
-  readonly out = new PassThrough();
-  readonly err = new PassThrough();
-  readonly messages: InputMessage[] = [];
-  private exited = false;
-  postMessage = vi.fn((message: InputMessage) => {
-    this.messages.push(message);
-  });
-  kill = vi.fn(() => true);
-
-  get stdout() {
-    return this.exited ? null : this.out;
+function adapt({ spawned = true } = {}) {
+  const child = new UtilityProcess('/app/out/main/demo-agent.js', [], { stdio: 'pipe' });
+  if (spawned) {
+    child.spawn(4242);
   }
-
-  get stderr() {
-    return this.exited ? null : this.err;
-  }
-
-  exit(code: number): void {
-    try {
-      this.emit('exit', code);
-    } finally {
-      this.exited = true;
-      this.out.removeAllListeners();
-      this.err.removeAllListeners();
-    }
-  }
+  return { child, agent: new UtilityAgentProcess(child), out: child.out!, err: child.err! };
 }
 
-function adapt() {
-  const child = new FakeUtilityChild();
-  return { child, agent: new UtilityAgentProcess(child as UtilityChild) };
-}
+/** What the child received on its parent port, in order. */
+const received = (child: UtilityProcess) =>
+  child.postMessage.mock.calls.map(([message]) => message);
 
 /** Everything a stream delivers, as text, once it ends. */
 async function collect(stream: Readable): Promise<string> {
@@ -86,31 +59,33 @@ describe('UtilityAgentProcess: input', () => {
     agent.stdin.write(chunk);
     agent.stdin.end();
     await new Promise((resolve) => agent.stdin.once('finish', resolve));
-    expect(child.messages).toHaveLength(2);
-    const [sent, end] = child.messages;
+    const [sent, end, ...rest] = received(child) as [Uint8Array, null];
+    expect(rest).toEqual([]);
     expect(sent).toBeInstanceOf(Uint8Array);
-    expect(Buffer.isBuffer(sent)).toBe(false);
-    expect(Buffer.from(sent!).equals(chunk)).toBe(true);
-    // Only this chunk's bytes: never the rest of a pooled Buffer's memory.
-    expect(sent!.buffer.byteLength).toBe(chunk.length);
+    expect(Buffer.from(sent).equals(chunk)).toBe(true);
+    // Cloning a view clones all its memory: for a pooled Buffer, other data too. Only this
+    // chunk's bytes may cross.
+    expect(sent.buffer.byteLength).toBe(chunk.length);
     expect(end).toBeNull();
   });
 
   it('delivers the exact bytes to the agent through parentPortInput, split or not', async () => {
     const { child, agent } = adapt();
-    const port = new EventEmitter();
-    // Structured clone on the way, as Electron's postMessage does.
-    child.postMessage.mockImplementation((message) => {
-      port.emit('message', { data: structuredClone(message) });
-    });
-    const input = parentPortInput(port);
-    const received = collect(input);
+    const input = collect(parentPortInput(child.parentPort));
     const bytes = Buffer.from('héllo → wörld 🙂\n', 'utf8');
     agent.stdin.write(bytes.subarray(0, 2));
     agent.stdin.write(bytes.subarray(2, 13));
     agent.stdin.write(bytes.subarray(13));
     agent.stdin.end();
-    expect(await received).toBe('héllo → wörld 🙂\n');
+    expect(await input).toBe('héllo → wörld 🙂\n');
+  });
+
+  it('sends input written before the child has spawned; Electron queues it', async () => {
+    const { child, agent } = adapt({ spawned: false });
+    const input = collect(parentPortInput(child.parentPort));
+    agent.stdin.end('early\n');
+    child.spawn();
+    expect(await input).toBe('early\n');
   });
 
   it('fails writes after the exit without sending them or throwing', async () => {
@@ -119,6 +94,14 @@ describe('UtilityAgentProcess: input', () => {
     const failed = new Promise<Error>((resolve) => agent.stdin.once('error', resolve));
     agent.stdin.write('late\n');
     expect((await failed).message).toBe('The agent has exited');
+    expect(child.postMessage).not.toHaveBeenCalled();
+  });
+
+  it('sends no end of input after the exit', async () => {
+    const { child, agent } = adapt();
+    child.exit(0);
+    agent.stdin.end();
+    await new Promise((resolve) => agent.stdin.once('finish', resolve));
     expect(child.postMessage).not.toHaveBeenCalled();
   });
 });
@@ -139,32 +122,32 @@ describe('parentPortInput', () => {
 
 describe('UtilityAgentProcess: output and exit', () => {
   it('passes stdout and stderr through', async () => {
-    const { child, agent } = adapt();
-    const out = collect(agent.stdout);
-    const err = collect(agent.stderr);
-    child.out.write('{"id":1}\n');
-    child.err.write('warning\n');
-    child.out.end();
-    child.err.end();
+    const { child, agent, out, err } = adapt();
+    const stdout = collect(agent.stdout);
+    const stderr = collect(agent.stderr);
+    out.write('{"id":1}\n');
+    err.write('warning\n');
+    out.end();
+    err.end();
     child.exit(0);
-    expect(await out).toBe('{"id":1}\n');
-    expect(await err).toBe('warning\n');
+    expect(await stdout).toBe('{"id":1}\n');
+    expect(await stderr).toBe('warning\n');
   });
 
   it("emits 'close' with the exit code after output that arrives after the exit", async () => {
-    const { child, agent } = adapt();
-    const err = collect(agent.stderr);
+    const { child, agent, out, err } = adapt();
+    const stderr = collect(agent.stderr);
     const done = closed(agent);
-    child.err.write('first line\n');
+    err.write('first line\n');
     child.exit(3);
     // Electron has dropped every listener by now; the pipe still holds the last words, which
     // arrive on a later turn of the event loop.
     await new Promise((resolve) => setImmediate(resolve));
-    child.err.write('last words\n');
-    child.err.end();
-    child.out.end();
+    err.write('last words\n');
+    err.end();
+    out.end();
     expect(await done).toEqual([3, null]);
-    expect(await err).toBe('first line\nlast words\n');
+    expect(await stderr).toBe('first line\nlast words\n');
     expect(agent.exitCode).toBe(3);
     expect(agent.signalCode).toBeNull();
   });
@@ -187,12 +170,13 @@ describe('UtilityAgentProcess: output and exit', () => {
 
 describe('UtilityAgentProcess: kill', () => {
   it('asks Electron to end the child and reports SIGTERM', async () => {
-    const { child, agent } = adapt();
+    const { child, agent, out, err } = adapt();
     const done = closed(agent);
     expect(agent.kill('SIGTERM')).toBe(true);
     expect(child.kill).toHaveBeenCalledTimes(1);
-    child.out.end();
-    child.err.end();
+    expect(child.killed).toBe(true);
+    out.end();
+    err.end();
     child.exit(0);
     expect(await done).toEqual([null, 'SIGTERM']);
     expect(agent.exitCode).toBeNull();
@@ -202,13 +186,17 @@ describe('UtilityAgentProcess: kill', () => {
   it('escalates SIGKILL to the pid directly', () => {
     const { child, agent } = adapt();
     const kill = vi.spyOn(process, 'kill').mockImplementation(() => true);
-    try {
-      expect(agent.kill('SIGKILL')).toBe(true);
-      expect(kill).toHaveBeenCalledWith(4242, 'SIGKILL');
-      expect(child.kill).not.toHaveBeenCalled();
-    } finally {
-      kill.mockRestore();
-    }
+    expect(agent.kill('SIGKILL')).toBe(true);
+    expect(kill).toHaveBeenCalledExactlyOnceWith(4242, 'SIGKILL');
+    expect(child.kill).not.toHaveBeenCalled();
+  });
+
+  it('reports a SIGKILL that failed (the pid is gone)', () => {
+    const { agent } = adapt();
+    vi.spyOn(process, 'kill').mockImplementation(() => {
+      throw Object.assign(new Error('kill ESRCH'), { code: 'ESRCH' });
+    });
+    expect(agent.kill('SIGKILL')).toBe(false);
   });
 
   it('does nothing once the child has exited', () => {
@@ -217,12 +205,37 @@ describe('UtilityAgentProcess: kill', () => {
     expect(agent.kill()).toBe(false);
     expect(child.kill).not.toHaveBeenCalled();
   });
+
+  // Electron's kill() needs a pid, which a utility process has only once it has spawned.
+  it('ends a child stopped before it spawned as soon as it spawns', () => {
+    const { child, agent } = adapt({ spawned: false });
+    expect(agent.kill('SIGTERM')).toBe(true);
+    expect(child.killed).toBe(false);
+    child.spawn(4343);
+    expect(child.killed).toBe(true);
+  });
+
+  it('kills the pid of a child given SIGKILL before it spawned, once it spawns', () => {
+    const { child, agent } = adapt({ spawned: false });
+    const kill = vi.spyOn(process, 'kill').mockImplementation(() => true);
+    expect(agent.kill('SIGKILL')).toBe(true);
+    expect(kill).not.toHaveBeenCalled();
+    child.spawn(4343);
+    expect(kill).toHaveBeenCalledExactlyOnceWith(4343, 'SIGKILL');
+  });
+
+  it('reports the exit of a child stopped before it spawned as that stop', async () => {
+    const { child, agent } = adapt({ spawned: false });
+    const done = closed(agent);
+    agent.kill('SIGTERM');
+    // It never started: Electron reports an exit without a spawn.
+    child.exit(1);
+    expect(await done).toEqual([null, 'SIGTERM']);
+  });
 });
 
 describe('forkUtilityAgent', () => {
   it("forks the spec's script with piped output, its args and its environment", () => {
-    const child = new FakeUtilityChild();
-    utilityProcess.fork.mockReturnValue(child);
     const spec: AgentSpec = {
       name: 'Demo Agent',
       command: '/app/out/main/demo-agent.js',
@@ -233,16 +246,11 @@ describe('forkUtilityAgent', () => {
     const agent = forkUtilityAgent(spec);
     expect(agent).toBeInstanceOf(UtilityAgentProcess);
     expect(utilityProcess.fork).toHaveBeenCalledTimes(1);
-    const [script, args, options] = utilityProcess.fork.mock.calls[0] as [
-      string,
-      string[],
-      { stdio: string; serviceName: string; env: Record<string, string> },
-    ];
-    expect(script).toBe('/app/out/main/demo-agent.js');
-    expect(args).toEqual(['--fast']);
-    expect(options.stdio).toBe('pipe');
-    expect(options.serviceName).toBe('Demo Agent');
-    expect(options.env.DEMO).toBe('1');
+    const [child] = UtilityProcess.created;
+    expect(child?.modulePath).toBe('/app/out/main/demo-agent.js');
+    expect(child?.args).toEqual(['--fast']);
+    expect(child?.options).toMatchObject({ stdio: 'pipe', serviceName: 'Demo Agent' });
+    expect(child?.options.env).toMatchObject({ DEMO: '1', PATH: process.env.PATH });
   });
 });
 
@@ -254,20 +262,20 @@ describe('the demo agent behind the adapter', () => {
 
   /**
    * Runs a script the way utilityProcess does, in plain Node: input only over the parent
-   * port (Node IPC standing in for Electron's), output on pipes that drop their listeners
-   * at the exit.
+   * port (Node IPC standing in for Electron's), a pid from the spawn on, output on pipes that
+   * drop their listeners at the exit.
    */
-  const nodeUtilityChild = (script: string, args: string[]): UtilityChild => {
+  const nodeUtilityChild = (script: string, args: string[]): UtilityProcess => {
     const child = fork(script, args, {
       execArgv: ['--import', 'tsx', '--import', shim],
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       serialization: 'advanced',
     });
-    const fake = new FakeUtilityChild();
-    fake.pid = child.pid;
-    child.stdout?.pipe(fake.out);
-    child.stderr?.pipe(fake.err);
-    fake.postMessage.mockImplementation((message) => {
+    const fake = new UtilityProcess(script, args, { stdio: 'pipe' });
+    child.once('spawn', () => fake.spawn(child.pid));
+    child.stdout?.pipe(fake.out!);
+    child.stderr?.pipe(fake.err!);
+    fake.postMessage.mockImplementation((message: unknown) => {
       if (child.connected) {
         // Node's types leave out null, which its 'advanced' serialization carries fine.
         child.send(message as Serializable);
@@ -275,7 +283,7 @@ describe('the demo agent behind the adapter', () => {
     });
     fake.kill.mockImplementation(() => child.kill());
     child.on('exit', (code) => fake.exit(code ?? 0));
-    return fake as UtilityChild;
+    return fake;
   };
 
   it('starts, answers a prompt, and reports its crash with the stderr tail', async () => {

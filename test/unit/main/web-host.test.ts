@@ -1,0 +1,442 @@
+/**
+ * The web host's server (main/web/server.ts) with a real core, a real HTTP server on 127.0.0.1
+ * and real WebSocket clients: the message limits, what a socket may send, the subscription each
+ * socket holds on the core, the static files and the token cookie.
+ *
+ * test/e2e/web-host-security.test.ts proves the refusals by token, Host and Origin against the
+ * built host; the few cases here prove them against this source, which the mutation run
+ * (unit tests only) changes.
+ */
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { request as httpRequest, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import WebSocket from 'ws';
+import { AirlockCore, type CoreListener } from '../../../main/core/core.js';
+import { UserFacingError } from '../../../main/core/errors.js';
+import {
+  contentSecurityPolicy,
+  sameSecret,
+  startWebHost,
+  type WebHost,
+} from '../../../main/web/server.js';
+
+/** The largest message the host takes from a page, as server.ts sets it. */
+const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+
+// The renderer folder beside a sibling whose name starts the same, so an escape shows.
+const base = mkdtempSync(join(tmpdir(), 'airlock-web-host-'));
+const staticDir = join(base, 'renderer');
+mkdirSync(staticDir);
+writeFileSync(join(staticDir, 'index.html'), '<!doctype html><div id="root"></div>');
+mkdirSync(join(base, 'renderer-evil'));
+writeFileSync(join(base, 'renderer-evil', 'secret.txt'), 'TOP SECRET');
+
+/** One socket's subscription to the core; `ended` resolves when the host unsubscribes it. */
+type Subscription = { listener: CoreListener; ended: Promise<void> };
+
+let core: AirlockCore;
+let host: WebHost;
+let cookie: string;
+let subscriptions: Subscription[];
+/** Subscriptions not ended yet. */
+let live: Set<Subscription>;
+const sockets: WebSocket[] = [];
+
+beforeEach(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'airlock-web-core-'));
+  core = new AirlockCore({
+    settingsPath: join(dir, 'settings.json'),
+    logsDir: join(dir, 'logs'),
+    demoAgent: {
+      name: 'Demo Agent',
+      command: join(dir, 'no-such-agent'),
+      args: [],
+      env: {},
+      builtIn: true,
+    },
+    defaultCwd: dir,
+  });
+  await core.init();
+  subscriptions = [];
+  live = new Set();
+  const subscribe = core.onEvent.bind(core);
+  vi.spyOn(core, 'onEvent').mockImplementation((listener) => {
+    const unsubscribe = subscribe(listener);
+    let end: () => void = () => undefined;
+    const subscription: Subscription = {
+      listener,
+      ended: new Promise((resolve) => (end = resolve)),
+    };
+    subscriptions.push(subscription);
+    live.add(subscription);
+    return () => {
+      live.delete(subscription);
+      end();
+      return unsubscribe();
+    };
+  });
+  host = await startWebHost(core, { staticDir });
+  cookie = `airlock_token=${host.token}`;
+});
+
+afterEach(async () => {
+  for (const socket of sockets.splice(0)) {
+    socket.terminate();
+  }
+  await host.close();
+  await core.dispose();
+  vi.restoreAllMocks();
+});
+
+/** Resolves with the HTTP status that refused a socket, or 101 when it opened. */
+function upgradeStatus(headers: Record<string, string>): Promise<number> {
+  const socket = new WebSocket(`${host.origin.replace('http', 'ws')}/ws`, { headers });
+  sockets.push(socket);
+  return new Promise((resolve, reject) => {
+    socket.once('open', () => resolve(101));
+    socket.once('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+    socket.once('error', reject);
+  });
+}
+
+/** Opens a socket as the app page would: the cookie, and this server's Origin. */
+function connect(headers: Record<string, string> = {}): Promise<WebSocket> {
+  const socket = new WebSocket(`${host.origin.replace('http', 'ws')}/ws`, {
+    headers: { Cookie: cookie, Origin: host.origin, ...headers },
+  });
+  sockets.push(socket);
+  return new Promise((resolve, reject) => {
+    socket.once('open', () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
+
+type Received =
+  | { kind: 'message'; data: { t: string; id?: number; ok?: boolean; [key: string]: unknown } }
+  | { kind: 'close'; code: number; reason: string };
+
+/** The next thing that happens on a socket: a message, or its closing. */
+function next(socket: WebSocket): Promise<Received> {
+  return new Promise((resolve) => {
+    const onMessage = (data: WebSocket.RawData) => {
+      socket.off('close', onClose);
+      resolve({ kind: 'message', data: JSON.parse(data.toString()) as never });
+    };
+    const onClose = (code: number, reason: Buffer) => {
+      socket.off('message', onMessage);
+      resolve({ kind: 'close', code, reason: reason.toString() });
+    };
+    socket.once('message', onMessage);
+    socket.once('close', onClose);
+  });
+}
+
+/** The next core event a socket receives. */
+function nextEvent(socket: WebSocket): Promise<{ t: string; channel: string; payload: unknown }> {
+  return new Promise((resolve) => {
+    const onMessage = (data: WebSocket.RawData) => {
+      const message = JSON.parse(data.toString()) as {
+        t: string;
+        channel: string;
+        payload: unknown;
+      };
+      if (message.t === 'event') {
+        socket.off('message', onMessage);
+        resolve(message);
+      }
+    };
+    socket.on('message', onMessage);
+  });
+}
+
+const callText = (id: number, channel: string, payload: unknown) =>
+  JSON.stringify({ t: 'call', id, channel, payload });
+
+/** Sends a call and resolves with what comes back first. */
+function call(socket: WebSocket, id: number, channel: string, payload: unknown): Promise<Received> {
+  const received = next(socket);
+  socket.send(callText(id, channel, payload));
+  return received;
+}
+
+/** A call to `app:getState` whose JSON text is exactly `bytes` long. */
+function callOfSize(bytes: number): string {
+  const bare = callText(1, 'app:getState', { pad: '' });
+  return callText(1, 'app:getState', { pad: 'a'.repeat(bytes - bare.length) });
+}
+
+type Reply = {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+};
+
+function get(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Reply> {
+  const { hostname, port } = new URL(host.origin);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ hostname, port, path, method, headers }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('messages from the page', () => {
+  it(`takes a message of ${MAX_MESSAGE_BYTES} bytes and refuses one a byte longer (1009)`, async () => {
+    const socket = await connect();
+    const largest = callOfSize(MAX_MESSAGE_BYTES);
+    expect(Buffer.byteLength(largest)).toBe(MAX_MESSAGE_BYTES);
+    const answered = next(socket);
+    socket.send(largest);
+    // Read and answered: the core, not the size limit, refuses the padded request.
+    expect(await answered).toMatchObject({ kind: 'message', data: { t: 'result', ok: false } });
+    const refused = next(socket);
+    socket.send(callOfSize(MAX_MESSAGE_BYTES + 1));
+    expect(await refused).toMatchObject({ kind: 'close', code: 1009 });
+  });
+
+  it('refuses a binary frame, even one holding a valid call, and closes with 1008', async () => {
+    const socket = await connect();
+    const received = next(socket);
+    socket.send(Buffer.from(callText(1, 'app:getState', {})), { binary: true });
+    expect(await received).toEqual({ kind: 'close', code: 1008, reason: 'Malformed message' });
+  });
+
+  it.each<[string, unknown]>([
+    ['another message type', { t: 'result', id: 1, channel: 'app:getState', payload: {} }],
+    ['a negative id', { t: 'call', id: -1, channel: 'app:getState', payload: {} }],
+    ['a fractional id', { t: 'call', id: 1.5, channel: 'app:getState', payload: {} }],
+    ['an id that is not a number', { t: 'call', id: '1', channel: 'app:getState', payload: {} }],
+    ['a channel of 101 characters', { t: 'call', id: 1, channel: 'x'.repeat(101), payload: {} }],
+    ['JSON that is not an object', [1, 2, 3]],
+  ])('closes the socket (1008) on %s', async (_name, message) => {
+    const socket = await connect();
+    const received = next(socket);
+    socket.send(JSON.stringify(message));
+    expect(await received).toEqual({ kind: 'close', code: 1008, reason: 'Malformed message' });
+  });
+
+  it('passes a call with id 0 and a channel of 100 characters to the core', async () => {
+    const socket = await connect();
+    expect(await call(socket, 0, 'x'.repeat(100), {})).toEqual({
+      kind: 'message',
+      data: { t: 'result', id: 0, ok: false, error: 'Unknown call' },
+    });
+  });
+});
+
+describe('results', () => {
+  it('answers a call with its id and the core’s value', async () => {
+    const socket = await connect();
+    const received = await call(socket, 7, 'app:getState', {});
+    expect(received).toMatchObject({
+      kind: 'message',
+      data: { t: 'result', id: 7, ok: true, value: { sessions: [], canPickFolder: false } },
+    });
+  });
+
+  it('passes a user-facing error on as it is', async () => {
+    vi.spyOn(core, 'invoke').mockRejectedValueOnce(new UserFacingError('That session is closed'));
+    const socket = await connect();
+    expect(await call(socket, 3, 'session:cancel', { key: 's1' })).toEqual({
+      kind: 'message',
+      data: { t: 'result', id: 3, ok: false, error: 'That session is closed' },
+    });
+  });
+
+  it('hides any other error behind "Internal error" and logs it here', async () => {
+    const failure = new Error('EACCES: /home/me/.ssh/id_ed25519');
+    vi.spyOn(core, 'invoke').mockRejectedValueOnce(failure);
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const socket = await connect();
+    expect(await call(socket, 4, 'session:cancel', { key: 's1' })).toEqual({
+      kind: 'message',
+      data: { t: 'result', id: 4, ok: false, error: 'Internal error' },
+    });
+    expect(logged).toHaveBeenCalledWith('airlock: call failed:', failure);
+  });
+
+  it('does not log a user-facing error', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const socket = await connect();
+    await call(socket, 5, 'shell:exec', {});
+    expect(logged).not.toHaveBeenCalled();
+  });
+});
+
+describe('core events', () => {
+  it('go to every open socket, each with a subscription of its own', async () => {
+    const [first, second] = await Promise.all([connect(), connect()]);
+    expect(live.size).toBe(2);
+    const received = Promise.all([nextEvent(first), nextEvent(second)]);
+    await call(first, 1, 'session:create', { agentName: 'Demo Agent', cwd: base });
+    const [one, two] = await received;
+    expect(one).toMatchObject({
+      t: 'event',
+      channel: 'session:onDidChange',
+      payload: { agentName: 'Demo Agent' },
+    });
+    expect(two).toEqual(one);
+  });
+
+  it('stop for a socket once it closes: the host drops its subscription', async () => {
+    const leaving = await connect();
+    const staying = await connect();
+    const [leavingSubscription, stayingSubscription] = subscriptions;
+    leaving.close();
+    await leavingSubscription!.ended;
+    expect([...live]).toEqual([stayingSubscription]);
+    const received = nextEvent(staying);
+    await call(staying, 1, 'session:create', { agentName: 'Demo Agent', cwd: base });
+    expect(await received).toMatchObject({ channel: 'session:onDidChange' });
+  }, 5_000);
+
+  it('stop for a socket the host closed on a malformed message', async () => {
+    const socket = await connect();
+    const [subscription] = subscriptions;
+    socket.send('not json');
+    await subscription!.ended;
+    expect(live.size).toBe(0);
+  }, 5_000);
+});
+
+describe('static files', () => {
+  it('serves the page with headers that keep it to itself', async () => {
+    const reply = await get('/', { Cookie: cookie });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toContain('<div id="root">');
+    expect(reply.headers).toMatchObject({
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': contentSecurityPolicy(host.origin),
+      'x-frame-options': 'DENY',
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-resource-policy': 'same-origin',
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
+    });
+  });
+
+  it('lets the page connect to this server’s WebSocket and nothing else', () => {
+    const csp = contentSecurityPolicy('http://127.0.0.1:5173');
+    expect(csp).toContain('connect-src ws://127.0.0.1:5173;');
+    expect(csp).not.toContain('http://');
+  });
+
+  it('answers HEAD as GET, and a request from the page’s own Origin', async () => {
+    expect((await get('/', { Cookie: cookie }, 'HEAD')).status).toBe(200);
+    expect((await get('/', { Cookie: cookie, Origin: host.origin })).status).toBe(200);
+  });
+
+  it('finds the cookie among others', async () => {
+    const reply = await get('/', { Cookie: `theme=dark; ${cookie}; lang=en` });
+    expect(reply.status).toBe(200);
+  });
+
+  it('answers 404 for a file that is not there', async () => {
+    const reply = await get('/missing.js', { Cookie: cookie });
+    expect(reply).toMatchObject({ status: 404, body: 'Not found' });
+  });
+
+  it('refuses a path into a sibling folder whose name starts the same', async () => {
+    const reply = await get('/..%2frenderer-evil%2fsecret.txt', { Cookie: cookie });
+    expect(reply.status).toBe(403);
+    expect(reply.body).not.toContain('TOP SECRET');
+  });
+
+  it('answers 500, without details, when a path cannot be decoded', async () => {
+    const reply = await get('/%E0%A4%A', { Cookie: cookie });
+    expect(reply).toMatchObject({ status: 500, body: 'Internal error' });
+  });
+});
+
+describe('refusals', () => {
+  const foreignHost = () => `attacker.example:${new URL(host.origin).port}`;
+
+  it.each<[string, () => string, () => Record<string, string>, string?]>([
+    ['no cookie', () => '/', () => ({})],
+    ['a wrong cookie', () => '/', () => ({ Cookie: 'airlock_token=wrong' })],
+    ['a wrong URL token', () => '/?token=wrong', () => ({})],
+    ['another Host', () => '/', () => ({ Cookie: cookie, Host: foreignHost() })],
+    ['another Origin', () => '/', () => ({ Cookie: cookie, Origin: 'https://attacker.example' })],
+    ['a POST', () => '/', () => ({ Cookie: cookie }), 'POST'],
+  ])('answers 403 over HTTP to %s, and sets no cookie', async (_name, path, headers, method) => {
+    const reply = await get(path(), headers(), method);
+    expect(reply).toMatchObject({ status: 403, body: 'Forbidden' });
+    expect(reply.headers['cache-control']).toBe('no-store');
+    expect(reply.headers['set-cookie']).toBeUndefined();
+  });
+
+  it.each<[string, () => Record<string, string>]>([
+    ['no cookie', () => ({ Origin: host.origin })],
+    ['a wrong cookie', () => ({ Cookie: 'airlock_token=wrong', Origin: host.origin })],
+    ['no Origin', () => ({ Cookie: cookie })],
+    ['another Origin', () => ({ Cookie: cookie, Origin: 'https://attacker.example' })],
+    ['another Host', () => ({ Cookie: cookie, Origin: host.origin, Host: foreignHost() })],
+  ])('refuses a socket with %s (403), subscribing nothing', async (_name, headers) => {
+    expect(await upgradeStatus(headers())).toBe(403);
+    expect(subscriptions).toHaveLength(0);
+  });
+});
+
+describe('the token', () => {
+  it('is 32 random bytes, new for every host', async () => {
+    expect(host.token).toMatch(/^[\w-]{43}$/);
+    const other = await startWebHost(core, { staticDir });
+    await other.close();
+    expect(other.token).not.toBe(host.token);
+    expect(host.url).toBe(`${host.origin}/?token=${host.token}`);
+  });
+
+  it('is traded for a cookie on the root path only, with no-store and no referrer', async () => {
+    const traded = await get(`/?token=${host.token}`);
+    expect(traded.status).toBe(303);
+    expect(traded.headers['set-cookie']).toEqual([
+      `airlock_token=${host.token}; HttpOnly; SameSite=Strict; Path=/`,
+    ]);
+    expect(traded.headers).toMatchObject({
+      'cache-control': 'no-store',
+      'referrer-policy': 'no-referrer',
+    });
+    const elsewhere = await get(`/index.html?token=${host.token}`);
+    expect(elsewhere.status).toBe(403);
+    expect(elsewhere.headers['set-cookie']).toBeUndefined();
+  });
+});
+
+describe('sameSecret', () => {
+  it('tells equal secrets from different ones, whatever their lengths', () => {
+    expect(sameSecret('abc', 'abc')).toBe(true);
+    expect(sameSecret('abc', 'abd')).toBe(false);
+    expect(sameSecret('abc', 'abcd')).toBe(false);
+    expect(sameSecret('', 'a')).toBe(false);
+  });
+});
+
+describe('the server', () => {
+  it('listens on 127.0.0.1 at the port asked for', async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const fixed = await startWebHost(core, { staticDir, port });
+    try {
+      expect(fixed.origin).toBe(`http://127.0.0.1:${port}`);
+    } finally {
+      await fixed.close();
+    }
+  });
+
+  it('closes its open sockets when it closes', async () => {
+    const socket = await connect();
+    const received = next(socket);
+    await host.close();
+    expect(await received).toMatchObject({ kind: 'close' });
+    await expect(connect()).rejects.toThrow();
+  });
+});
