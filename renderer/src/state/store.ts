@@ -100,6 +100,8 @@ export class Store {
       const state = await this.api.invoke('app:getState', {});
       for (const session of state.sessions) {
         this.loading.add(session.key);
+        // Events queued before the state came are in the snapshot too.
+        this.queued.delete(session.key);
       }
       const transcripts: Record<string, Transcript> = {};
       for (const session of state.sessions) {
