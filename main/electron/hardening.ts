@@ -7,8 +7,8 @@
  */
 import { app, type Session, type WebContents } from 'electron';
 
-/** Decides whether a contents may navigate to a URL. */
-export type NavigationRule = (url: string) => boolean;
+/** Decides whether a contents may navigate a frame to a URL: its main frame, or one inside. */
+export type NavigationRule = (url: string, mainFrame: boolean) => boolean;
 
 const navigationRules = new WeakMap<WebContents, NavigationRule>();
 const hardenedSessions = new WeakSet<Session>();
@@ -22,15 +22,20 @@ export function permitNavigation(contents: WebContents, rule: NavigationRule): v
   navigationRules.set(contents, rule);
 }
 
-/** Whether `contents` may navigate to `url`. */
-export function navigationAllowed(contents: WebContents, url: string): boolean {
-  return navigationRules.get(contents)?.(url) ?? false;
+/** Whether `contents` may navigate its main frame (or a frame inside it) to `url`. */
+export function navigationAllowed(contents: WebContents, url: string, mainFrame = true): boolean {
+  return navigationRules.get(contents)?.(url, mainFrame) ?? false;
 }
 
 /** Applies the defaults to one contents and its session. */
 export function hardenContents(contents: WebContents): void {
-  const refuseUnlessPermitted = (event: { url: string; preventDefault(): void }) => {
-    if (!navigationAllowed(contents, event.url)) {
+  const refuseUnlessPermitted = (event: {
+    url: string;
+    isMainFrame?: boolean;
+    preventDefault(): void;
+  }) => {
+    // Only a frame that says it is not the main one is judged as a frame inside the page.
+    if (!navigationAllowed(contents, event.url, event.isMainFrame !== false)) {
       event.preventDefault();
     }
   };

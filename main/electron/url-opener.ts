@@ -7,6 +7,7 @@
  */
 import { shell } from 'electron';
 import { analyseUrl } from '../core/elicitation/url-analysis.js';
+import { UserFacingError } from '../core/errors.js';
 import { isAllowedUrl, NOT_ALLOWED_MESSAGE } from './url-window-policy.js';
 import { openUrlWindow } from './url-window.js';
 
@@ -19,12 +20,13 @@ export type UrlTarget = 'window' | 'browser';
  *
  * Either way, only an address the URL analysis accepts and that is https (or http to this
  * computer) opens; anything else rejects and opens nothing. So does `'window'` when Chromium's
- * sandbox is off (the message says to use the browser instead).
+ * sandbox is off (the message says to use the browser instead). Each refusal is a
+ * {@link UserFacingError}: the card shows its words, not "Internal error".
  */
 export async function openUrl(url: string, where: UrlTarget): Promise<void> {
   const verdict = analyseUrl(url);
   if (!verdict.ok || !isAllowedUrl(verdict.analysis.href)) {
-    throw new Error(NOT_ALLOWED_MESSAGE);
+    throw new UserFacingError(NOT_ALLOWED_MESSAGE);
   }
   switch (where) {
     case 'window':
@@ -32,7 +34,11 @@ export async function openUrl(url: string, where: UrlTarget): Promise<void> {
       return;
     case 'browser':
       // The serialised URL the consent card showed: the OS gets no raw text to reinterpret.
-      await shell.openExternal(verdict.analysis.href);
+      await shell.openExternal(verdict.analysis.href).catch((error: unknown) => {
+        throw new UserFacingError(
+          `The system browser could not open the URL: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      });
       return;
     default:
       throw new Error('Unknown place to open a URL');

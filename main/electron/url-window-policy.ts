@@ -30,6 +30,19 @@ export function isAllowedUrl(text: string): boolean {
   return url.protocol === 'http:' && isLoopbackHost(url.hostname);
 }
 
+// Documents a frame inside the page may hold besides web pages: an empty or inline frame,
+// and content the page made itself. None can replace the page the strip names.
+const INERT_FRAME = /^(?:about:(?:blank|srcdoc)(?:[?#]|$)|data:|blob:)/i;
+
+/**
+ * Whether a frame of the isolated page may show an address: the page itself only what
+ * {@link isAllowedUrl} allows; a frame inside it also `about:blank`, `about:srcdoc`, `data:`
+ * and `blob:`, which sign-in pages use for widgets and which cannot leave the page.
+ */
+export function isAllowedFrameUrl(text: string, mainFrame: boolean): boolean {
+  return isAllowedUrl(text) || (!mainFrame && INERT_FRAME.test(text));
+}
+
 function isLoopbackHost(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
 }

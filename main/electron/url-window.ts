@@ -30,11 +30,13 @@ import {
 } from 'electron';
 import type { StripState } from '../../preload/strip-contract.js';
 import { analyseUrl } from '../core/elicitation/url-analysis.js';
+import { UserFacingError } from '../core/errors.js';
 import { STRIP_URL } from './app-protocol.js';
 import { appWebPreferences } from './app-window.js';
 import { hardenSession, permitNavigation } from './hardening.js';
 import { sendStripState, setupStripIpc, type StripHost } from './ipc.js';
 import {
+  isAllowedFrameUrl,
   isAllowedUrl,
   isolatedWebPreferences,
   NO_SANDBOX_MESSAGE,
@@ -100,14 +102,14 @@ export function openUrlWindow({
 }): UrlWindow {
   // Without the sandbox the page would run in a renderer with the user's full rights.
   if (app.commandLine.hasSwitch('no-sandbox')) {
-    throw new Error(NO_SANDBOX_MESSAGE);
+    throw new UserFacingError(NO_SANDBOX_MESSAGE);
   }
   if (!setup) {
     throw new Error('The URL windows are not set up');
   }
   // loadURL raises no will-navigate, so the consented address is checked here.
   if (!isAllowedUrl(url)) {
-    throw new Error(NOT_ALLOWED_MESSAGE);
+    throw new UserFacingError(NOT_ALLOWED_MESSAGE);
   }
   const window = new IsolatedWindow(url, analysis, setup);
   return {
@@ -199,8 +201,8 @@ class IsolatedWindow {
   /** Everything the page may not do, beyond what its web preferences and session forbid. */
   private guard(contents: WebContents): void {
     // Before the first load: a redirect of the consented URL is already a navigation.
-    permitNavigation(contents, (url) => {
-      const allowed = isAllowedUrl(url);
+    permitNavigation(contents, (url, mainFrame) => {
+      const allowed = isAllowedFrameUrl(url, mainFrame);
       if (!allowed) {
         this.noteRefusal();
       }

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { _electron, type ElectronApplication, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AirlockApi } from '../../preload/contract.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -195,5 +195,65 @@ describe.skipIf(!electronDist)('the app in Electron (ELECTRON_OVERRIDE_DIST_PATH
       return reply;
     });
     expect(text.length).toBeGreaterThan(0);
+  });
+
+  it("opens the demo agent's /url page only on consent, in the isolated window", async () => {
+    const windowsBefore = app.windows().length;
+    // Everything the app can see, through its own bridge: the card, then what opening said.
+    const outcome = await page.evaluate(async () => {
+      const api = (window as unknown as { airlock: AirlockApi }).airlock;
+      const state = await api.invoke('app:getState', {});
+      const { key } = await api.invoke('session:create', {
+        agentName: 'Demo Agent',
+        cwd: state.defaultCwd,
+      });
+      const card = await new Promise<{ cardKey: string; href: string }>((resolve, reject) => {
+        let prompted = false;
+        api.on('session:onDidChange', (summary) => {
+          if (summary.key === key && summary.status === 'ready' && !prompted) {
+            prompted = true;
+            api.invoke('session:prompt', { key, text: '/url' }).catch(reject);
+          }
+        });
+        api.on('session:onDidAppend', (batch) => {
+          for (const event of batch.key === key ? batch.events : []) {
+            if (event.type === 'url_elicitation') {
+              resolve({ cardKey: event.cardKey, href: event.url.href });
+            }
+          }
+        });
+      });
+      try {
+        await api.invoke('elicitation:openUrl', { key, cardKey: card.cardKey, where: 'window' });
+        return { ...card, opened: true as const };
+      } catch (error) {
+        return { ...card, opened: false as const, error: (error as Error).message };
+      }
+    });
+    expect(outcome.href).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+    if (process.getuid?.() === 0) {
+      // Started with --no-sandbox (root): the isolated window refuses, in words.
+      expect(outcome).toMatchObject({
+        opened: false,
+        error:
+          "The isolated window needs Chromium's sandbox, which is off (--no-sandbox). Open the URL in your browser instead.",
+      });
+      expect(app.windows()).toHaveLength(windowsBefore);
+      return;
+    }
+    expect(outcome.opened).toBe(true);
+    // The strip is an app page the test may read; the page itself stays out of reach.
+    let strip: Page | undefined;
+    await vi.waitFor(
+      () => {
+        strip = app.windows().find((opened) => opened.url() === 'airlock://app/strip.html');
+        expect(strip).toBeDefined();
+      },
+      { timeout: 15_000 },
+    );
+    await strip!.waitForFunction(
+      (href) => document.getElementById('address')?.textContent === href,
+      outcome.href,
+    );
   });
 });

@@ -152,11 +152,19 @@ export class FakeWebContents
     return this.destroyed;
   }
 
-  /** Emits a navigation-like event and tells whether a listener refused it. */
-  attempt(event: 'will-navigate' | 'will-frame-navigate' | 'will-redirect', url: string): boolean {
+  /**
+   * Emits a navigation-like event (of the main frame, unless `isMainFrame` is false) and tells
+   * whether a listener refused it.
+   */
+  attempt(
+    event: 'will-navigate' | 'will-frame-navigate' | 'will-redirect',
+    url: string,
+    isMainFrame = true,
+  ): boolean {
     let prevented = false;
     this.emit(event, {
       url,
+      isMainFrame,
       preventDefault: () => {
         prevented = true;
       },

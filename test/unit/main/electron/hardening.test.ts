@@ -95,6 +95,27 @@ describe('permitNavigation', () => {
     // Another contents keeps the default.
     expect(createdContents().attempt('will-navigate', 'https://accounts.example/')).toBe(true);
   });
+
+  it('tells the rule which frame navigates, and takes a frame that does not say as the main one', () => {
+    setupHardening();
+    const contents = createdContents();
+    const frames: boolean[] = [];
+    permitNavigation(asElectron(contents), (_url, mainFrame) => {
+      frames.push(mainFrame);
+      return !mainFrame;
+    });
+    expect(contents.attempt('will-frame-navigate', 'about:srcdoc', false)).toBe(false);
+    expect(contents.attempt('will-frame-navigate', 'about:srcdoc', true)).toBe(true);
+    let prevented = false;
+    contents.emit('will-navigate', {
+      url: 'about:srcdoc',
+      preventDefault: () => {
+        prevented = true;
+      },
+    });
+    expect(prevented).toBe(true);
+    expect(frames).toEqual([false, true, true]);
+  });
 });
 
 describe('hardenSession', () => {

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { app, BaseWindow, shell } from './fake-electron.js';
 import { freshHost } from './url-window-harness.js';
+import { UserFacingError } from '../../../../main/core/errors.js';
 import { openUrl } from '../../../../main/electron/url-opener.js';
 import {
   NO_SANDBOX_MESSAGE,
@@ -30,7 +31,11 @@ describe("openUrl: 'browser'", () => {
     'https://a..b/',
     'https://example.com/\u202Egro.live',
   ])('refuses %s, opening nothing', async (url) => {
-    await expect(openUrl(url, 'browser')).rejects.toThrow(NOT_ALLOWED_MESSAGE);
+    // Words for the user: the core passes a UserFacingError's message on, any other as
+    // "Internal error".
+    const refusal = openUrl(url, 'browser');
+    await expect(refusal).rejects.toThrow(NOT_ALLOWED_MESSAGE);
+    await expect(refusal).rejects.toBeInstanceOf(UserFacingError);
     expect(shell.openExternal).not.toHaveBeenCalled();
   });
 });
@@ -45,19 +50,30 @@ describe("openUrl: 'window'", () => {
   });
 
   it('refuses an address the isolated page may not show', async () => {
-    await expect(openUrl('http://evil.example/', 'window')).rejects.toThrow(NOT_ALLOWED_MESSAGE);
+    const refusal = openUrl('http://evil.example/', 'window');
+    await expect(refusal).rejects.toThrow(NOT_ALLOWED_MESSAGE);
+    await expect(refusal).rejects.toBeInstanceOf(UserFacingError);
     expect(BaseWindow.created).toHaveLength(0);
   });
 
   it('refuses with --no-sandbox, saying to use the browser instead', async () => {
     app.commandLine.hasSwitch.mockImplementation((name) => name === 'no-sandbox');
-    await expect(openUrl('https://accounts.example.com/', 'window')).rejects.toThrow(
-      NO_SANDBOX_MESSAGE,
-    );
+    const refusal = openUrl('https://accounts.example.com/', 'window');
+    await expect(refusal).rejects.toThrow(NO_SANDBOX_MESSAGE);
+    await expect(refusal).rejects.toBeInstanceOf(UserFacingError);
     expect(BaseWindow.created).toHaveLength(0);
     // The browser still works: it has its own sandbox.
     await openUrl('https://accounts.example.com/', 'browser');
     expect(shell.openExternal).toHaveBeenCalledTimes(1);
+  });
+
+  it('says so in words when the system browser fails', async () => {
+    shell.openExternal.mockRejectedValueOnce(new Error('no handler for https'));
+    const failure = openUrl('https://example.com/', 'browser');
+    await expect(failure).rejects.toThrow(
+      'The system browser could not open the URL: no handler for https',
+    );
+    await expect(failure).rejects.toBeInstanceOf(UserFacingError);
   });
 
   it('refuses a place it does not know', async () => {

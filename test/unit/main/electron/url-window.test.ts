@@ -155,6 +155,27 @@ describe('navigation of the page', () => {
     }
   });
 
+  it.each(['will-frame-navigate', 'will-redirect'] as const)(
+    '%s: a frame inside the page may also hold about:blank, about:srcdoc, data: and blob:',
+    (event) => {
+      const { contents } = openWindow();
+      const inert = [
+        'about:blank',
+        'about:srcdoc',
+        'data:text/html,<p>x',
+        'blob:https://a.example/1',
+      ];
+      for (const url of inert) {
+        expect(contents.attempt(event, url, false), url).toBe(false);
+        // The page itself never becomes one of them: the strip would name nothing real.
+        expect(contents.attempt(event, url, true), url).toBe(true);
+      }
+      for (const url of [...refused, 'about:config', 'chrome://settings/']) {
+        expect(contents.attempt(event, url, false), url).toBe(true);
+      }
+    },
+  );
+
   it('grants the rule to the page only: the strip still navigates nowhere', () => {
     const { strip } = openWindow();
     expect(strip.webContents.attempt('will-navigate', 'https://example.com/')).toBe(true);
