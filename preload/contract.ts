@@ -13,6 +13,10 @@ const text = z.string().max(1_000_000);
 const shortText = z.string().max(10_000);
 /** The longest message a user can send in one prompt, in characters. */
 export const MAX_PROMPT_CHARS = 1_000_000;
+/** How many recent working folders Airlock keeps and offers. */
+export const MAX_RECENT_FOLDERS = 10;
+/** The longest name a user can give a session tab, in characters. */
+export const MAX_SESSION_NAME_CHARS = 200;
 const name = z.string().min(1).max(200);
 
 /** Airlock's own id for a session tab (not the agent's ACP session id). */
@@ -162,6 +166,10 @@ export const SessionSummary = z.object({
   usage: UsageView.optional(),
   /** How many cards (permissions, elicitations) wait on the user. */
   pendingCards: z.number().int().nonnegative(),
+  /** The name the user gave the tab (`session:rename`); it wins over the agent's title. */
+  userTitle: z.string().max(MAX_SESSION_NAME_CHARS).optional(),
+  /** The first prompt on one line, shortened: the tab's name until the agent sends a title. */
+  firstPrompt: z.string().max(200).optional(),
 });
 export type SessionSummary = z.infer<typeof SessionSummary>;
 
@@ -197,6 +205,26 @@ const toolKind = z.enum([
 ]);
 const toolStatus = z.enum(['pending', 'in_progress', 'completed', 'failed']);
 
+/** The longest raw input of a tool call the UI gets, as text (indented JSON), in characters. */
+export const MAX_RAW_INPUT_CHARS = 20_000;
+
+/** A command line a tool call runs, as the core read it from the call's raw input. */
+export const ToolCommandView = z.object({
+  /** The command, one line per line it has (an argument list is quoted as a shell would). */
+  line: shortText,
+  /** The folder it runs in, when the raw input names one. */
+  cwd: shortText.optional(),
+});
+export type ToolCommandView = z.infer<typeof ToolCommandView>;
+
+/**
+ * How the user answered a permission request about a tool call: `asked` while the card waits,
+ * then `allowed`, `rejected`, or `cancelled` (no answer: the turn was cancelled, the agent
+ * withdrew the request, the tab closed or the agent exited).
+ */
+export const ToolPermissionView = z.enum(['asked', 'allowed', 'rejected', 'cancelled']);
+export type ToolPermissionView = z.infer<typeof ToolPermissionView>;
+
 /** The displayable fields of a tool call; on updates, absent fields are unchanged. */
 export const ToolCallFields = z.object({
   title: shortText.optional(),
@@ -207,6 +235,12 @@ export const ToolCallFields = z.object({
     .array(z.object({ path: shortText, line: z.number().int().nullable() }))
     .max(1000)
     .optional(),
+  /** The command it runs, when its raw input names one (`command` or `cmd`). */
+  command: ToolCommandView.optional(),
+  /** Its raw input as indented JSON, clipped: what the agent passes the tool, shown as text. */
+  rawInput: z.string().max(MAX_RAW_INPUT_CHARS).optional(),
+  /** Set by Airlock, never by the agent: the user's answer to a permission request about it. */
+  permission: ToolPermissionView.optional(),
 });
 export type ToolCallFields = z.infer<typeof ToolCallFields>;
 
@@ -257,6 +291,11 @@ export const TranscriptEvent = z.discriminatedUnion('type', [
     toolCallId: shortText,
     title: shortText.optional(),
     options: z.array(PermissionOptionView).min(1).max(100),
+    /**
+     * What it asks to allow: the tool call as the request describes it, over what earlier
+     * updates said of it (its diff, command, paths, kind and raw input), shown before any answer.
+     */
+    tool: ToolCallFields.optional(),
   }),
   z.object({
     type: z.literal('permission_resolved'),
@@ -309,7 +348,15 @@ export const TranscriptEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('turn_end'), stopReason: shortText }),
   z.object({ type: z.literal('turn_error'), message: shortText }),
   z.object({ type: z.literal('agent_exit'), exit: AgentExit }),
-  z.object({ type: z.literal('system'), text: shortText }),
+  z.object({
+    type: z.literal('system'),
+    text: shortText,
+    /**
+     * Names a line that a later one replaces: a later `system` event with the same id stands in
+     * its place (a "Restarting…" line that becomes "Restarted", or the error).
+     */
+    id: z.string().max(100).optional(),
+  }),
 ]);
 export type TranscriptEvent = z.infer<typeof TranscriptEvent>;
 
@@ -328,6 +375,21 @@ export type UrlElicitationView = z.infer<typeof UrlElicitationView>;
 /** Whether the host can keep sign-in secrets (the OS keychain), and where or why not. */
 export const SecretStorageView = z.object({ available: z.boolean(), description: shortText });
 export type SecretStorageView = z.infer<typeof SecretStorageView>;
+
+/**
+ * The longest link address the UI sends for analysis: past the analysis's own limit, so an
+ * address too long to open is refused with that reason (the UI cuts longer ones to this length,
+ * which keeps them too long).
+ */
+export const LINK_TEXT_CEILING = 16_384;
+const linkText = z.string().max(LINK_TEXT_CEILING);
+
+/** A link's address as the core analysed it: where it leads, or why it cannot open. */
+export const LinkVerdict = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), analysis: UrlAnalysis }),
+  z.object({ ok: z.literal(false), reason: shortText }),
+]);
+export type LinkVerdict = z.infer<typeof LinkVerdict>;
 
 /** Every call the UI can make, with its request and response schemas. */
 export const calls = {
@@ -350,7 +412,18 @@ export const calls = {
     request: empty,
     response: z.object({ path: shortText.nullable() }),
   },
-  /** Starts a session with an agent in a working folder. */
+  /**
+   * The working folders used recently that still exist, most recent first (kept in Airlock's
+   * config folder), for the new-session form to offer.
+   */
+  'app:getRecentFolders': {
+    request: empty,
+    response: z.object({ folders: z.array(shortText).max(MAX_RECENT_FOLDERS) }),
+  },
+  /**
+   * Starts a session with an agent in a working folder. The folder must be an existing one, named
+   * by an absolute path: anything else is refused, saying why, and nothing starts.
+   */
   'session:create': {
     request: z.object({ agentName: name, cwd: shortText.min(1) }).strict(),
     response: z.object({ key: SessionKey }),
@@ -375,9 +448,29 @@ export const calls = {
     request: z.object({ key: SessionKey }).strict(),
     response: empty,
   },
-  /** Closes the tab; the agent keeps running for other sessions. */
+  /**
+   * Stops a session that is starting (the agent's `initialize`, its sign-in or `session/new`):
+   * the agent process is stopped at once unless another tab uses it, and the tab shows that the
+   * user stopped it (Restart starts it again).
+   */
+  'session:stopStart': {
+    request: z.object({ key: SessionKey }).strict(),
+    response: empty,
+  },
+  /**
+   * Closes the tab; the agent keeps running for other sessions. A tab that is still starting
+   * stops its start as `session:stopStart` does.
+   */
   'session:close': {
     request: z.object({ key: SessionKey }).strict(),
+    response: empty,
+  },
+  /**
+   * Names the tab, for every host that shows it. The name is put on one line and trimmed; an
+   * empty one gives the tab back its own name (the agent's title, or the first prompt).
+   */
+  'session:rename': {
+    request: z.object({ key: SessionKey, title: z.string().max(MAX_SESSION_NAME_CHARS) }).strict(),
     response: empty,
   },
   /** Selects a mode the agent offered. */
@@ -430,6 +523,23 @@ export const calls = {
     request: z
       .object({ key: SessionKey, cardKey: CardKey, how: z.enum(['done', 'dismissed']) })
       .strict(),
+    response: empty,
+  },
+  /**
+   * Analyses the address of a link the user clicked in an agent's reply, as URL mode analyses
+   * its URLs: where it leads and its warnings, or why it cannot be opened. Nothing is fetched.
+   */
+  'link:analyse': {
+    request: z.object({ url: linkText }).strict(),
+    response: LinkVerdict,
+  },
+  /**
+   * Opens a link the user consented to in the system browser, on a host that opens URLs itself
+   * (the desktop app). The address is analysed again and refused unless it may open; the web
+   * host refuses (the page opens a new browser tab itself, inside the click).
+   */
+  'link:open': {
+    request: z.object({ url: linkText }).strict(),
     response: empty,
   },
   /** Runs `authenticate` with an agent-handled method, then retries the session. */

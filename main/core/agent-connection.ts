@@ -147,6 +147,8 @@ export type ConnectionOptions = {
   maxMessageBytes?: number;
   /** The elicitation modes to advertise; {@link DEFAULT_ELICITATION_MODES} by default. */
   elicitation?: ElicitationModes;
+  /** Aborting it before `initialize` has answered stops the process and fails the start. */
+  signal?: AbortSignal;
 };
 
 /** One of Airlock's requests to the agent that has not been answered yet. */
@@ -273,6 +275,18 @@ export class AgentConnection {
       }
       return new Promise<never>(() => undefined);
     });
+    // The user may stop a start that hangs instead of waiting for the timeout.
+    const signal = options.signal;
+    let onAbort: (() => void) | undefined;
+    const stopped = new Promise<never>((_resolve, reject) => {
+      onAbort = () => reject(new UserFacingError(`${spec.name} was stopped while it was starting`));
+      if (signal?.aborted) {
+        onAbort();
+      } else {
+        signal?.addEventListener('abort', onAbort, { once: true });
+      }
+    });
+    stopped.catch(() => undefined);
     try {
       const raw = await Promise.race([
         withTimeout(
@@ -285,6 +299,7 @@ export class AgentConnection {
           `${spec.name} did not answer initialize within ${timeouts.requestMs / 1000} s`,
         ),
         exitDuringInit,
+        stopped,
       ]);
       const init = parseInitializeResponse(raw, spec);
       initDone = true;
@@ -311,7 +326,19 @@ export class AgentConnection {
       initDone = true;
       connection.close();
       stopProcess(child);
+      if (signal?.aborted) {
+        // Stopped on purpose (the user, or Airlock quitting): resolve once it is gone.
+        let timer: NodeJS.Timeout | undefined;
+        const deadline = new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, STOP_GRACE_MS * 2);
+        });
+        await Promise.race([exit, deadline]).finally(() => clearTimeout(timer));
+      }
       throw toUserFacing(error, spec.name);
+    } finally {
+      if (onAbort) {
+        signal?.removeEventListener('abort', onAbort);
+      }
     }
   }
 

@@ -6,6 +6,7 @@
  */
 import * as acp from '@agentclientprotocol/sdk';
 import { open } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import {
   calls,
   isCallChannel,
@@ -13,6 +14,7 @@ import {
   type CallChannel,
   type CallRequest,
   type CallResponse,
+  type ConfigOptionView,
   type EventChannel,
   type EventPayload,
   type TranscriptEvent,
@@ -25,9 +27,11 @@ import {
 } from './agent-connection.js';
 import { AgentRequestError, AUTH_REQUIRED, UserFacingError } from './errors.js';
 import { ElicitationBroker } from './elicitation/broker.js';
+import { analyseUrl } from './elicitation/url-analysis.js';
+import { checkWorkingFolder, RecentFolders } from './recent-folders.js';
 import { NO_SECRET_STORE, type SecretStore } from './secrets.js';
 import { authMethodsWithEnv, readyEnvMethod } from './sign-in.js';
-import { Session } from './session.js';
+import { Session, type Choice } from './session.js';
 import { commandLine, loadAgentCatalog, type AgentCatalog, type AgentSpec } from './settings.js';
 import { configViews, mapUpdate } from './updates.js';
 
@@ -74,8 +78,17 @@ export class AirlockCore {
   private readonly timeouts: ConnectionTimeouts;
   private readonly secrets: SecretStore;
   private readonly elicitations: ElicitationBroker;
+  /** The working folders used recently, in the config folder beside the settings file. */
+  private readonly recentFolders: RecentFolders;
+  /** Stops an agent process that is still starting (its `initialize` has not answered). */
+  private readonly startAborts = new Map<Promise<AgentConnection>, AbortController>();
+  /** The promise each started connection came from, as `connections` holds it. */
+  private readonly pendingOf = new WeakMap<AgentConnection, Promise<AgentConnection>>();
 
   constructor(private readonly options: CoreOptions) {
+    this.recentFolders = new RecentFolders(
+      join(dirname(options.settingsPath), 'recent-folders.json'),
+    );
     this.timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;
     this.secrets = options.secrets ?? NO_SECRET_STORE;
     this.elicitations = new ElicitationBroker({
@@ -123,6 +136,10 @@ export class AirlockCore {
     for (const session of this.sessions.values()) {
       session.close();
     }
+    // A start that hangs is stopped now, not when its timeout ends.
+    for (const abort of this.startAborts.values()) {
+      abort.abort();
+    }
     const pending = [...this.connections.values()];
     this.connections.clear();
     await Promise.all(
@@ -152,11 +169,15 @@ export class AirlockCore {
     'app:pickFolder': async () => ({
       path: this.options.pickFolder ? await this.options.pickFolder() : null,
     }),
-    'session:create': async ({ agentName, cwd }) => {
+    'app:getRecentFolders': async () => ({ folders: await this.recentFolders.existing() }),
+    'session:create': async ({ agentName, cwd: typed }) => {
       const spec = this.catalog.agents.find((agent) => agent.name === agentName);
       if (!spec) {
         throw new UserFacingError(`No agent named "${agentName}"`);
       }
+      // Refused before anything starts: no tab, no process.
+      const cwd = await checkWorkingFolder(typed);
+      await this.recentFolders.add(cwd);
       const key = `s${(this.nextId++).toString(36)}`;
       const session = new Session(key, agentName, cwd, this.sink);
       this.sessions.set(key, session);
@@ -194,8 +215,21 @@ export class AirlockCore {
       await this.restart(session);
       return {};
     },
+    'session:stopStart': async ({ key }) => {
+      const session = this.session(key);
+      if (session.summary.status !== 'starting') {
+        throw new UserFacingError('The session is not starting');
+      }
+      this.abandonStart(session);
+      session.update({
+        status: 'failed',
+        error: `You stopped ${session.summary.agentName} while it was starting.`,
+      });
+      return {};
+    },
     'session:close': async ({ key }) => {
       const session = this.session(key);
+      this.abandonStart(session);
       session.close();
       this.elicitations.tabClosed(key, session);
       this.sessions.delete(key);
@@ -210,10 +244,16 @@ export class AirlockCore {
       }
       return {};
     },
+    'session:rename': async ({ key, title }) => {
+      this.session(key).rename(title);
+      return {};
+    },
     'session:setMode': async ({ key, modeId }) => {
       const { session, connection, acpSessionId } = this.runningSession(key);
       await connection.request('session/set_mode', { sessionId: acpSessionId, modeId });
       session.update({ currentModeId: modeId });
+      const mode = session.offeredModes.find((candidate) => candidate.id === modeId);
+      session.choices.mode = { name: 'Mode', value: modeId, valueName: mode?.name ?? modeId };
       return {};
     },
     'session:setConfigOption': async ({ key, configId, value }) => {
@@ -235,6 +275,11 @@ export class AirlockCore {
       );
       // The answer holds every option's state: setting one may change others.
       session.update({ configOptions: configViews(configOptions) });
+      session.choices.options.set(configId, {
+        name: option.name,
+        value,
+        valueName: valueName(option, value),
+      });
       return {};
     },
     'permission:respond': async ({ key, promptKey, outcome }) => {
@@ -255,6 +300,25 @@ export class AirlockCore {
       this.elicitations.finishUrl(key, cardKey, how);
       return {};
     },
+    // A link in an agent's reply gets the same analysis and consent as URL mode; its
+    // `url_domains` are not applied: they name where sign-in pages belong, not every link.
+    'link:analyse': async ({ url }) => {
+      const verdict = analyseUrl(url);
+      return verdict.ok
+        ? { ok: true, analysis: verdict.analysis }
+        : { ok: false, reason: verdict.reason };
+    },
+    'link:open': async ({ url }) => {
+      if (!this.options.openUrl) {
+        throw new UserFacingError('This host opens links from the page, in a new browser tab');
+      }
+      const verdict = analyseUrl(url);
+      if (!verdict.ok) {
+        throw new UserFacingError(verdict.reason);
+      }
+      await this.options.openUrl(verdict.analysis.href, 'browser');
+      return {};
+    },
     'agent:authenticate': async ({ key, methodId }) => {
       const session = this.session(key);
       const method = session.summary.authMethods.find((candidate) => candidate.id === methodId);
@@ -262,14 +326,21 @@ export class AirlockCore {
         throw new UserFacingError('That sign-in method is not one Airlock can run');
       }
       const connection = await this.connectionFor(session.summary.agentName, session.summary.cwd);
+      const run = ++session.startRun;
+      session.startingOn = connection;
       session.update({ status: 'starting', error: undefined });
       try {
         await connection.request('authenticate', { methodId }, session.key);
       } catch (error) {
-        session.update({ status: 'auth_required', error: (error as Error).message });
+        if (session.startRun === run) {
+          session.startingOn = undefined;
+          session.update({ status: 'auth_required', error: (error as Error).message });
+        }
         return {};
       }
-      await this.openSession(session, connection);
+      if (session.startRun === run) {
+        await this.openSession(session, connection, run);
+      }
       return {};
     },
     'agent:saveSecrets': async ({ key, methodId, values }) => {
@@ -335,19 +406,155 @@ export class AirlockCore {
     if (
       running &&
       ![...this.sessions.values()].some(
-        (other) => other.summary.agentName === agentName && other.connection,
+        (other) => other.summary.agentName === agentName && (other.connection || other.startingOn),
       )
     ) {
       this.connections.delete(agentName);
+      this.startAborts.get(running)?.abort();
       void running.then(
         (connection) => connection.stop(),
         () => undefined,
       );
     }
     this.emitAgents();
-    session.append({ type: 'system', text: `Restarting ${agentName}…` });
+    // One line that says what is happening and then how it ended (see `resolveRestart`).
+    const line = `restart-${(this.nextId++).toString(36)}`;
+    session.restartLine = line;
+    session.append({ type: 'system', id: line, text: `Restarting ${agentName}…` });
     session.update({ status: 'starting', error: undefined, exit: undefined });
     void this.startSession(session);
+  }
+
+  /** Replaces the session's "Restarting…" line, if one is waiting, with how it ended. */
+  private resolveRestart(session: Session, text: string): void {
+    const id = session.restartLine;
+    if (id !== undefined) {
+      session.restartLine = undefined;
+      session.append({ type: 'system', id, text });
+    }
+  }
+
+  /** Ends a start that failed: the tab shows why. */
+  private startFailed(session: Session, message: string): void {
+    session.startingOn = undefined;
+    session.update({ status: 'failed', error: message });
+    this.resolveRestart(session, `${session.summary.agentName} could not restart: ${message}`);
+  }
+
+  /**
+   * Drops the start running in `session` (the user stopped it, or closed its tab): whatever it
+   * was waiting for is ignored when it comes, and the agent process is stopped at once unless
+   * another tab uses it or waits for it too.
+   */
+  private abandonStart(session: Session): void {
+    if (session.summary.status !== 'starting') {
+      return;
+    }
+    session.startRun += 1;
+    // A start that got as far as a session (setting the user's choices again) lets it go too.
+    const on = session.startingOn ?? session.connection;
+    session.startingOn = undefined;
+    session.connection = undefined;
+    session.acpSessionId = undefined;
+    this.resolveRestart(session, `Stopped restarting ${session.summary.agentName}.`);
+    if (!on) {
+      return;
+    }
+    const pending = on instanceof Promise ? on : this.pendingOf.get(on);
+    const inUse = [...this.sessions.values()].some(
+      (other) =>
+        other !== session &&
+        ((other.startingOn !== undefined &&
+          (other.startingOn === on || other.startingOn === pending)) ||
+          (other.connection !== undefined &&
+            (other.connection === on || this.pendingOf.get(other.connection) === pending))),
+    );
+    if (inUse) {
+      return;
+    }
+    const agentName = session.summary.agentName;
+    if (pending && this.connections.get(agentName) === pending) {
+      this.connections.delete(agentName);
+    }
+    if (pending) {
+      this.startAborts.get(pending)?.abort();
+    }
+    void Promise.resolve(on).then(
+      (connection) => connection.stop(),
+      () => undefined,
+    );
+  }
+
+  /**
+   * Sets the mode and options the user had chosen on the session's new ACP session (after a
+   * restart). Each one the agent no longer offers, or refuses, gets a line in the transcript and
+   * is forgotten if it cannot come back. Returns what is as the user chose, for the restart line.
+   */
+  private async reapplyChoices(session: Session, connection: AgentConnection): Promise<string[]> {
+    const applied: string[] = [];
+    const sessionId = session.acpSessionId;
+    if (sessionId === undefined) {
+      return applied;
+    }
+    const said = (choice: Choice) => `${choice.name}: ${choice.valueName}`;
+    const couldNot = (choice: Choice, why: string) =>
+      session.append({
+        type: 'system',
+        text: `Could not set ${choice.name} back to ${choice.valueName}: ${why}`.slice(0, 10_000),
+      });
+    const mode = session.choices.mode;
+    if (mode && typeof mode.value === 'string') {
+      if (session.summary.currentModeId === mode.value) {
+        applied.push(said(mode));
+      } else if (!session.offeredModes.some((offered) => offered.id === mode.value)) {
+        couldNot(mode, `${session.summary.agentName} no longer offers it.`);
+        session.choices.mode = undefined;
+      } else {
+        try {
+          await connection.request('session/set_mode', { sessionId, modeId: mode.value });
+          session.update({ currentModeId: mode.value });
+          applied.push(said(mode));
+        } catch (error) {
+          couldNot(mode, (error as Error).message);
+        }
+      }
+    }
+    for (const [configId, choice] of session.choices.options) {
+      const option = session.summary.configOptions.find((candidate) => candidate.id === configId);
+      if (!option) {
+        couldNot(choice, `${session.summary.agentName} no longer offers this option.`);
+        session.choices.options.delete(configId);
+        continue;
+      }
+      if (option.currentValue === choice.value) {
+        applied.push(said(choice));
+        continue;
+      }
+      const value = choice.value;
+      const fits =
+        typeof value === 'boolean'
+          ? typeof option.currentValue === 'boolean'
+          : typeof option.currentValue === 'string' &&
+            option.choices.some((offered) => offered.value === value);
+      if (!fits) {
+        couldNot(choice, `${session.summary.agentName} no longer offers that value.`);
+        session.choices.options.delete(configId);
+        continue;
+      }
+      try {
+        const { configOptions } = await connection.request(
+          'session/set_config_option',
+          typeof value === 'boolean'
+            ? { sessionId, configId, type: 'boolean', value }
+            : { sessionId, configId, value },
+        );
+        session.update({ configOptions: configViews(configOptions) });
+        applied.push(said(choice));
+      } catch (error) {
+        couldNot(choice, (error as Error).message);
+      }
+    }
+    return applied;
   }
 
   private emitAgents(): void {
@@ -387,28 +594,44 @@ export class AirlockCore {
     return { session, connection, acpSessionId };
   }
 
+  /**
+   * Starts the session: the agent's process (or the running one), then `session/new`. Every
+   * step checks that this start is still the session's (the user can stop it at any point).
+   */
   private async startSession(session: Session): Promise<void> {
+    const run = ++session.startRun;
+    const pending = this.connectionFor(session.summary.agentName, session.summary.cwd);
+    session.startingOn = pending;
     let connection: AgentConnection;
     try {
-      connection = await this.connectionFor(session.summary.agentName, session.summary.cwd);
+      connection = await pending;
     } catch (error) {
-      session.update({ status: 'failed', error: (error as Error).message });
+      if (session.startRun === run) {
+        this.startFailed(session, (error as Error).message);
+      }
       return;
     }
-    await this.openSession(session, connection);
+    if (session.startRun === run) {
+      await this.openSession(session, connection, run);
+    }
   }
 
   private async openSession(
     session: Session,
     connection: AgentConnection,
+    run: number,
     afterSignIn = false,
   ): Promise<void> {
+    session.startingOn = connection;
     try {
       const response = await connection.request(
         'session/new',
         { cwd: session.summary.cwd, mcpServers: [] },
         session.key,
       );
+      if (session.startRun !== run) {
+        return;
+      }
       if (typeof response?.sessionId !== 'string' || response.sessionId.length === 0) {
         throw new UserFacingError(
           `${session.summary.agentName} answered session/new without a session id`,
@@ -417,17 +640,44 @@ export class AirlockCore {
       if (session.summary.status === 'closed') {
         return;
       }
-      session.attach(connection, response, configViews(response.configOptions));
+      // The user's earlier choices go back on first: the tab is ready once they have.
+      const { choices } = session;
+      const reapply = choices.mode !== undefined || choices.options.size > 0;
+      session.attach(
+        connection,
+        response,
+        configViews(response.configOptions),
+        reapply ? 'starting' : 'ready',
+      );
       const early = this.early.get(connection);
       for (const notification of early?.get(response.sessionId) ?? []) {
         this.applyUpdate(session, notification);
       }
       early?.delete(response.sessionId);
+      const applied = reapply ? await this.reapplyChoices(session, connection) : [];
+      // Stopped or closed meanwhile (both end this start).
+      if (session.startRun !== run) {
+        return;
+      }
+      session.startingOn = undefined;
+      if (reapply) {
+        session.update({ status: 'ready' });
+      }
+      const agentName = session.summary.agentName;
+      this.resolveRestart(
+        session,
+        applied.length > 0
+          ? `Restarted ${agentName} with your choices: ${applied.join('; ')}.`
+          : `Restarted ${agentName}.`,
+      );
     } catch (error) {
+      if (session.startRun !== run) {
+        return;
+      }
       if (error instanceof AgentRequestError && error.code === AUTH_REQUIRED) {
-        await this.signInAndRetry(session, connection, afterSignIn);
+        await this.signInAndRetry(session, connection, run, afterSignIn);
       } else {
-        session.update({ status: 'failed', error: (error as Error).message });
+        this.startFailed(session, (error as Error).message);
       }
     }
   }
@@ -441,16 +691,23 @@ export class AirlockCore {
   private async signInAndRetry(
     session: Session,
     connection: AgentConnection,
+    run: number,
     afterSignIn: boolean,
   ): Promise<void> {
     const methods = authMethodsWithEnv(connection);
-    const waitForUser = (error?: string) =>
+    const waitForUser = (error?: string) => {
+      session.startingOn = undefined;
       session.update({
         status: 'auth_required',
         authMethods: methods,
         agent: connection.identity,
         error,
       });
+      this.resolveRestart(
+        session,
+        `Restarted ${session.summary.agentName}; it asks you to sign in.`,
+      );
+    };
     if (afterSignIn) {
       waitForUser(`${connection.identity.configName} still asks to sign in after signing in`);
       return;
@@ -471,11 +728,13 @@ export class AirlockCore {
       // Sessions that start together share one sign-in.
       await signIn;
     } catch (error) {
-      waitForUser((error as Error).message);
+      if (session.startRun === run) {
+        waitForUser((error as Error).message);
+      }
       return;
     }
-    if (session.summary.status !== 'closed') {
-      await this.openSession(session, connection, true);
+    if (session.startRun === run && session.summary.status !== 'closed') {
+      await this.openSession(session, connection, run, true);
     }
   }
 
@@ -490,6 +749,8 @@ export class AirlockCore {
       return Promise.reject(new UserFacingError(`No agent named "${agentName}"`));
     }
     let started: AgentConnection | undefined;
+    // The user may stop a start that hangs (`session:stopStart`, or closing its tab).
+    const abort = new AbortController();
     // Values the user saved for this agent join its environment (and win over the settings
     // file's: they are what the user entered last, in the app).
     const pending = this.secrets
@@ -505,6 +766,7 @@ export class AirlockCore {
             // URL mode unless the settings turn it off: the desktop app opens URLs itself, and
             // the web host's page opens them in a new browser tab.
             elicitation: { form: true, url: this.catalog.urlElicitation !== 'off' },
+            signal: abort.signal,
             delegate: {
               onUpdate: (notification) => started && this.routeUpdate(started, notification),
               onPermission: (request, signal) => this.routePermission(started, request, signal),
@@ -539,12 +801,21 @@ export class AirlockCore {
           },
         ),
       )
-      .then((connection) => (started = connection));
+      .then((connection) => {
+        started = connection;
+        this.pendingOf.set(connection, pending);
+        return connection;
+      });
     pending.catch(() => {
       if (this.connections.get(agentName) === pending) {
         this.connections.delete(agentName);
       }
     });
+    this.startAborts.set(pending, abort);
+    void pending.then(
+      () => this.startAborts.delete(pending),
+      () => this.startAborts.delete(pending),
+    );
     this.connections.set(agentName, pending);
     return pending;
   }
@@ -671,6 +942,14 @@ export class AirlockCore {
       listener(channel, payload);
     }
   }
+}
+
+/** How a value of `option` reads to the user: its choice's name, or on and off. */
+function valueName(option: ConfigOptionView, value: string | boolean): string {
+  if (typeof value === 'boolean') {
+    return value ? 'on' : 'off';
+  }
+  return option.choices.find((choice) => choice.value === value)?.name ?? value;
 }
 
 async function readTail(path: string, bytes: number): Promise<string> {

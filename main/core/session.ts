@@ -7,13 +7,17 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type {
   AgentExit,
+  PermissionOptionView,
   PermissionOutcome,
   SessionSummary,
   TranscriptEvent,
 } from '../../preload/contract.js';
 import type { AgentConnection } from './agent-connection.js';
 import { PendingCards, type CardEnd, type CardResult, type CardSpec } from './cards.js';
-import { MAX_CHUNK_CHARS } from './updates.js';
+import { firstPromptName, userTabName } from './tab-title.js';
+import { UserFacingError } from './errors.js';
+import { permissionAnswer, permissionEvents, ToolCallLog } from './tool-calls.js';
+import { clip, MAX_CHUNK_CHARS } from './updates.js';
 
 /** What a session reports to whoever displays it. */
 export type SessionSink = {
@@ -21,14 +25,35 @@ export type SessionSink = {
   changed(key: string): void;
 };
 
+/** A mode or option value the user chose, with the names to tell them about it. */
+export type Choice = { name: string; value: string | boolean; valueName: string };
+
 /** A session tab's state. */
 export class Session {
   summary: SessionSummary;
   connection: AgentConnection | undefined;
   acpSessionId: string | undefined;
+  /**
+   * What the user chose in this tab, set again on the agent's new session after a restart: the
+   * mode, and each config option by id.
+   */
+  readonly choices: { mode?: Choice; options: Map<string, Choice> } = { options: new Map() };
+  /**
+   * Numbers the starts of this tab. A start checks it after each wait: once the user stopped it
+   * (or a newer start began), its outcome is dropped.
+   */
+  startRun = 0;
+  /** What the running start waits on: the agent process starting, or its connection. */
+  startingOn: Promise<AgentConnection> | AgentConnection | undefined;
+  /** The id of the transcript's "Restarting…" line while the restart has not ended. */
+  restartLine: string | undefined;
   private readonly transcript: TranscriptEvent[] = [];
   /** Permission and elicitation cards waiting on the user. */
   private readonly cards = new PendingCards((count) => this.update({ pendingCards: count }));
+  /** The options of each open permission card, by its key. */
+  private readonly permissionCards = new Map<string, PermissionOptionView[]>();
+  /** What the transcript says of each tool call so far, for the permission cards about one. */
+  private readonly toolCalls = new ToolCallLog();
   private turn: { cancelled: boolean; timer?: NodeJS.Timeout; done: boolean } | undefined;
   /** The modes from `session/new`, shown unless a config option of category `mode` supersedes them. */
   private legacyModes: SessionSummary['modes'] = [];
@@ -71,6 +96,7 @@ export class Session {
     } else {
       this.transcript.push(event);
     }
+    this.toolCalls.record(event);
     this.sink.append(this.key, event);
   }
 
@@ -86,11 +112,20 @@ export class Session {
     this.sink.changed(this.key);
   }
 
-  /** Binds the session to a fresh ACP session on `connection`. */
+  /** The legacy modes the agent offered in `session/new`, even while an option supersedes them. */
+  get offeredModes(): SessionSummary['modes'] {
+    return this.legacyModes;
+  }
+
+  /**
+   * Binds the session to a fresh ACP session on `connection`. It is `ready` unless `status` says
+   * it still has something to do first (set the user's choices again, say).
+   */
   attach(
     connection: AgentConnection,
     response: acp.NewSessionResponse,
     configOptions: SessionSummary['configOptions'],
+    status: 'ready' | 'starting' = 'ready',
   ): void {
     this.connection = connection;
     this.acpSessionId = response.sessionId;
@@ -100,7 +135,7 @@ export class Session {
       description: mode.description?.slice(0, 10_000) ?? undefined,
     }));
     this.update({
-      status: 'ready',
+      status,
       agent: connection.identity,
       error: undefined,
       exit: undefined,
@@ -108,6 +143,11 @@ export class Session {
       currentModeId: response.modes?.currentModeId,
       configOptions,
     });
+  }
+
+  /** Names the tab as the user typed it (see tab-title.ts); an empty name clears it. */
+  rename(typed: string): void {
+    this.update({ userTitle: userTabName(typed) });
   }
 
   /** Whether a turn is running. */
@@ -131,7 +171,10 @@ export class Session {
     };
     this.turn = turn;
     this.append({ type: 'prompt', text });
-    this.update({ status: 'prompting' });
+    this.update({
+      status: 'prompting',
+      firstPrompt: this.summary.firstPrompt ?? firstPromptName(text),
+    });
     try {
       const response = await connection.prompt({ sessionId, prompt: [{ type: 'text', text }] });
       // The SDK resolves the response before it has run the handlers of updates that came
@@ -192,40 +235,54 @@ export class Session {
     request: acp.RequestPermissionRequest,
     signal: AbortSignal,
   ): Promise<PermissionOutcome> {
+    const { update, card } = permissionEvents(
+      promptKey,
+      request,
+      this.toolCalls.get(clip(request.toolCall.toolCallId)),
+    );
     const result = await this.waitOnUser<PermissionOutcome>({
       key: promptKey,
       kind: 'permission',
       endsWithTurn: true,
       signal,
-      show: () =>
-        this.append({
-          type: 'permission',
-          promptKey,
-          toolCallId: request.toolCall.toolCallId.slice(0, 10_000),
-          title: request.toolCall.title?.slice(0, 10_000) ?? undefined,
-          options: request.options.slice(0, 100).map((option) => ({
-            optionId: option.optionId.slice(0, 10_000),
-            name: option.name.slice(0, 10_000),
-            kind: option.kind,
-          })),
-        }),
-      settle: (result) =>
+      show: () => {
+        this.permissionCards.set(promptKey, card.options);
+        // The tool call's row shows what is asked first; the card then shows it all again.
+        this.append(update);
+        this.append(card);
+      },
+      settle: (result) => {
+        this.permissionCards.delete(promptKey);
+        const outcome: PermissionOutcome =
+          'answered' in result ? result.answered : { outcome: 'cancelled' };
         this.append(
           'answered' in result
-            ? { type: 'permission_resolved', promptKey, outcome: result.answered }
-            : {
-                type: 'permission_resolved',
-                promptKey,
-                outcome: { outcome: 'cancelled' },
-                ended: result.ended,
-              },
-        ),
+            ? { type: 'permission_resolved', promptKey, outcome }
+            : { type: 'permission_resolved', promptKey, outcome, ended: result.ended },
+        );
+        this.append({
+          type: 'tool_call_update',
+          toolCallId: update.toolCallId,
+          fields: { permission: permissionAnswer(outcome, card.options) },
+        });
+      },
     });
     return 'answered' in result ? result.answered : { outcome: 'cancelled' };
   }
 
-  /** Answers a pending permission card; false when it is no longer pending. */
+  /**
+   * Answers a pending permission card; false when it is no longer pending. An option the card
+   * does not offer is refused.
+   */
   answerPermission(promptKey: string, outcome: PermissionOutcome): boolean {
+    const options = this.permissionCards.get(promptKey);
+    if (
+      options &&
+      outcome.outcome === 'selected' &&
+      !options.some((option) => option.optionId === outcome.optionId)
+    ) {
+      throw new UserFacingError('That is not one of the answers the agent offered.');
+    }
     return this.cards.answer(promptKey, 'permission', outcome);
   }
 

@@ -5,13 +5,15 @@
  * types here, with agent strings clipped to the contract's bounds.
  */
 import type * as acp from '@agentclientprotocol/sdk';
-import type {
-  ConfigOptionView,
-  ContentView,
-  SessionSummary,
-  ToolCallFields,
-  ToolContentView,
-  TranscriptEvent,
+import {
+  MAX_RAW_INPUT_CHARS,
+  type ConfigOptionView,
+  type ContentView,
+  type SessionSummary,
+  type ToolCallFields,
+  type ToolCommandView,
+  type ToolContentView,
+  type TranscriptEvent,
 } from '../../preload/contract.js';
 
 /** The largest piece of streamed text one transcript event carries. */
@@ -59,7 +61,7 @@ export function mapUpdate(update: acp.SessionUpdate): UpdateEffect {
           {
             type: 'tool_call',
             toolCallId: clip(update.toolCallId),
-            fields: toolFields({ ...update, title: update.title }),
+            fields: toolCallFields(update),
           },
         ],
       };
@@ -69,7 +71,7 @@ export function mapUpdate(update: acp.SessionUpdate): UpdateEffect {
           {
             type: 'tool_call_update',
             toolCallId: clip(update.toolCallId),
-            fields: toolFields(update),
+            fields: toolCallFields(update),
           },
         ],
       };
@@ -192,10 +194,15 @@ export function contentView(content: acp.ContentBlock): ContentView {
   }
 }
 
-function toolFields(update: Omit<acp.ToolCallUpdate, 'toolCallId'>): ToolCallFields {
+/**
+ * Maps the displayable fields of a tool call (a `tool_call`, a `tool_call_update`, or the tool
+ * call a permission request is about). Its command and raw input come from `rawInput`; text the
+ * user decides on (its title, command, raw input and diffs) shows its invisible characters.
+ */
+export function toolCallFields(update: Omit<acp.ToolCallUpdate, 'toolCallId'>): ToolCallFields {
   const fields: ToolCallFields = {};
   if (update.title != null) {
-    fields.title = clip(update.title);
+    fields.title = clip(revealInvisible(update.title));
   }
   if (update.kind != null) {
     fields.kind = update.kind;
@@ -211,6 +218,16 @@ function toolFields(update: Omit<acp.ToolCallUpdate, 'toolCallId'>): ToolCallFie
       .slice(0, 1000)
       .map((location) => ({ path: clip(location.path), line: location.line ?? null }));
   }
+  if (update.rawInput != null) {
+    const command = commandOf(update.rawInput);
+    if (command) {
+      fields.command = command;
+    }
+    const raw = rawInputText(update.rawInput);
+    if (raw !== undefined) {
+      fields.rawInput = raw;
+    }
+  }
   return fields;
 }
 
@@ -221,11 +238,75 @@ function toolContent(content: acp.ToolCallContent): ToolContentView {
     case 'diff':
       return {
         type: 'diff',
-        path: clip(content.path),
-        oldText: content.oldText == null ? null : clip(content.oldText, LONG),
-        newText: clip(content.newText, LONG),
+        path: clip(revealInvisible(content.path)),
+        oldText: content.oldText == null ? null : clip(revealInvisible(content.oldText), LONG),
+        newText: clip(revealInvisible(content.newText), LONG),
       };
     case 'terminal':
       return { type: 'terminal', terminalId: clip(content.terminalId) };
   }
+}
+
+// Characters that draw nothing or reorder what follows them: C0 and C1 controls (but tab, line
+// feed and carriage return), bidirectional controls and zero-width characters. Text a user
+// approves could hide what it does behind them ("Trojan Source", CVE-2021-42574).
+const INVISIBLE =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]/g;
+
+/** Writes each invisible or reordering character of `value` as its code point: `⟨U+202E⟩`. */
+export function revealInvisible(value: string): string {
+  return value.replace(
+    INVISIBLE,
+    (char) => `⟨U+${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}⟩`,
+  );
+}
+
+/** An argument as a POSIX shell would need it written: bare when safe, else single-quoted. */
+export function shellQuote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * The command a tool call runs, read from its raw input: `command` (or `cmd`) as a string or an
+ * argument list, and the folder from `cwd` (or `workdir`). Agents differ (Claude's Bash tool
+ * sends a string, Codex an argument list), so both are read; anything else is no command.
+ */
+export function commandOf(rawInput: unknown): ToolCommandView | undefined {
+  if (rawInput === null || typeof rawInput !== 'object' || Array.isArray(rawInput)) {
+    return undefined;
+  }
+  const input = rawInput as Record<string, unknown>;
+  const given = input.command ?? input.cmd;
+  let line: string | undefined;
+  if (typeof given === 'string') {
+    line = given;
+  } else if (
+    Array.isArray(given) &&
+    given.length > 0 &&
+    given.every((arg): arg is string => typeof arg === 'string')
+  ) {
+    line = given.slice(0, 1000).map(shellQuote).join(' ');
+  }
+  if (line === undefined || line.trim() === '') {
+    return undefined;
+  }
+  const folder = input.cwd ?? input.workdir;
+  return {
+    line: clip(revealInvisible(line)),
+    cwd: typeof folder === 'string' && folder !== '' ? clip(revealInvisible(folder)) : undefined,
+  };
+}
+
+/** A tool call's raw input as indented JSON, clipped; nothing for an empty one. */
+export function rawInputText(rawInput: unknown): string | undefined {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(rawInput, null, 2);
+  } catch {
+    return undefined;
+  }
+  if (text === undefined || text === '{}' || text === '[]' || text === 'null') {
+    return undefined;
+  }
+  return clip(revealInvisible(text), MAX_RAW_INPUT_CHARS);
 }

@@ -2,8 +2,8 @@
  * The built-in demo agent: model-free, its own process, speaking ACP over stdio.
  *
  * It streams replies in chunks, and its commands show every feature Airlock renders:
- * `/help`, `/tool`, `/permission`, `/plan`, `/long N`, `/crash`, and the form elicitations
- * (`/form` and its variants, see elicit.ts).
+ * `/help`, `/tool`, `/permission`, `/permission-run`, `/plan`, `/long N`, `/title TEXT`, `/crash`, and the form
+ * elicitations (`/form` and its variants, see elicit.ts).
  */
 import * as acp from '@agentclientprotocol/sdk';
 import { randomUUID } from 'node:crypto';
@@ -12,7 +12,8 @@ import { describeOutcome, formCommands } from './elicit.js';
 import { SETUP } from './forms.js';
 import { agentInput } from './parent-port-input.js';
 import { urlAtStart, urlCommands } from './url-flows.js';
-import { longText, replyFor, HELP_TEXT, type ReplyStyle } from './script.js';
+import { longText, replyFor, HELP_TEXT, LINKS_TEXT, type ReplyStyle } from './script.js';
+import { runTool } from './tools.js';
 
 type DemoSession = {
   cancelled: boolean;
@@ -22,6 +23,10 @@ type DemoSession = {
   turns: number;
   style: ReplyStyle;
   thinking: boolean;
+  /** The session's working folder. */
+  cwd: string;
+  /** The kinds of tool the user chose "Always allow" for (see tools.ts). */
+  alwaysAllowed: Set<acp.ToolKind>;
 };
 
 const sessions = new Map<string, DemoSession>();
@@ -44,9 +49,12 @@ const COMMANDS: acp.AvailableCommand[] = [
   { name: 'help', description: 'List what the demo agent can do' },
   { name: 'tool', description: 'Run a tool call that edits a file, with a diff' },
   { name: 'permission', description: 'Ask for permission before a tool call' },
+  { name: 'permission-run', description: 'Ask for permission before running a command' },
   { name: 'plan', description: 'Show a plan and work through it' },
   { name: 'long', description: 'Stream N kilobytes of text', input: { hint: 'N (kilobytes)' } },
+  { name: 'title', description: 'Name this session', input: { hint: 'title' } },
   { name: 'crash', description: 'Exit in the middle of a turn' },
+  { name: 'links', description: 'Show links and a code block' },
   { name: 'form', description: 'Ask with a form of every field type' },
   { name: 'form-titled', description: 'Ask with a titled single select' },
   { name: 'form-multi', description: 'Ask with multi selects' },
@@ -141,61 +149,6 @@ async function streamText(
   return !state.cancelled;
 }
 
-async function runTool(
-  client: acp.AgentContext,
-  sessionId: string,
-  withPermission: boolean,
-  state: DemoSession,
-): Promise<acp.StopReason> {
-  const toolCallId = `call_${randomUUID().slice(0, 8)}`;
-  const update = (u: acp.SessionUpdate) =>
-    client.notify(acp.methods.client.session.update, { sessionId, update: u });
-  await update({
-    sessionUpdate: 'tool_call',
-    toolCallId,
-    title: 'Edit README.md',
-    kind: 'edit',
-    status: 'pending',
-    locations: [{ path: '/demo/README.md', line: 1 }],
-  });
-  if (withPermission) {
-    const answer = await client.request(acp.methods.client.session.requestPermission, {
-      sessionId,
-      toolCall: { toolCallId, title: 'Edit README.md', kind: 'edit' },
-      options: [
-        { optionId: 'allow-once', name: 'Allow once', kind: 'allow_once' },
-        { optionId: 'allow-always', name: 'Always allow', kind: 'allow_always' },
-        { optionId: 'reject-once', name: 'Reject', kind: 'reject_once' },
-      ],
-    });
-    if (answer.outcome.outcome === 'cancelled' || state.cancelled) {
-      await update({ sessionUpdate: 'tool_call_update', toolCallId, status: 'failed' });
-      return 'cancelled';
-    }
-    if (answer.outcome.optionId === 'reject-once') {
-      await update({ sessionUpdate: 'tool_call_update', toolCallId, status: 'failed' });
-      await streamText(client, sessionId, state, 'Understood: I left README.md alone.', 12);
-      return 'end_turn';
-    }
-  }
-  await update({ sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress' });
-  await update({
-    sessionUpdate: 'tool_call_update',
-    toolCallId,
-    status: 'completed',
-    content: [
-      {
-        type: 'diff',
-        path: '/demo/README.md',
-        oldText: '# Demo\n\nHello.\n',
-        newText: '# Demo\n\nHello from the Airlock demo agent.\n',
-      },
-    ],
-  });
-  await streamText(client, sessionId, state, 'I edited **README.md**; the diff is above.', 12);
-  return 'end_turn';
-}
-
 async function runPlan(
   client: acp.AgentContext,
   sessionId: string,
@@ -249,10 +202,13 @@ async function prompt(
       await streamText(client, params.sessionId, state, HELP_TEXT, 24);
       break;
     case '/tool':
-      stopReason = await runTool(client, params.sessionId, false, state);
+      stopReason = await runTool(client, params.sessionId, state, 'edit', false, say);
       break;
     case '/permission':
-      stopReason = await runTool(client, params.sessionId, true, state);
+      stopReason = await runTool(client, params.sessionId, state, 'edit', true, say);
+      break;
+    case '/permission-run':
+      stopReason = await runTool(client, params.sessionId, state, 'run-tests', true, say);
       break;
     case '/plan':
       stopReason = await runPlan(client, params.sessionId, state);
@@ -279,6 +235,19 @@ async function prompt(
       await say(
         '"Ask at start" is on: start a new tab with the demo agent, and I will ask a setup question while it starts.',
       );
+      break;
+    case '/title': {
+      // The rest of the line, as the session's title (`session_info_update`).
+      const title = text.slice(command.length).trim() || 'A session about the demo';
+      await client.notify(acp.methods.client.session.update, {
+        sessionId: params.sessionId,
+        update: { sessionUpdate: 'session_info_update', title },
+      });
+      await say(`I named this session "${title}".`);
+      break;
+    }
+    case '/links':
+      await streamText(client, params.sessionId, state, LINKS_TEXT, 24);
       break;
     case '/crash':
       await streamText(client, params.sessionId, state, 'Crashing now, as asked…', 8);
@@ -331,7 +300,7 @@ const app = acp
       agentInfo: { name: 'airlock-demo-agent', title: 'Airlock Demo Agent', version: '0.1.0' },
     };
   })
-  .onRequest(acp.methods.agent.session.new, async ({ client, requestId }) => {
+  .onRequest(acp.methods.agent.session.new, async ({ client, params, requestId }) => {
     const sessionId = `demo_${randomUUID()}`;
     // `/url-setup`: a request-scoped URL elicitation about this very `session/new`.
     const visit =
@@ -358,6 +327,8 @@ const app = acp
       turns: 0,
       style: 'plain',
       thinking: true,
+      cwd: params.cwd,
+      alwaysAllowed: new Set(),
     };
     sessions.set(sessionId, state);
     // Commands are announced right after the session exists, as real agents do.

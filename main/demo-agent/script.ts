@@ -7,10 +7,13 @@ export const HELP_TEXT = [
   'I am model-free: I show what Airlock can display. Try:',
   '',
   '- `/tool`: a tool call that edits a file, with a diff',
-  '- `/permission`: the same, after asking your permission',
+  '- `/permission`: the same, after asking your permission (“Always allow” holds for this session)',
+  '- `/permission-run`: a command I run after asking your permission',
   '- `/plan`: a plan worked through step by step',
   '- `/long N`: N kilobytes of streamed text',
+  '- `/title TEXT`: I name this session TEXT (its tab shows it)',
   '- `/crash`: I exit in the middle of a turn',
+  '- `/links`: links (each asks before it opens) and a code block to copy',
   '',
   'Forms (elicitation), each printing what came back:',
   '',
@@ -55,3 +58,23 @@ export function longText(bytes: number): string {
   }
   return parts.join('').slice(0, bytes);
 }
+
+/**
+ * What `/links` streams: links of every kind Airlock must handle (one that opens, a look-alike,
+ * a borrowed name, schemes it refuses) and a code block.
+ */
+export const LINKS_TEXT = [
+  'Links stay text until you click them; Airlock then shows where each one leads and asks first:',
+  '',
+  '- [The ACP specification](https://agentclientprotocol.com/protocol/overview)',
+  '- [PayPal](https://paypal.com.account-check.example/signin), a borrowed name',
+  '- [Apple sign-in](https://\u0430\u0440\u0440\u04cf\u0435.com/signin), a look-alike',
+  '- [A script](javascript:alert(1)) and [a local file](file:///etc/passwd), both refused',
+  '',
+  'A code block, with its own Copy button:',
+  '',
+  '```ts',
+  "const greeting = 'Hello from the demo agent';",
+  'console.log(greeting);',
+  '```',
+].join('\n');

@@ -1,16 +1,48 @@
 /**
  * The app: sessions on the left, the active session on the right.
  */
-import { useSyncExternalStore } from 'react';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { LinkConsentProvider } from './components/link-consent';
 import { NewSession } from './components/new-session';
 import { SessionTabs } from './components/session-tabs';
 import { SessionView } from './components/session-view';
+import { SidebarToggle, useSidebar } from './components/sidebar';
 import type { Store } from './state/store';
+import { ariaKeyShortcuts } from './keyboard';
+import { useTabCommands } from './tab-commands';
 
-/** The root component. */
-export function App({ store }: { store: Store }) {
+/**
+ * The root component. `onReconnect` tries the link to the core again at once (the web host);
+ * without it, Reconnect reloads the page.
+ */
+export function App({ store, onReconnect }: { store: Store; onReconnect?: () => void }) {
   const state = useSyncExternalStore(store.subscribe, store.getState);
   const active = state.sessions.find((session) => session.key === state.activeKey);
+  const sidebar = useSidebar(state.sessions.length === 0);
+  const commands = useTabCommands(store, state, sidebar);
+  const toggle = useRef<HTMLButtonElement>(null);
+  // A narrow window's sidebar lies over the session: while it shows, the session waits behind it.
+  const overlay = sidebar.narrow && sidebar.expanded;
+  const hideOverlay = () => {
+    sidebar.picked();
+    toggle.current?.focus();
+  };
+  // Esc puts the overlay away, before anything else hears it (it cancels no turn).
+  const picked = sidebar.picked;
+  useEffect(() => {
+    if (!overlay) {
+      return undefined;
+    }
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && !event.defaultPrevented) {
+        event.preventDefault();
+        picked();
+        toggle.current?.focus();
+      }
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [overlay, picked]);
 
   if (state.loadError) {
     return (
@@ -23,56 +55,100 @@ export function App({ store }: { store: Store }) {
     return <p className="loading">Loading…</p>;
   }
   return (
-    <div className="app">
+    <>
+      {/* Above the app, in its flow: it pushes the layout down and covers nothing. */}
       {state.disconnected ? (
-        <div className="banner" role="alert">
-          The connection to Airlock was lost.{' '}
-          <button type="button" onClick={() => location.reload()}>
+        <div className="connection-banner" role="alert">
+          <p>
+            <strong>Lost the connection to Airlock.</strong> Your sessions go on there; what this
+            page shows of them may be out of date, and nothing can be sent, until it reconnects.
+            Trying again…
+          </p>
+          <button type="button" onClick={onReconnect ?? (() => location.reload())}>
             Reconnect
           </button>
         </div>
       ) : null}
-      <nav className="sidebar" aria-label="Sessions">
-        <h1>Airlock</h1>
-        <NewSession
-          api={store.api}
-          agents={state.agents}
-          defaultCwd={state.defaultCwd}
-          canPickFolder={state.canPickFolder}
-          onCreated={(key) => store.activate(key)}
-        />
-        {state.settingsError ? (
-          <p className="settings-error" role="alert">
-            {state.settingsError}
+      <div
+        className={`app${sidebar.expanded ? '' : ' sidebar-collapsed'}${sidebar.narrow ? ' narrow' : ''}`}
+      >
+        <SidebarToggle sidebar={sidebar} controls="sidebar" buttonRef={toggle} />
+        <nav
+          id="sidebar"
+          className="sidebar"
+          aria-label="Sessions"
+          hidden={!sidebar.expanded}
+          onClick={(event) => {
+            // Picking a session (a click, Enter or Space on its tab) shows it; arrow keys only move.
+            if (overlay && (event.target as Element).closest('[role="tab"]')) {
+              hideOverlay();
+            }
+          }}
+        >
+          <h1>Airlock</h1>
+          <NewSession
+            api={store.api}
+            agents={state.agents}
+            defaultCwd={state.defaultCwd}
+            canPickFolder={state.canPickFolder}
+            onCreated={(key) => {
+              store.activate(key);
+              if (overlay) {
+                hideOverlay();
+              }
+            }}
+          />
+          {state.settingsError ? (
+            <p className="settings-error" role="alert">
+              {state.settingsError}
+            </p>
+          ) : null}
+          <SessionTabs
+            sessions={state.sessions}
+            activeKey={state.activeKey}
+            onActivate={(key) => store.activate(key)}
+            onClose={commands.requestClose}
+            renaming={commands.renaming}
+            onRenameStart={commands.startRename}
+            onRenameEnd={commands.endRename}
+            disconnected={state.disconnected}
+          />
+          <button
+            type="button"
+            className="shortcuts-button"
+            aria-keyshortcuts={ariaKeyShortcuts('help')}
+            onClick={commands.openHelp}
+          >
+            Keyboard shortcuts <kbd>?</kbd>
+          </button>
+          <p className="settings-path">
+            Agents are configured in <code>{state.settingsPath}</code>
           </p>
+        </nav>
+        {overlay ? (
+          <div className="sidebar-scrim" aria-hidden="true" onClick={() => hideOverlay()} />
         ) : null}
-        <SessionTabs
-          sessions={state.sessions}
-          activeKey={state.activeKey}
-          onActivate={(key) => store.activate(key)}
-          onClose={(key) =>
-            // The one refusal is a session that is already closed: nothing is left to do.
-            void store.api.invoke('session:close', { key }).catch(() => undefined)
-          }
-        />
-        <p className="settings-path">
-          Agents are configured in <code>{state.settingsPath}</code>
-        </p>
-      </nav>
-      {active ? (
-        <SessionView
-          key={active.key}
-          api={store.api}
-          session={active}
-          transcript={state.transcripts[active.key]}
-          signIn={{ secretStorage: state.secretStorage, settingsPath: state.settingsPath }}
-          urlElicitation={state.urlElicitation}
-        />
-      ) : (
-        <main className="empty">
-          <p>Start a session with an agent to begin. The demo agent needs no account.</p>
-        </main>
-      )}
-    </div>
+        <div className="app-main" inert={overlay}>
+          <LinkConsentProvider api={store.api} opener={state.urlElicitation.opener}>
+            {active ? (
+              <SessionView
+                key={active.key}
+                api={store.api}
+                session={active}
+                transcript={state.transcripts[active.key]}
+                signIn={{ secretStorage: state.secretStorage, settingsPath: state.settingsPath }}
+                urlElicitation={state.urlElicitation}
+                disconnected={state.disconnected}
+              />
+            ) : (
+              <main className="empty">
+                <p>Start a session with an agent to begin. The demo agent needs no account.</p>
+              </main>
+            )}
+          </LinkConsentProvider>
+        </div>
+        {commands.overlays}
+      </div>
+    </>
   );
 }

@@ -6,7 +6,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { AirlockApi } from '../../preload/contract';
 import { App } from './app';
-import { createWebBridge } from './bridge/web-bridge';
+import { createWebBridge, type WebBridge } from './bridge/web-bridge';
 import { Store } from './state/store';
 
 declare global {
@@ -15,24 +15,25 @@ declare global {
   }
 }
 
-function connect(): { api: AirlockApi; onDisconnect(listener: () => void): void } {
+function connect(): { api: AirlockApi; bridge?: WebBridge } {
   if (window.airlock) {
-    return { api: window.airlock, onDisconnect: () => undefined };
+    return { api: window.airlock };
   }
   const bridge = createWebBridge();
-  return { api: bridge, onDisconnect: (listener) => bridge.onDisconnect(listener) };
+  return { api: bridge, bridge };
 }
 
-const { api, onDisconnect } = connect();
+const { api, bridge } = connect();
 const store = new Store(api);
-onDisconnect(() => store.disconnect());
+// The web host's link can drop and come back: show it down, then attach again.
+bridge?.onLinkChange((connected) => (connected ? void store.reattach() : store.disconnect()));
 void store.load();
 
 const root = document.getElementById('root');
 if (root) {
   createRoot(root).render(
     <StrictMode>
-      <App store={store} />
+      <App store={store} onReconnect={bridge ? () => bridge.reconnect() : undefined} />
     </StrictMode>,
   );
 }

@@ -172,7 +172,7 @@ describe.skipIf(!installed.ok)('the real Claude Agent', () => {
   async function startSession(): Promise<void> {
     const form = page.getByRole('form', { name: 'New session' });
     await form.getByRole('combobox', { name: 'Agent' }).selectOption(AGENT);
-    await form.getByRole('textbox', { name: 'Working folder' }).fill(workDir);
+    await form.getByLabel('Working folder').fill(workDir);
     const before = await page.getByRole('tab').count();
     await form.getByRole('button', { name: 'Start session' }).click();
     await page

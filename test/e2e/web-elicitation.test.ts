@@ -89,8 +89,8 @@ const focused = () =>
 describe('the form card', () => {
   it('renders every field type by its title and sends typed values', async () => {
     await ask('/form');
-    // Who asks, and for which tab.
-    await expect(card().textContent()).resolves.toContain('For the tab “Airlock Demo Agent 0.1.0”');
+    // Who asks, and for which tab: named as the tab list names it (by its first prompt here).
+    await expect(card().textContent()).resolves.toContain('For the tab “/form”');
     await expect(card().textContent()).resolves.toContain('Tell me a little about yourself');
     await expect(card().getByRole('heading', { level: 4 }).textContent()).resolves.toBe(
       'Tell the demo agent about yourself',

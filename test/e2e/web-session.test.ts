@@ -258,12 +258,31 @@ describe('a session in the browser', () => {
       await show(index);
       await turnsEnded(2 * rounds.length);
       await status().filter({ hasText: 'Ready' }).waitFor();
-      await expect(transcript().locator('.row').allInnerTexts()).resolves.toEqual(
+      // What each row says, less its Copy button.
+      const rowTexts = transcript()
+        .locator('.row')
+        .evaluateAll((rows) =>
+          rows.map((row) => {
+            const copy = row.querySelector<HTMLElement>('.message-copy');
+            const hidden = copy?.style.display;
+            if (copy) {
+              copy.style.display = 'none';
+            }
+            const text = (row as HTMLElement).innerText;
+            if (copy) {
+              copy.style.display = hidden ?? '';
+            }
+            return text;
+          }),
+        );
+      await expect(rowTexts).resolves.toEqual(
         rounds.flatMap((round) => {
           const allowed = answer(session, round) === 'Allow once';
           return [
             '/permission',
-            expect.stringContaining(`Edit README.md\n${allowed ? 'completed' : 'failed'}\n`),
+            expect.stringContaining(
+              `Edit README.md\n${allowed ? 'completed\n' : 'rejected · not run'}`,
+            ),
             expect.stringMatching(new RegExp(`\\nAnswered: ${answer(session, round)}$`)),
             allowed
               ? 'I edited README.md; the diff is above.'

@@ -2,7 +2,9 @@
  * `window.airlock` for the web host: the contract over a WebSocket to the page's own origin.
  *
  * Like the Electron preload, it validates every result and event against the contract before
- * the UI sees it. The session token travels in an HttpOnly cookie the server set.
+ * the UI sees it. The session token travels in an HttpOnly cookie the server set, so a new
+ * socket to the same origin is let in again: when the link drops, the bridge says so and opens
+ * a new one, after a growing pause or at once when asked, and says when it is back.
  */
 import {
   calls,
@@ -22,33 +24,58 @@ type Pending = {
   reject: (error: Error) => void;
 };
 
+/** The pauses before each new try while the link is down, in ms; the last one repeats. */
+export const RECONNECT_DELAYS_MS = [500, 1000, 2000, 4000, 8000];
+
+/** What the bridge says about its link. */
+export type LinkListener = (connected: boolean) => void;
+
 /** A bridge plus its connection state, which the UI shows when the link drops. */
 export type WebBridge = AirlockApi & {
-  onDisconnect(listener: () => void): void;
+  /**
+   * Tells `listener` when the link drops (`false`) and when a new one is open again (`true`).
+   * Events sent while it was down are lost: load the state again on `true`.
+   */
+  onLinkChange(listener: LinkListener): () => void;
+  /** Tries a new link now, if the bridge is waiting to (the banner's Reconnect). */
+  reconnect(): void;
+  /** The first link: resolves once it is open, rejects if it closes first. */
   ready: Promise<void>;
 };
 
-/** Connects to the web host that served this page. */
-export function createWebBridge(): WebBridge {
-  const socket = new WebSocket(
-    `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`,
-  );
+/** Connects to the web host that served this page (`url` for tests). */
+export function createWebBridge(
+  url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`,
+): WebBridge {
   const pending = new Map<number, Pending>();
   const listeners = new Map<EventChannel, Set<(payload: unknown) => void>>();
-  const disconnectListeners = new Set<() => void>();
+  const linkListeners = new Set<LinkListener>();
   let nextId = 1;
-  let closed = false;
-
+  let socket: WebSocket;
+  /** Whether a socket is open; calls made while none is fail at once. */
+  let open = false;
+  /** Whether a socket was ever open: until then, calls wait for the first one. */
+  let opened = false;
+  /** Whether the UI was told the link is down (and not yet that it is back). */
+  let down = false;
+  let failures = 0;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  let resolveReady: () => void = () => undefined;
+  let rejectReady: (error: Error) => void = () => undefined;
   const ready = new Promise<void>((resolve, reject) => {
-    socket.addEventListener('open', () => resolve(), { once: true });
-    socket.addEventListener('close', () => reject(new Error('Could not connect to Airlock')), {
-      once: true,
-    });
+    resolveReady = resolve;
+    rejectReady = reject;
   });
   // A rejected `ready` nobody awaited must not surface as an unhandled rejection.
   ready.catch(() => undefined);
 
-  socket.addEventListener('message', (message) => {
+  const tell = (connected: boolean) => {
+    for (const listener of linkListeners) {
+      listener(connected);
+    }
+  };
+
+  const onMessage = (message: MessageEvent) => {
     let data: {
       t?: unknown;
       id?: unknown;
@@ -64,6 +91,8 @@ export function createWebBridge(): WebBridge {
       console.error('airlock: malformed message from the host');
       return;
     }
+    // The host answers: this link works, so the next drop starts the pauses afresh.
+    failures = 0;
     if (data.t === 'result' && typeof data.id === 'number') {
       const call = pending.get(data.id);
       if (!call) {
@@ -90,18 +119,49 @@ export function createWebBridge(): WebBridge {
         listener(parsed.data);
       }
     }
-  });
+  };
 
-  socket.addEventListener('close', () => {
-    closed = true;
-    for (const call of pending.values()) {
-      call.reject(new Error('The connection to Airlock was lost'));
-    }
-    pending.clear();
-    for (const listener of disconnectListeners) {
-      listener();
-    }
-  });
+  const connect = () => {
+    retry = undefined;
+    const current = new WebSocket(url);
+    socket = current;
+    current.addEventListener('open', () => {
+      if (socket !== current) {
+        return;
+      }
+      open = true;
+      opened = true;
+      resolveReady();
+      if (down) {
+        down = false;
+        tell(true);
+      }
+    });
+    current.addEventListener('message', (message) => {
+      if (socket === current) {
+        onMessage(message);
+      }
+    });
+    current.addEventListener('close', () => {
+      if (socket !== current) {
+        return;
+      }
+      open = false;
+      rejectReady(new Error('Could not connect to Airlock'));
+      for (const call of pending.values()) {
+        call.reject(new Error('The connection to Airlock was lost'));
+      }
+      pending.clear();
+      if (!down) {
+        down = true;
+        tell(false);
+      }
+      const delay = RECONNECT_DELAYS_MS[Math.min(failures, RECONNECT_DELAYS_MS.length - 1)]!;
+      failures += 1;
+      retry = setTimeout(connect, delay);
+    });
+  };
+  connect();
 
   return {
     ready,
@@ -109,8 +169,10 @@ export function createWebBridge(): WebBridge {
       channel: C,
       request: CallRequest<C>,
     ): Promise<CallResponse<C>> {
-      await ready;
-      if (closed) {
+      if (!opened) {
+        await ready;
+      }
+      if (!open) {
         throw new Error('The connection to Airlock was lost');
       }
       const id = nextId++;
@@ -132,8 +194,15 @@ export function createWebBridge(): WebBridge {
       set.add(wrapped);
       return () => set.delete(wrapped);
     },
-    onDisconnect(listener) {
-      disconnectListeners.add(listener);
+    onLinkChange(listener) {
+      linkListeners.add(listener);
+      return () => linkListeners.delete(listener);
+    },
+    reconnect() {
+      if (retry !== undefined) {
+        clearTimeout(retry);
+        connect();
+      }
     },
   };
 }

@@ -2,7 +2,15 @@
  * What the user can do about the agent itself: sign in, restart it after it exited or failed,
  * and read its stderr log.
  */
-import { useId, useState, type FormEvent } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type FormEvent,
+  type KeyboardEvent,
+} from 'react';
 import type {
   AirlockApi,
   AuthMethodView,
@@ -13,39 +21,104 @@ import type {
 /** What the host offers for signing in with variables: a keychain, or the settings file. */
 export type SignInHost = { secretStorage: SecretStorageView; settingsPath: string };
 
-/** The log viewer: the file's path and its last part. */
+/**
+ * The agent log: a button that shows, below the session's header, the log file's path and its
+ * last part. Esc, the button again, the close button or a click elsewhere hides it, and the
+ * focus goes back to the button.
+ */
 export function AgentLog({ api, agentName }: { api: AirlockApi; agentName: string }) {
+  const [open, setOpen] = useState(false);
   const [log, setLog] = useState<{ path: string; text: string } | { error: string } | undefined>();
-  if (!log) {
-    return (
-      <button
-        type="button"
-        onClick={() =>
-          api
-            .invoke('agent:readLog', { agentName })
-            .then(setLog, (error: unknown) => setLog({ error: (error as Error).message }))
-        }
-      >
-        Show agent log
-      </button>
-    );
-  }
+  const id = useId();
+  const anchor = useRef<HTMLDivElement>(null);
+  const toggle = useRef<HTMLButtonElement>(null);
+  const panel = useRef<HTMLElement>(null);
+  const [reading, setReading] = useState(false);
+
+  // It opens once the log is read, with what it says (or why it could not be read).
+  const show = () => {
+    if (reading) {
+      return;
+    }
+    setReading(true);
+    api
+      .invoke('agent:readLog', { agentName })
+      .then(setLog, (error: unknown) => setLog({ error: (error as Error).message }))
+      .finally(() => {
+        setReading(false);
+        setOpen(true);
+      });
+  };
+  const hide = useCallback((refocus: boolean) => {
+    setOpen(false);
+    if (refocus) {
+      toggle.current?.focus();
+    }
+  }, []);
+
+  // The log takes the focus, so it is read out and Esc reaches it.
+  useEffect(() => {
+    if (open) {
+      panel.current?.focus();
+    }
+  }, [open]);
+
+  // A click elsewhere puts it away (the focus stays where that click put it).
+  useEffect(() => {
+    if (!open) {
+      return undefined;
+    }
+    const onPointerDown = (event: PointerEvent) => {
+      if (!anchor.current?.contains(event.target as Node)) {
+        hide(false);
+      }
+    };
+    document.addEventListener('pointerdown', onPointerDown);
+    return () => document.removeEventListener('pointerdown', onPointerDown);
+  }, [open, hide]);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (open && event.key === 'Escape' && !event.defaultPrevented) {
+      // Esc hides the log only; the session view's Esc (cancel the turn) skips a handled event.
+      event.preventDefault();
+      event.stopPropagation();
+      hide(true);
+    }
+  };
+
   return (
-    <section className="agent-log" aria-label="Agent log">
-      {'error' in log ? (
-        <p role="alert">{log.error}</p>
-      ) : (
-        <>
-          <p>
-            Log file: <code>{log.path}</code>
-          </p>
-          <pre tabIndex={0}>{log.text || '(empty)'}</pre>
-        </>
-      )}
-      <button type="button" onClick={() => setLog(undefined)}>
-        Hide agent log
+    <div className="agent-log-anchor" ref={anchor} onKeyDown={onKeyDown}>
+      <button
+        ref={toggle}
+        type="button"
+        aria-expanded={open}
+        aria-controls={open ? id : undefined}
+        aria-busy={reading}
+        onClick={() => (open ? hide(true) : show())}
+      >
+        {open ? 'Hide agent log' : 'Show agent log'}
       </button>
-    </section>
+      {open ? (
+        <section id={id} ref={panel} className="agent-log" aria-label="Agent log" tabIndex={-1}>
+          <div className="agent-log-head">
+            <h3>Agent log</h3>
+            <button type="button" aria-label="Close agent log" onClick={() => hide(true)}>
+              ×
+            </button>
+          </div>
+          {log === undefined ? null : 'error' in log ? (
+            <p role="alert">{log.error}</p>
+          ) : (
+            <>
+              <p className="agent-log-path">
+                Log file: <code>{log.path}</code>
+              </p>
+              <pre tabIndex={0}>{log.text || '(empty)'}</pre>
+            </>
+          )}
+        </section>
+      ) : null}
+    </div>
   );
 }
 

@@ -1,9 +1,18 @@
 /**
- * Agent markdown, rendered safely: raw HTML is dropped, links and images are shown as text
- * (never followed or loaded), and nothing the agent wrote becomes markup.
+ * Agent markdown, rendered safely: raw HTML is dropped, images are shown as text (never loaded),
+ * and nothing the agent wrote becomes markup.
+ *
+ * A link is never followed on its own: it is a button that shows its text and address, and a
+ * click asks for consent first (link-consent.tsx: the same analysis as URL mode), so no href
+ * ever reaches the DOM. Code blocks get a Copy button.
  */
 import { memo, type ReactNode } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
+import { CopyButton } from './copy-button';
+import { useLinkConsent } from './link-consent';
+
+/** The longest language name a code block shows, in characters. */
+const LANGUAGE_CHARS = 32;
 
 function childrenText(children: ReactNode): string {
   if (typeof children === 'string' || typeof children === 'number') {
@@ -15,22 +24,98 @@ function childrenText(children: ReactNode): string {
   return '';
 }
 
-const components: Components = {
-  // A link shows its text and its address; it is not clickable.
-  a: ({ children, href }) => {
-    const label = childrenText(children);
+/** The syntax tree node react-markdown hands a component (hast), as far as it is read here. */
+type HastNode = {
+  type: string;
+  value?: string;
+  tagName?: string;
+  properties?: Record<string, unknown>;
+  children?: HastNode[];
+};
+
+/** The text of a syntax tree node: a code block's source, exactly as the agent wrote it. */
+export function nodeText(node: HastNode | undefined): string {
+  if (!node) {
+    return '';
+  }
+  if (node.type === 'text') {
+    return node.value ?? '';
+  }
+  return (node.children ?? []).map(nodeText).join('');
+}
+
+/** The language a fenced code block names (```ts), if it names one. */
+function codeLanguage(node: HastNode | undefined): string | undefined {
+  const code = node?.children?.find((child) => child.tagName === 'code');
+  const classes = code?.properties?.className;
+  const language = Array.isArray(classes)
+    ? classes.find(
+        (name): name is string => typeof name === 'string' && name.startsWith('language-'),
+      )
+    : undefined;
+  return language
+    ? language.slice('language-'.length, 'language-'.length + LANGUAGE_CHARS)
+    : undefined;
+}
+
+/** A link: its text and address, as a button that asks for consent before anything opens. */
+function LinkButton({ href, children }: { href: string; children: ReactNode }) {
+  const ask = useLinkConsent();
+  const label = childrenText(children);
+  const address = href && href !== label ? <span className="md-link-url"> ({href})</span> : null;
+  if (!ask) {
     return (
       <span className="md-link" title={href}>
         {children}
-        {href && href !== label ? <span className="md-link-url"> ({href})</span> : null}
+        {address}
       </span>
     );
-  },
+  }
+  return (
+    <>
+      <button
+        type="button"
+        className="md-link"
+        aria-haspopup="dialog"
+        title={href}
+        onClick={(event) => ask(href, label, event.currentTarget)}
+      >
+        {children}
+      </button>
+      {address}
+    </>
+  );
+}
+
+/** A fenced or indented code block: its language, a Copy button, and the code. */
+function CodeBlock({ node, children }: { node: HastNode | undefined; children: ReactNode }) {
+  const language = codeLanguage(node);
+  return (
+    <figure className="md-code" aria-label={language ? `Code, ${language}` : 'Code'}>
+      <div className="md-code-bar">
+        <span className="md-code-language">{language ?? 'code'}</span>
+        <CopyButton
+          text={() => nodeText(node).replace(/\n$/, '')}
+          what="code"
+          className="md-code-copy"
+        />
+      </div>
+      {/* Long lines scroll sideways, so the block takes the focus to scroll by keyboard. */}
+      <pre tabIndex={0}>{children}</pre>
+    </figure>
+  );
+}
+
+const components: Components = {
+  a: ({ children, href }) => <LinkButton href={href ?? ''}>{children}</LinkButton>,
   // An image is never fetched: its description and address are shown instead.
   img: ({ alt, src }) => (
     <span className="md-image">
       [image{alt ? `: ${alt}` : ''}]{typeof src === 'string' && src ? ` (${src})` : ''}
     </span>
+  ),
+  pre: ({ node, children }) => (
+    <CodeBlock node={node as HastNode | undefined}>{children}</CodeBlock>
   ),
 };
 

@@ -1,7 +1,11 @@
 /**
- * Starts a session: pick an agent (the demo agent is the default) and a working folder.
+ * Starts a session: pick an agent (the demo agent is the default) and a working folder, typed,
+ * chosen from the folders used recently, or picked with the host's dialog where it has one.
+ *
+ * The core checks the folder (an existing one, by an absolute path) before anything starts; when
+ * it refuses, the form says why beside the field and nothing is started.
  */
-import { useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { AgentEntry, AirlockApi } from '../../../preload/contract';
 
 type Props = {
@@ -18,6 +22,20 @@ export function NewSession({ api, agents, defaultCwd, canPickFolder, onCreated }
   const [cwd, setCwd] = useState(defaultCwd);
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
+  const [recent, setRecent] = useState<string[]>([]);
+  const folderField = useRef<HTMLInputElement>(null);
+  const id = useId();
+  const listId = `${id}-recent`;
+  const errorId = `${id}-error`;
+
+  // The list lives in the core (other windows add to it too): read it now and on each visit.
+  const loadRecent = useCallback(() => {
+    api.invoke('app:getRecentFolders', {}).then(
+      ({ folders }) => setRecent(folders),
+      () => undefined,
+    );
+  }, [api]);
+  useEffect(loadRecent, [loadRecent]);
 
   const submit = async () => {
     setError(undefined);
@@ -25,8 +43,10 @@ export function NewSession({ api, agents, defaultCwd, canPickFolder, onCreated }
     try {
       const { key } = await api.invoke('session:create', { agentName, cwd: cwd.trim() });
       onCreated(key);
+      loadRecent();
     } catch (failure) {
       setError((failure as Error).message);
+      folderField.current?.focus();
     } finally {
       setBusy(false);
     }
@@ -54,12 +74,26 @@ export function NewSession({ api, agents, defaultCwd, canPickFolder, onCreated }
       <label>
         Working folder
         <input
+          ref={folderField}
           value={cwd}
-          onChange={(event) => setCwd(event.target.value)}
+          list={listId}
+          onChange={(event) => {
+            setCwd(event.target.value);
+            setError(undefined);
+          }}
+          onFocus={loadRecent}
           spellCheck={false}
+          autoComplete="off"
           required
+          aria-invalid={error !== undefined}
+          aria-describedby={error !== undefined ? errorId : undefined}
         />
       </label>
+      <datalist id={listId}>
+        {recent.map((folder) => (
+          <option key={folder} value={folder} />
+        ))}
+      </datalist>
       {canPickFolder ? (
         <button
           type="button"
@@ -76,7 +110,11 @@ export function NewSession({ api, agents, defaultCwd, canPickFolder, onCreated }
       <button type="submit" disabled={busy || !agentName || !cwd.trim()}>
         Start session
       </button>
-      {error ? <p role="alert">{error}</p> : null}
+      {error ? (
+        <p id={errorId} className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
     </form>
   );
 }

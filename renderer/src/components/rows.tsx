@@ -1,13 +1,23 @@
 /**
  * One transcript row of each kind. Agent strings are always React text, never HTML.
  */
-import { diffLines } from 'diff';
-import { createContext, memo, useContext, useEffect, useRef, useState } from 'react';
-import type { ContentView, PermissionOutcome, ToolContentView } from '../../../preload/contract';
+import { createContext, memo, useContext, useId, useReducer, useState } from 'react';
+import type { PermissionOutcome, ToolCallFields } from '../../../preload/contract';
 import type { Row } from '../state/transcript';
 import { ElicitationRowView } from './elicitation-row';
 import { UrlElicitationRowView } from './url-elicitation-row';
 import { Markdown } from './markdown';
+import { MessageCopy } from './message-copy';
+import { PermissionCard } from './permission-card';
+import {
+  CommandView,
+  describeContent,
+  hasDetails,
+  LocationsView,
+  otherLocations,
+  TOOL_KIND_LABEL,
+  ToolContent,
+} from './tool-details';
 
 /** The tool calls an open elicitation card is about: their rows say they wait on the user. */
 export const WaitingToolCalls = createContext<ReadonlySet<string>>(new Set());
@@ -17,144 +27,86 @@ export type RowActions = {
   respondPermission(promptKey: string, outcome: PermissionOutcome): void;
 };
 
-function describeContent(content: ContentView): string {
-  switch (content.type) {
-    case 'text':
-      return content.text;
-    case 'image':
-      return `[image ${content.mimeType}]`;
-    case 'audio':
-      return `[audio ${content.mimeType}]`;
-    case 'resource_link':
-      return `[${content.name}] ${content.uri}`;
-    case 'resource':
-      return `[${content.uri}]${content.text ? `\n${content.text}` : ''}`;
-  }
-}
+// Whether the user opened or closed each tool card (by tool call id): kept while the list
+// unmounts rows scrolled out of view, so a card comes back as the user left it.
+const toolOpen = new Map<string, boolean>();
+const MAX_REMEMBERED_TOOLS = 5_000;
 
-function DiffView({ diff }: { diff: Extract<ToolContentView, { type: 'diff' }> }) {
-  const parts = diffLines(diff.oldText ?? '', diff.newText);
-  return (
-    <figure className="diff" aria-label={`Diff of ${diff.path}`}>
-      <figcaption>
-        {diff.oldText === null ? 'New file ' : ''}
-        {diff.path}
-      </figcaption>
-      <pre>
-        {parts.flatMap((part, i) =>
-          part.value
-            .replace(/\n$/, '')
-            .split('\n')
-            .map((line, j) => (
-              <div
-                key={`${i}-${j}`}
-                className={part.added ? 'diff-added' : part.removed ? 'diff-removed' : 'diff-same'}
-              >
-                {`${part.added ? '+' : part.removed ? '-' : ' '} ${line}`}
-              </div>
-            )),
-        )}
-      </pre>
-    </figure>
-  );
+/** How a tool call's status reads: a call the user did not allow was not run, not failed. */
+function toolStatus(fields: ToolCallFields): { label: string; declined: boolean } {
+  const status = fields.status ?? 'pending';
+  const ran = status === 'in_progress' || status === 'completed';
+  if (!ran && (fields.permission === 'rejected' || fields.permission === 'cancelled')) {
+    return { label: `${fields.permission} · not run`, declined: true };
+  }
+  return { label: status.replace('_', ' '), declined: false };
 }
 
 function ToolRow({ row }: { row: Extract<Row, { kind: 'tool' }> }) {
   const { fields } = row;
   const title = fields.title ?? row.toolCallId;
-  const waiting = useContext(WaitingToolCalls).has(row.toolCallId);
+  const waiting = useContext(WaitingToolCalls).has(row.toolCallId) || fields.permission === 'asked';
+  const { label, declined } = toolStatus(fields);
+  const [, redraw] = useReducer((count: number) => count + 1, 0);
+  // Open unless the permission card below shows it all, or the user did not allow it; once the
+  // user opens or closes it, as they left it.
+  const open = toolOpen.get(row.toolCallId) ?? !(fields.permission === 'asked' || declined);
+  const bodyId = useId();
+  const details = hasDetails(fields);
+  const toggle = () => {
+    toolOpen.delete(row.toolCallId);
+    toolOpen.set(row.toolCallId, !open);
+    if (toolOpen.size > MAX_REMEMBERED_TOOLS) {
+      toolOpen.delete(toolOpen.keys().next().value!);
+    }
+    redraw();
+  };
+  const heading = (
+    <>
+      <span className="tool-kind">{TOOL_KIND_LABEL[fields.kind ?? 'other']}</span>
+      <span className="tool-title">{title}</span>
+    </>
+  );
   return (
     <section
-      className={`tool-call status-${fields.status ?? 'pending'}`}
+      className={`tool-call status-${fields.status ?? 'pending'}${declined ? ' tool-declined' : ''}`}
       aria-label={`Tool call: ${title}`}
     >
       <header>
-        <span className="tool-kind">{fields.kind ?? 'other'}</span>
-        <span className="tool-title">{title}</span>
+        {details ? (
+          <button
+            type="button"
+            className="tool-toggle"
+            aria-expanded={open}
+            aria-controls={open ? bodyId : undefined}
+            onClick={toggle}
+          >
+            <span className="tool-chevron" aria-hidden="true" />
+            {heading}
+          </button>
+        ) : (
+          <span className="tool-heading">{heading}</span>
+        )}
         {waiting ? <span className="tool-waiting">Waiting for your answer</span> : null}
         <span className="tool-status" role="status">
-          {(fields.status ?? 'pending').replace('_', ' ')}
+          {label}
         </span>
       </header>
-      {fields.locations?.length ? (
-        <ul className="tool-locations">
-          {fields.locations.map((location, i) => (
-            <li key={i}>
-              {location.line !== null ? `${location.path}:${location.line}` : location.path}
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      {fields.content?.map((content, i) =>
-        content.type === 'diff' ? (
-          <DiffView key={i} diff={content} />
-        ) : content.type === 'terminal' ? (
-          <p key={i} className="tool-terminal">
-            Terminal {content.terminalId}
-          </p>
-        ) : (
-          <pre key={i} className="tool-content">
-            {describeContent(content.content)}
-          </pre>
-        ),
-      )}
-    </section>
-  );
-}
-
-function PermissionRow({
-  row,
-  actions,
-}: {
-  row: Extract<Row, { kind: 'permission' }>;
-  actions: RowActions;
-}) {
-  const first = useRef<HTMLButtonElement>(null);
-  const pending = row.outcome === undefined;
-  // A new card takes focus so it can be answered from the keyboard at once.
-  useEffect(() => {
-    if (pending) {
-      first.current?.focus();
-    }
-  }, [pending]);
-  const title = row.title ?? row.toolCallId;
-  const chosen =
-    row.outcome?.outcome === 'selected'
-      ? row.options.find(
-          (option) => option.optionId === (row.outcome as { optionId: string }).optionId,
-        )?.name
-      : undefined;
-  return (
-    <section className="permission" role="group" aria-label={`Permission request: ${title}`}>
-      <p>
-        The agent asks permission to run <strong>{title}</strong>.
-      </p>
-      {row.outcome ? (
-        <p className="permission-outcome" role="status">
-          {row.outcome.outcome === 'cancelled'
-            ? 'Cancelled'
-            : `Answered: ${chosen ?? 'unknown option'}`}
-        </p>
-      ) : (
-        <div className="permission-options">
-          {row.options.map((option, i) => (
-            <button
-              key={option.optionId}
-              type="button"
-              className={option.kind.startsWith('allow') ? 'allow' : 'reject'}
-              ref={i === 0 ? first : undefined}
-              onClick={() =>
-                actions.respondPermission(row.promptKey, {
-                  outcome: 'selected',
-                  optionId: option.optionId,
-                })
-              }
-            >
-              {option.name}
-            </button>
-          ))}
+      {details && open ? (
+        <div className="tool-body" id={bodyId}>
+          {fields.command ? <CommandView command={fields.command} /> : null}
+          <LocationsView locations={otherLocations(fields)} />
+          {fields.content?.length ? <ToolContent content={fields.content} /> : null}
+          {fields.rawInput ? (
+            <details className="tool-raw-details">
+              <summary>Raw input</summary>
+              <pre tabIndex={0} aria-label="Raw input">
+                {fields.rawInput}
+              </pre>
+            </details>
+          ) : null}
         </div>
-      )}
+      ) : null}
     </section>
   );
 }
@@ -193,6 +145,7 @@ export const RowView = memo(function RowView({ row, actions }: { row: Row; actio
     case 'text':
       return (
         <div className={`row text role-${row.role}${row.first ? ' first' : ''}`}>
+          {row.first && row.role === 'agent' ? <MessageCopy rowId={row.id} /> : null}
           <Markdown text={row.text} />
         </div>
       );
@@ -240,7 +193,7 @@ export const RowView = memo(function RowView({ row, actions }: { row: Row; actio
     case 'permission':
       return (
         <div className="row">
-          <PermissionRow row={row} actions={actions} />
+          <PermissionCard row={row} respond={actions.respondPermission} />
         </div>
       );
     case 'elicitation':

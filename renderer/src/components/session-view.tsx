@@ -2,18 +2,20 @@
  * One session: who the agent is, its transcript, the dock of questions waiting on the user, and
  * the composer. Esc cancels a running turn (Esc on a question cancels only the question).
  */
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Virtuoso } from 'react-virtuoso';
-import {
-  MAX_PROMPT_CHARS,
-  type AirlockApi,
-  type PermissionOutcome,
-  type SessionSummary,
-  type UrlElicitationView,
+import type {
+  AirlockApi,
+  PermissionOutcome,
+  SessionSummary,
+  UrlElicitationView,
 } from '../../../preload/contract';
+import { tabLabel } from '../state/tabs';
 import type { Transcript } from '../state/transcript';
 import { AgentLog, AgentPanel, type SignInHost } from './agent-panel';
+import { Composer } from './composer';
 import { ElicitationDock, elicitationCards } from './elicitation-dock';
+import { MessageText, messageText } from './message-copy';
 import { RowView, WaitingToolCalls, type RowActions } from './rows';
 
 type Props = {
@@ -23,6 +25,8 @@ type Props = {
   signIn: SignInHost;
   /** How URL elicitations open on this host. */
   urlElicitation: UrlElicitationView;
+  /** Whether the link to the core is down: the session's state is unknown, nothing is sent. */
+  disconnected?: boolean;
 };
 
 /** The element id of the shown session, which its tab controls. */
@@ -48,8 +52,14 @@ const STATUS_TEXT: Record<SessionSummary['status'], string> = {
 };
 
 /** The session pane. */
-export function SessionView({ api, session, transcript, signIn, urlElicitation }: Props) {
-  const [draft, setDraft] = useState('');
+export function SessionView({
+  api,
+  session,
+  transcript,
+  signIn,
+  urlElicitation,
+  disconnected = false,
+}: Props) {
   const [error, setError] = useState<string | undefined>();
   const scroller = useRef<HTMLElement | null>(null);
   /** The scroller's position at its last scroll event. */
@@ -67,6 +77,10 @@ export function SessionView({ api, session, transcript, signIn, urlElicitation }
     ),
   );
   const waitingTools = useMemo(() => new Set(JSON.parse(waitingList) as string[]), [waitingList]);
+  // A message's Copy button reads the rows at the click: rows never re-render for it.
+  const latestRows = useRef(rows);
+  latestRows.current = rows;
+  const messageOf = useCallback((rowId: number) => messageText(latestRows.current, rowId), []);
 
   // While following, the list keeps its end in view as it grows: new rows, a row that grows as
   // text streams in, and rows whose measured height differs from the estimate.
@@ -84,40 +98,14 @@ export function SessionView({ api, session, transcript, signIn, urlElicitation }
 
   const actions = useMemo<RowActions>(
     () => ({
-      respondPermission: (promptKey: string, outcome: PermissionOutcome) =>
-        run(api.invoke('permission:respond', { key: session.key, promptKey, outcome })),
+      respondPermission: (promptKey: string, outcome: PermissionOutcome) => {
+        run(api.invoke('permission:respond', { key: session.key, promptKey, outcome }));
+        // The card's buttons go once answered: the focus goes back to the message box.
+        composer.current?.focus();
+      },
     }),
     [api, run, session.key],
   );
-
-  const send = () => {
-    const text = draft.trim();
-    if (!text) {
-      return;
-    }
-    if (session.status !== 'ready') {
-      // The message stays in the box: nothing typed is lost.
-      setError(
-        session.status === 'starting' || session.status === 'prompting'
-          ? `${STATUS_TEXT[session.status]} Your message is kept; send it when the session is ready.`
-          : 'The session is not running. Restart the agent to send this message.',
-      );
-      return;
-    }
-    if (text.length > MAX_PROMPT_CHARS) {
-      setError(
-        `This message is ${text.length.toLocaleString('en')} characters long; a message can have at most ${MAX_PROMPT_CHARS.toLocaleString('en')}. Nothing was sent.`,
-      );
-      return;
-    }
-    setDraft('');
-    setError(undefined);
-    api.invoke('session:prompt', { key: session.key, text }).catch((failure: unknown) => {
-      setError((failure as Error).message);
-      // Nothing typed is lost: the message comes back unless something new was typed.
-      setDraft((current) => current || text);
-    });
-  };
 
   // An option shows its new value at once, until the agent's answer (or refusal) arrives.
   const [pendingOptions, setPendingOptions] = useState<Record<string, string | boolean>>({});
@@ -136,10 +124,11 @@ export function SessionView({ api, session, transcript, signIn, urlElicitation }
     option.id in pendingOptions ? { ...option, currentValue: pendingOptions[option.id]! } : option,
   );
 
-  const cancel = useCallback(
-    () => run(api.invoke('session:cancel', { key: session.key })),
-    [api, run, session.key],
-  );
+  const cancel = useCallback(() => {
+    run(api.invoke('session:cancel', { key: session.key }));
+    // The Cancel button goes with the turn: the focus goes back to the message box.
+    composer.current?.focus();
+  }, [api, run, session.key]);
 
   // Esc cancels the running turn from anywhere in the window.
   useEffect(() => {
@@ -156,13 +145,6 @@ export function SessionView({ api, session, transcript, signIn, urlElicitation }
     return () => window.removeEventListener('keydown', onKey);
   }, [prompting, cancel]);
 
-  const onComposerKey = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
-      event.preventDefault();
-      send();
-    }
-  };
-
   return (
     <main
       id={SESSION_PANEL_ID}
@@ -171,7 +153,7 @@ export function SessionView({ api, session, transcript, signIn, urlElicitation }
     >
       <header className="session-header">
         <div>
-          <h2>{session.title ?? agentLabel(session)}</h2>
+          <h2>{tabLabel(session)}</h2>
           <p className="session-meta">
             <span aria-label="Agent">{agentLabel(session)}</span>
             {session.agent ? <span title="Launched with">{session.agent.commandLine}</span> : null}
@@ -184,7 +166,7 @@ export function SessionView({ api, session, transcript, signIn, urlElicitation }
               Mode{' '}
               <select
                 value={session.currentModeId ?? ''}
-                disabled={session.status !== 'ready'}
+                disabled={session.status !== 'ready' || disconnected}
                 onChange={(event) =>
                   run(
                     api.invoke('session:setMode', { key: session.key, modeId: event.target.value }),
@@ -205,7 +187,7 @@ export function SessionView({ api, session, transcript, signIn, urlElicitation }
                 <input
                   type="checkbox"
                   checked={option.currentValue}
-                  disabled={session.status !== 'ready'}
+                  disabled={session.status !== 'ready' || disconnected}
                   onChange={(event) => setOption(option.id, event.target.checked)}
                 />{' '}
                 {option.name}
@@ -215,7 +197,7 @@ export function SessionView({ api, session, transcript, signIn, urlElicitation }
                 {option.name}{' '}
                 <select
                   value={option.currentValue}
-                  disabled={session.status !== 'ready'}
+                  disabled={session.status !== 'ready' || disconnected}
                   onChange={(event) => setOption(option.id, event.target.value)}
                 >
                   {/* A value the agent reports but does not list is still shown as chosen. */}
@@ -241,11 +223,11 @@ export function SessionView({ api, session, transcript, signIn, urlElicitation }
           ) : null}
           <AgentLog api={api} agentName={session.agentName} />
           <span
-            className={`status status-${session.status}`}
+            className={`status status-${disconnected ? 'disconnected' : session.status}`}
             role="status"
             aria-label="Session status"
           >
-            {STATUS_TEXT[session.status]}
+            {disconnected ? 'Disconnected' : STATUS_TEXT[session.status]}
           </span>
         </div>
       </header>
@@ -291,24 +273,26 @@ export function SessionView({ api, session, transcript, signIn, urlElicitation }
         }}
       >
         <WaitingToolCalls.Provider value={waitingTools}>
-          <Virtuoso
-            scrollerRef={(element) => {
-              scroller.current = element instanceof HTMLElement ? element : null;
-            }}
-            data={rows}
-            computeItemKey={(_index, row) => row.id}
-            totalListHeightChanged={follow}
-            initialTopMostItemIndex={rows.length > 0 ? rows.length - 1 : 0}
-            increaseViewportBy={{ top: 400, bottom: 400 }}
-            itemContent={(_index, row) => <RowView row={row} actions={actions} />}
-          />
+          <MessageText.Provider value={messageOf}>
+            <Virtuoso
+              scrollerRef={(element) => {
+                scroller.current = element instanceof HTMLElement ? element : null;
+              }}
+              data={rows}
+              computeItemKey={(_index, row) => row.id}
+              totalListHeightChanged={follow}
+              initialTopMostItemIndex={rows.length > 0 ? rows.length - 1 : 0}
+              increaseViewportBy={{ top: 400, bottom: 400 }}
+              itemContent={(_index, row) => <RowView row={row} actions={actions} />}
+            />
+          </MessageText.Provider>
         </WaitingToolCalls.Provider>
       </div>
 
       <ElicitationDock
         api={api}
         sessionKey={session.key}
-        sessionLabel={`the tab “${session.title ?? agentLabel(session)}” in ${session.cwd}`}
+        sessionLabel={`the tab “${tabLabel(session)}” in ${session.cwd}`}
         transcript={transcript}
         composer={composer}
         urlElicitation={urlElicitation}
@@ -320,53 +304,16 @@ export function SessionView({ api, session, transcript, signIn, urlElicitation }
         </p>
       ) : null}
 
-      <form
-        className="composer"
-        onSubmit={(event) => {
-          event.preventDefault();
-          send();
-        }}
-      >
-        <textarea
-          ref={composer}
-          aria-label="Message"
-          placeholder={
-            session.status === 'ready'
-              ? 'Message the agent (Enter to send, Shift+Enter for a new line)'
-              : STATUS_TEXT[session.status]
-          }
-          value={draft}
-          rows={3}
-          onChange={(event) => setDraft(event.target.value)}
-          onKeyDown={onComposerKey}
-        />
-        <div className="composer-actions">
-          {prompting ? (
-            <button type="button" onClick={cancel} aria-keyshortcuts="Escape">
-              Cancel
-            </button>
-          ) : (
-            <button type="submit" disabled={session.status !== 'ready' || draft.trim() === ''}>
-              Send
-            </button>
-          )}
-        </div>
-      </form>
-      {session.commands.length > 0 ? (
-        <p className="commands" aria-label="Agent commands">
-          {session.commands.map((command) => (
-            <button
-              key={command.name}
-              type="button"
-              className="command"
-              title={command.description}
-              onClick={() => setDraft(`/${command.name}${command.hint ? ' ' : ''}`)}
-            >
-              /{command.name}
-            </button>
-          ))}
-        </p>
-      ) : null}
+      <Composer
+        api={api}
+        session={session}
+        rows={rows}
+        statusText={STATUS_TEXT[session.status]}
+        disconnected={disconnected}
+        inputRef={composer}
+        onError={setError}
+        onCancel={cancel}
+      />
     </main>
   );
 }

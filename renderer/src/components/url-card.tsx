@@ -10,61 +10,12 @@
  */
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { AirlockApi, ElicitationAction, UrlElicitationView } from '../../../preload/contract';
-import type { UrlAnalysis } from '../../../preload/url-analysis-view';
 import type { UrlElicitationRow } from '../state/transcript';
 import { askerName, CardHead } from './card-head';
+import { isSuspicious, shownHost, UrlAnalysisBox } from './url-analysis-view';
 
-// Warnings about who the site really is: shown as dangers, not only as cautions.
-const DANGEROUS = new Set([
-  'lookalike',
-  'borrowed-name',
-  'whole-script-confusable',
-  'mixed-script',
-  'userinfo',
-]);
-
-/** The host the user is sent to, as the card names it. */
-export function shownHost(url: UrlAnalysis): string {
-  return url.hostUnicode ?? url.host;
-}
-
-/**
- * The URL in full, as plain selectable text (never a link), the registrable domain (or the whole
- * host) highlighted where main says it lies in `href`.
- */
-export function UrlText({ url }: { url: UrlAnalysis }) {
-  const { href, highlight } = url;
-  return (
-    <code className="url-full">
-      {href.slice(0, highlight.start)}
-      <mark className="url-domain">{href.slice(highlight.start, highlight.end)}</mark>
-      {href.slice(highlight.end)}
-    </code>
-  );
-}
-
-/** Main's warnings, most serious first: each its sentence, marked by an icon and a word. */
-export function UrlWarnings({ url }: { url: UrlAnalysis }) {
-  if (url.warnings.length === 0) {
-    return null;
-  }
-  return (
-    <ul className="url-warnings" aria-label="Warnings about this URL">
-      {url.warnings.map((warning) => (
-        <li
-          key={warning.code}
-          className={`url-warning${DANGEROUS.has(warning.code) ? ' danger' : ''}`}
-          data-code={warning.code}
-        >
-          <span className="url-warning-icon" aria-hidden="true">
-            ⚠
-          </span>
-          <span>{warning.message}</span>
-        </li>
-      ))}
-    </ul>
-  );
-}
+// Its pieces are shared with the consent for links in replies; older imports find them here.
+export { shownHost, UrlText, UrlWarnings } from './url-analysis-view';
 
 type Props = {
   api: AirlockApi;
@@ -162,7 +113,7 @@ export function UrlCard({ api, sessionKey, sessionLabel, row, toolTitle, opening
   const headingId = `${cardKey}-heading`;
   const host = shownHost(url);
   // A site that may not be who it says gets no button that looks like the way forward.
-  const suspicious = url.warnings.some((warning) => DANGEROUS.has(warning.code));
+  const suspicious = isSuspicious(url);
   const openButton = (
     <button
       key="open"
@@ -203,34 +154,7 @@ export function UrlCard({ api, sessionKey, sessionLabel, row, toolTitle, opening
       />
       <p className="card-message">{row.message}</p>
 
-      <section className="url-box" aria-label="Where this leads">
-        <p className="url-site">
-          <span className={`url-scheme scheme-${url.scheme}`}>
-            {url.scheme === 'https' ? (
-              'https: encrypted'
-            ) : (
-              <>
-                <span aria-hidden="true">⚠</span> http: not encrypted
-              </>
-            )}
-          </span>
-          <span className="url-site-name">
-            Site{' '}
-            <strong>{url.registrableDomainUnicode ?? url.registrableDomain ?? url.host}</strong>
-          </span>
-        </p>
-        <p className="url-line">
-          <UrlText url={url} />
-        </p>
-        {/* Never the agent's own text: for a look-alike it is the very disguise (аррӏе.com);
-            the Unicode host shows only when main judged it safe. */}
-        {url.hostUnicode && url.hostUnicode !== url.host ? (
-          <p className="url-note">
-            The host in Unicode: <code>{url.hostUnicode}</code>
-          </p>
-        ) : null}
-        <UrlWarnings url={url} />
-      </section>
+      <UrlAnalysisBox url={url} />
 
       {waiting ? (
         <p className="url-waiting" role="status">

@@ -148,6 +148,57 @@ export class Store {
     this.set({ disconnected: true });
   }
 
+  /** The latest reattach: an older one that ends late does not show the link as up. */
+  private attaching: symbol | undefined;
+
+  /**
+   * Attaches again after the link to the core came back: events sent while it was down are
+   * lost, so the sessions and every transcript are taken afresh, and the link shows as up once
+   * they are. If it drops again meanwhile, it stays down (the next reconnect tries again).
+   */
+  async reattach(): Promise<void> {
+    const attaching = Symbol('reattach');
+    this.attaching = attaching;
+    let keys: string[] = [];
+    try {
+      const state = await this.api.invoke('app:getState', {});
+      keys = state.sessions.map((session) => session.key);
+      for (const key of keys) {
+        this.loading.add(key);
+        this.queued.delete(key);
+      }
+      // Summaries that change from now on arrive as events, on top of these.
+      const shown = keys.includes(this.state.activeKey ?? '') ? this.state.activeKey : keys[0];
+      this.set({
+        agents: state.agents,
+        settingsError: state.settingsError,
+        sessions: state.sessions,
+        activeKey: shown,
+      });
+      for (const key of keys) {
+        const { events } = await this.api.invoke('session:getTranscript', { key });
+        this.loading.delete(key);
+        if (this.state.sessions.some((session) => session.key === key)) {
+          this.set({
+            transcripts: {
+              ...this.state.transcripts,
+              [key]: applyEvents(emptyTranscript(), events),
+            },
+          });
+        }
+      }
+      if (this.attaching === attaching) {
+        this.set({ disconnected: false });
+      }
+    } catch {
+      // The link dropped again: it shows as down until the next reconnect attaches.
+    } finally {
+      for (const key of keys) {
+        this.loading.delete(key);
+      }
+    }
+  }
+
   private scheduleApply(continues = false): void {
     if (this.applyScheduled) {
       return;

@@ -41,6 +41,8 @@ export type Row =
       toolCallId: string;
       options: PermissionOptionView[];
       outcome?: PermissionOutcome;
+      /** What it asks to allow: the tool call's diff, command, paths, kind and raw input. */
+      tool?: ToolCallFields;
     }
   | {
       kind: 'elicitation';
@@ -71,7 +73,8 @@ export type Row =
   | { kind: 'turn_end'; id: number; stopReason: string }
   | { kind: 'turn_error'; id: number; message: string }
   | { kind: 'exit'; id: number; exit: AgentExit }
-  | { kind: 'system'; id: number; text: string };
+  /** `lineId`: the core's name for a line a later one replaces ("Restarting…", say). */
+  | { kind: 'system'; id: number; text: string; lineId?: string };
 
 /** A URL elicitation's transcript row. */
 export type UrlElicitationRow = Extract<Row, { kind: 'url_elicitation' }>;
@@ -229,6 +232,7 @@ function applyEvent(t: Transcript, event: TranscriptEvent): void {
           title: event.title,
           toolCallId: event.toolCallId,
           options: event.options,
+          tool: event.tool,
         }),
       );
       return;
@@ -303,10 +307,20 @@ function applyEvent(t: Transcript, event: TranscriptEvent): void {
       t.open = false;
       push(t, { kind: 'exit', exit: event.exit });
       return;
-    case 'system':
+    case 'system': {
+      // A line with the id of an earlier one takes its place (a restart's outcome, say).
+      const earlier =
+        event.id === undefined
+          ? -1
+          : t.rows.findLastIndex((row) => row.kind === 'system' && row.lineId === event.id);
+      if (earlier !== -1) {
+        t.rows[earlier] = { ...(t.rows[earlier] as Row & { kind: 'system' }), text: event.text };
+        return;
+      }
       t.open = false;
-      push(t, { kind: 'system', text: event.text });
+      push(t, { kind: 'system', text: event.text, lineId: event.id });
       return;
+    }
   }
 }
 

@@ -100,6 +100,7 @@ describe('an agent that crashes during a turn', () => {
     expect(ready.agent?.title).toBe('Scripted Agent');
     expect(recorder.transcript(key)[before]).toEqual({
       type: 'system',
+      id: expect.stringMatching(/^restart-/),
       text: `Restarting ${agent.name}…`,
     });
     await expect(core.invoke('session:restart', { key })).rejects.toThrow('The agent is running');

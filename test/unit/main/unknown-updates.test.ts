@@ -51,7 +51,7 @@ describe('an update Airlock does not display, from a real agent', () => {
       { type: 'chunk', role: 'agent', text: 'after' },
       { type: 'turn_end', stopReason: 'end_turn' },
     ]);
-    expect(recorder.summaries.get(key)).toEqual({ ...before, status: 'ready' });
+    expect(recorder.summaries.get(key)).toEqual({ ...before, firstPrompt: 'go', status: 'ready' });
     expect(recorder.dropped).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import type * as RjsfUtils from '@rjsf/utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 /** The module fresh, with the locale's decimal separator `separator`, counting its lookups. */
@@ -5,7 +6,7 @@ async function load(separator: string) {
   vi.resetModules();
   const lookups = vi.fn(() => separator);
   vi.doMock('@rjsf/utils', async (original) => ({
-    ...(await original<typeof import('@rjsf/utils')>()),
+    ...(await original<typeof RjsfUtils>()),
     getDecimalSeparator: lookups,
   }));
   const field = await import('../../../../renderer/src/forms/number-field.js');

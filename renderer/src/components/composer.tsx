@@ -1,0 +1,301 @@
+/**
+ * The composer: the message box of one session, with the agent's slash commands completed from
+ * a list, the messages sent before one arrow key away, a draft kept per tab, and the one action
+ * that fits the session's state (Send, Cancel the turn, or Stop a start that hangs).
+ */
+import {
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type RefObject,
+} from 'react';
+import { MAX_PROMPT_CHARS, type AirlockApi, type SessionSummary } from '../../../preload/contract';
+import { composerDrafts } from '../state/composer-drafts';
+import {
+  arrowBrowses,
+  completeCommand,
+  historyOf,
+  matchCommands,
+  slashQuery,
+  stepHistory,
+  type HistoryPosition,
+} from '../state/composer-input';
+import type { Row } from '../state/transcript';
+
+type Props = {
+  api: AirlockApi;
+  session: SessionSummary;
+  /** The session's rows: the messages sent in them are the history. */
+  rows: readonly Row[];
+  /** What the session's status reads as ("Starting…"). */
+  statusText: string;
+  /** Whether the link to the core is down: nothing can be sent then. */
+  disconnected: boolean;
+  /** The message box, which others give the focus back to. */
+  inputRef: RefObject<HTMLTextAreaElement | null>;
+  /** Shows an error above the composer (`undefined` clears it). */
+  onError(message: string | undefined): void;
+  /** Cancels the running turn. */
+  onCancel(): void;
+};
+
+/** The composer. */
+export function Composer({
+  api,
+  session,
+  rows,
+  statusText,
+  disconnected,
+  inputRef,
+  onError,
+  onCancel,
+}: Props) {
+  const key = session.key;
+  const [draft, setDraftState] = useState(() => composerDrafts.get(key));
+  const [caret, setCaret] = useState(draft.length);
+  /** The text for which the user closed the command list (Esc); it opens again on a change. */
+  const [dismissedFor, setDismissedFor] = useState<string | undefined>();
+  const [active, setActive] = useState(0);
+  const history = useRef<HistoryPosition>(undefined);
+  /** Where the caret goes, with the focus, after the next render. */
+  const pendingCaret = useRef<number | undefined>(undefined);
+  const rowsNow = useRef(rows);
+  rowsNow.current = rows;
+  const listId = useId();
+  const optionId = (index: number) => `${listId}-option-${index}`;
+
+  const setDraft = (text: string) => {
+    setDraftState(text);
+    composerDrafts.set(key, text);
+  };
+  const focusAt = (position: number) => {
+    pendingCaret.current = position;
+    setCaret(position);
+  };
+  useLayoutEffect(() => {
+    const position = pendingCaret.current;
+    const input = inputRef.current;
+    if (position !== undefined && input) {
+      pendingCaret.current = undefined;
+      input.focus();
+      input.setSelectionRange(position, position);
+    }
+  });
+
+  const query = slashQuery(draft, caret);
+  const matches =
+    query === undefined || dismissedFor === draft ? [] : matchCommands(session.commands, query);
+  const open = matches.length > 0;
+  const activeIndex = Math.min(active, Math.max(matches.length - 1, 0));
+  useEffect(() => setActive(0), [query]);
+  useEffect(() => {
+    if (open) {
+      document.getElementById(optionId(activeIndex))?.scrollIntoView({ block: 'nearest' });
+    }
+    // optionId depends only on listId, which never changes.
+  }, [open, activeIndex]);
+
+  const ready = session.status === 'ready' && !disconnected;
+
+  const send = () => {
+    const text = draft.trim();
+    if (!text) {
+      return;
+    }
+    if (disconnected) {
+      onError('Not connected to Airlock. Your message is kept; send it once the page reconnects.');
+      return;
+    }
+    if (session.status !== 'ready') {
+      // The message stays in the box: nothing typed is lost.
+      onError(
+        session.status === 'starting' || session.status === 'prompting'
+          ? `${statusText} Your message is kept; send it when the session is ready.`
+          : 'The session is not running. Restart the agent to send this message.',
+      );
+      return;
+    }
+    if (text.length > MAX_PROMPT_CHARS) {
+      onError(
+        `This message is ${text.length.toLocaleString('en')} characters long; a message can have at most ${MAX_PROMPT_CHARS.toLocaleString('en')}. Nothing was sent.`,
+      );
+      return;
+    }
+    setDraft('');
+    history.current = undefined;
+    onError(undefined);
+    focusAt(0);
+    api.invoke('session:prompt', { key, text }).catch((failure: unknown) => {
+      onError((failure as Error).message);
+      // Nothing typed is lost: the message comes back unless something new was typed.
+      setDraftState((current) => {
+        const restored = current || text;
+        composerDrafts.set(key, restored);
+        return restored;
+      });
+    });
+  };
+
+  const complete = (name: string) => {
+    const completed = completeCommand(draft, name);
+    setDraft(completed.text);
+    focusAt(completed.caret);
+  };
+
+  const stopStart = () => {
+    onError(undefined);
+    api
+      .invoke('session:stopStart', { key })
+      .catch((failure: unknown) => onError((failure as Error).message));
+    inputRef.current?.focus();
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    const plain = !event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey;
+    if (event.nativeEvent.isComposing) {
+      return;
+    }
+    if (open) {
+      if ((event.key === 'ArrowDown' || event.key === 'ArrowUp') && plain) {
+        event.preventDefault();
+        const step = event.key === 'ArrowDown' ? 1 : -1;
+        setActive((activeIndex + step + matches.length) % matches.length);
+        return;
+      }
+      const chosen = matches[activeIndex]!;
+      // Enter on a command typed in full sends it; otherwise Enter and Tab complete.
+      if (plain && (event.key === 'Tab' || (event.key === 'Enter' && chosen.name !== query))) {
+        event.preventDefault();
+        complete(chosen.name);
+        return;
+      }
+      if (event.key === 'Escape') {
+        // Closes the list only: the session's Esc (cancel the turn) skips a handled event.
+        event.preventDefault();
+        setDismissedFor(draft);
+        return;
+      }
+    }
+    if ((event.key === 'ArrowUp' || event.key === 'ArrowDown') && plain) {
+      const direction = event.key === 'ArrowUp' ? 'up' : 'down';
+      const input = event.currentTarget;
+      const selection = { start: input.selectionStart, end: input.selectionEnd };
+      if (arrowBrowses(direction, draft, selection, history.current)) {
+        const prompts = rowsNow.current.flatMap((row) => (row.kind === 'prompt' ? [row.text] : []));
+        const step = stepHistory(historyOf(prompts), direction, draft, history.current);
+        if (step) {
+          event.preventDefault();
+          history.current = step.position;
+          setDraft(step.text);
+          focusAt(step.text.length);
+        }
+      }
+      return;
+    }
+    if (event.key === 'Enter' && plain) {
+      event.preventDefault();
+      send();
+    }
+  };
+
+  const placeholder = disconnected
+    ? 'Not connected to Airlock'
+    : session.status === 'ready'
+      ? 'Message the agent (Enter to send, Shift+Enter for a new line, / for commands)'
+      : statusText;
+
+  return (
+    <div className="composer-area">
+      {open ? (
+        <ul id={listId} role="listbox" aria-label="Commands" className="command-list">
+          {matches.map((command, index) => (
+            <li
+              key={command.name}
+              id={optionId(index)}
+              role="option"
+              aria-selected={index === activeIndex}
+              data-command={command.name}
+              // The focus stays in the message box.
+              onMouseDown={(event) => event.preventDefault()}
+              onClick={() => complete(command.name)}
+            >
+              <span className="command-name">/{command.name}</span>
+              {command.hint ? <span className="command-hint">{command.hint}</span> : null}
+              <span className="command-description">{command.description}</span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <span className="visually-hidden" role="status">
+        {open ? `${matches.length} ${matches.length === 1 ? 'command' : 'commands'}` : ''}
+      </span>
+      <form
+        className="composer"
+        onSubmit={(event) => {
+          event.preventDefault();
+          send();
+        }}
+      >
+        <textarea
+          ref={inputRef}
+          aria-label="Message"
+          aria-autocomplete="list"
+          aria-controls={open ? listId : undefined}
+          aria-activedescendant={open ? optionId(activeIndex) : undefined}
+          placeholder={placeholder}
+          value={draft}
+          rows={3}
+          onChange={(event) => {
+            history.current = undefined;
+            setDraft(event.target.value);
+            setCaret(event.target.selectionStart);
+          }}
+          onSelect={(event) => setCaret(event.currentTarget.selectionStart)}
+          onKeyDown={onKeyDown}
+        />
+        <div className="composer-actions">
+          {session.status === 'starting' ? (
+            <button type="button" onClick={stopStart} disabled={disconnected}>
+              Stop starting
+            </button>
+          ) : session.status === 'prompting' ? (
+            <button
+              type="button"
+              onClick={onCancel}
+              aria-keyshortcuts="Escape"
+              disabled={disconnected}
+            >
+              Cancel
+            </button>
+          ) : (
+            <button type="submit" disabled={!ready || draft.trim() === ''}>
+              Send
+            </button>
+          )}
+        </div>
+      </form>
+      {session.commands.length > 0 ? (
+        <div className="commands" role="group" aria-label="Agent commands">
+          {session.commands.map((command) => (
+            <button
+              key={command.name}
+              type="button"
+              className="command"
+              title={command.description}
+              onClick={() => {
+                const text = `/${command.name}${command.hint ? ' ' : ''}`;
+                setDraft(text);
+                focusAt(text.length);
+              }}
+            >
+              /{command.name}
+            </button>
+          ))}
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,153 @@
+/**
+ * What the user does to session tabs, from the keyboard map and the tabs' own buttons: start,
+ * close (asking first while a session is busy), move between, rename, go to the card that waits,
+ * and the help overlay. Also keeps the window's title counting the cards that wait.
+ */
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { ConfirmClose } from './components/confirm-close';
+import { HelpOverlay } from './components/help-overlay';
+import type { Sidebar } from './components/sidebar';
+import type { AppState, Store } from './state/store';
+import { isBusy, nextWaiting, stepSession, windowTitle } from './state/tabs';
+import { useShortcuts } from './use-shortcuts';
+import { focusWaitingCard, inWaitingCard } from './waiting-card';
+
+/** What the app wires into its tabs, and the dialogs it shows. */
+export type TabCommands = {
+  requestClose(key: string): void;
+  renaming: string | undefined;
+  startRename(key: string): void;
+  endRename(key: string, title: string | undefined): void;
+  openHelp(): void;
+  /** The dialogs and the announcements, to render once. */
+  overlays: ReactNode;
+};
+
+function focusShownTab(): void {
+  (
+    document.querySelector<HTMLElement>('[role=tablist] [role=tab][tabindex="0"]') ??
+    document.querySelector<HTMLElement>('.new-session select')
+  )?.focus();
+}
+
+/** The commands, bound to the store; call it once, in the app. */
+export function useTabCommands(store: Store, state: AppState, sidebar: Sidebar): TabCommands {
+  const [help, setHelp] = useState(false);
+  const [closing, setClosing] = useState<string | undefined>();
+  const [renaming, setRenaming] = useState<string | undefined>();
+  const [notice, setNotice] = useState('');
+  const { sessions, activeKey } = state;
+
+  const title = windowTitle(sessions);
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
+
+  // A session that closes with the focus in it leaves the focus nowhere: put it on the tab that
+  // is shown now (or, with none left, where a new session starts).
+  const keys = sessions.map((session) => session.key).join(' ');
+  const before = useRef(keys);
+  useEffect(() => {
+    const gone = before.current.split(' ').some((key) => key && !keys.split(' ').includes(key));
+    before.current = keys;
+    if (gone && (document.activeElement ?? document.body) === document.body) {
+      focusShownTab();
+    }
+  }, [keys]);
+
+  const close = (key: string) =>
+    // The one refusal is a session that is already closed: nothing is left to do.
+    void store.api.invoke('session:close', { key }).catch(() => undefined);
+
+  const requestClose = (key: string) => {
+    const session = sessions.find((candidate) => candidate.key === key);
+    if (session && isBusy(session)) {
+      setClosing(key);
+    } else {
+      close(key);
+    }
+  };
+
+  const startRename = (key: string) => {
+    // The field is in the sidebar: show it if it is hidden.
+    sidebar.setExpanded(true);
+    store.activate(key);
+    setRenaming(key);
+  };
+
+  const endRename = (key: string, typed: string | undefined) => {
+    setRenaming(undefined);
+    if (typed !== undefined) {
+      store.api
+        .invoke('session:rename', { key, title: typed })
+        .catch((failure: unknown) => setNotice((failure as Error).message));
+    }
+  };
+
+  const show = (key: string | undefined) => {
+    if (key !== undefined) {
+      store.activate(key);
+      sidebar.picked();
+    }
+  };
+
+  useShortcuts({
+    newSession: () => {
+      sidebar.setExpanded(true);
+      // The sidebar may only now be drawn: focus its first field once it is.
+      requestAnimationFrame(() =>
+        document.querySelector<HTMLElement>('.new-session select, .new-session input')?.focus(),
+      );
+    },
+    closeSession: () => activeKey !== undefined && requestClose(activeKey),
+    nextSession: () => show(stepSession(sessions, activeKey, 1)),
+    previousSession: () => show(stepSession(sessions, activeKey, -1)),
+    focusComposer: () => {
+      sidebar.picked();
+      requestAnimationFrame(() =>
+        document.querySelector<HTMLElement>('textarea[aria-label="Message"]')?.focus(),
+      );
+    },
+    jumpToWaiting: () => {
+      const key = nextWaiting(sessions, activeKey, inWaitingCard(document.activeElement));
+      if (key === undefined) {
+        setNotice('Nothing waits for you.');
+        return;
+      }
+      setNotice('');
+      show(key);
+      focusWaitingCard(key);
+    },
+    renameSession: () => activeKey !== undefined && startRename(activeKey),
+    help: () => setHelp(true),
+  });
+
+  const closingSession = sessions.find((session) => session.key === closing);
+  const overlays = (
+    <>
+      <p className="visually-hidden" role="status">
+        {notice}
+      </p>
+      {help ? <HelpOverlay onClose={() => setHelp(false)} /> : null}
+      {closingSession ? (
+        <ConfirmClose
+          session={closingSession}
+          onConfirm={() => {
+            setClosing(undefined);
+            close(closingSession.key);
+          }}
+          onCancel={() => setClosing(undefined)}
+        />
+      ) : null}
+    </>
+  );
+
+  return {
+    requestClose,
+    renaming: sessions.some((session) => session.key === renaming) ? renaming : undefined,
+    startRename,
+    endRename,
+    openHelp: () => setHelp(true),
+    overlays,
+  };
+}

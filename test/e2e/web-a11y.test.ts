@@ -1,0 +1,155 @@
+/**
+ * Accessibility of the main screens, checked with axe-core in Chromium through the web host, in
+ * the light and the dark theme (and high contrast): the start screen, a session with a streamed
+ * reply (links and code), a tool call with its diff, a permission card, the agent log, the
+ * consent for a link, a narrow window with its sidebar over the session, and the state after
+ * the connection to Airlock is lost. No serious or critical violation anywhere.
+ *
+ * Each screen is also saved to /tmp/airlock-shots/10d/a11y-*.png, to be looked at.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { mkdir } from 'node:fs/promises';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { appPage } from '../helpers/app-page.js';
+import { launchChromium, startWebApp, type WebApp } from '../helpers/web-app.js';
+
+const SHOTS = '/tmp/airlock-shots/10d';
+
+let app: WebApp;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([
+    startWebApp(),
+    launchChromium(),
+    mkdir(SHOTS, { recursive: true }),
+  ]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+afterEach(async ({ task }) => {
+  if (task.result?.state === 'fail') {
+    console.error(`page at failure:\n${(await page.locator('body').textContent())?.slice(-3000)}`);
+  }
+  await page.context().close();
+});
+
+const { transcript, turnEnded, startSession, send } = appPage(() => page);
+
+type Theme = { name: string; colorScheme: 'light' | 'dark'; contrast?: 'more' };
+const THEMES: Theme[] = [
+  { name: 'light', colorScheme: 'light' },
+  { name: 'dark', colorScheme: 'dark' },
+  { name: 'contrast', colorScheme: 'light', contrast: 'more' },
+];
+
+/** A fresh page in `theme`; axe is injected as a script, which the app's CSP refuses. */
+async function open(url: string, theme: Theme, width = 1280): Promise<void> {
+  const context = await browser.newContext({
+    viewport: { width, height: 800 },
+    bypassCSP: true,
+    colorScheme: theme.colorScheme,
+    contrast: theme.contrast ?? 'no-preference',
+  });
+  page = await context.newPage();
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !message.text().includes('WebSocket')) {
+      console.error(`page: ${message.text()}`);
+    }
+  });
+  await page.goto(url);
+}
+
+/** The serious and critical violations on the page as it is, each with where it is. */
+async function violations(): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.nodes
+          .slice(0, 5)
+          .map((node) => node.target.join(' '))
+          .join(', ')}`,
+    );
+}
+
+/** Checks the screen and keeps a picture of it. */
+async function check(screen: string, theme: Theme, width = 1280): Promise<void> {
+  await expect(violations(), `${screen} (${theme.name})`).resolves.toEqual([]);
+  await page.screenshot({
+    path: `${SHOTS}/a11y-${screen}-${theme.name}-${width}.png`,
+    animations: 'disabled',
+  });
+}
+
+describe.each(THEMES)('the main screens in the $name theme', (theme) => {
+  it('has no serious or critical violation on any of them', async () => {
+    await open(app.url, theme);
+    await page.getByRole('button', { name: 'Start session' }).waitFor();
+    await check('start', theme);
+
+    await startSession();
+    await send('/links');
+    await turnEnded('Done');
+    await check('reply', theme);
+
+    await transcript().getByRole('button', { name: 'PayPal', exact: true }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Open in browser' }).waitFor();
+    await check('link-consent', theme);
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+
+    await send('/tool');
+    await transcript()
+      .getByRole('figure', { name: /Diff of/ })
+      .waitFor();
+    await turnEnded('Done');
+    await check('tool-diff', theme);
+
+    await send('/permission');
+    const card = transcript()
+      .getByRole('group', { name: /Permission request/ })
+      .last();
+    await card.getByRole('button', { name: 'Allow once' }).waitFor();
+    await check('permission', theme);
+    await card.getByRole('button', { name: 'Allow once' }).click();
+    await turnEnded('Done');
+
+    await page.getByRole('button', { name: 'Show agent log' }).click();
+    await page.getByRole('region', { name: 'Agent log' }).getByText('Log file:').waitFor();
+    await check('log', theme);
+    await page.keyboard.press('Escape');
+
+    // A phone-sized window, the sidebar over the session.
+    await page.setViewportSize({ width: 400, height: 800 });
+    await check('narrow', theme, 400);
+    await page.getByRole('button', { name: 'Sessions sidebar' }).click();
+    await page.getByRole('navigation', { name: 'Sessions' }).waitFor();
+    await check('narrow-sidebar', theme, 400);
+  });
+
+  it('has none once the connection to Airlock is lost', async () => {
+    // A host of its own, stopped under the page: the socket closes as when Airlock quits.
+    const lost = await startWebApp();
+    try {
+      await open(lost.url, theme);
+      await startSession();
+      await send('hello');
+      await turnEnded('Done');
+      await lost.stop();
+      await page
+        .getByRole('alert')
+        .filter({ hasText: /connection/i })
+        .first()
+        .waitFor();
+      await check('connection-lost', theme);
+    } finally {
+      await lost.stop();
+    }
+  });
+});

@@ -1,0 +1,315 @@
+/**
+ * Permission cards and tool cards in Chromium against `npm run web`'s build, with the demo agent:
+ * a card shows what it asks to allow before any answer, is answered from the keyboard, and an
+ * "Always allow" holds; tool cards fold, number their diffs' lines, and a call the user did not
+ * allow reads as not run.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { DEMO_FILE } from '../../main/demo-agent/tools.js';
+import { appPage } from '../helpers/app-page.js';
+import { launchChromium, startWebApp, type WebApp } from '../helpers/web-app.js';
+
+let app: WebApp;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startWebApp(), launchChromium()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+afterEach(async ({ task }) => {
+  if (task.result?.state === 'fail') {
+    console.error(
+      `page at failure:\n${(await page.locator('body').textContent())?.slice(0, 3000)}`,
+    );
+  }
+  await page.close();
+});
+beforeEach(async () => {
+  // Tall enough that the list draws every row of a turn.
+  page = await browser.newPage({ viewport: { width: 1200, height: 1600 } });
+  page.on(
+    'console',
+    (message) => message.type() === 'error' && console.error(`page: ${message.text()}`),
+  );
+  await page.goto(app.url);
+  await startSession();
+});
+
+const { status, transcript, turnEnded, startSession, send } = appPage(() => page);
+
+/** Waits until `count` turns have ended and the session is ready for the next. */
+async function turnsEnded(count: number): Promise<void> {
+  await transcript()
+    .getByRole('status', { name: 'Turn ended' })
+    .nth(count - 1)
+    .waitFor();
+  await status().filter({ hasText: 'Ready' }).waitFor();
+}
+
+const card = (title: string) =>
+  transcript()
+    .getByRole('group', { name: `Permission request: ${title}` })
+    .last();
+const tool = (title: string) =>
+  transcript()
+    .getByRole('region', { name: `Tool call: ${title}` })
+    .last();
+
+/** Each line of a diff as its old number, new number and text. */
+const diffLines = (diff: Locator) =>
+  diff
+    .locator('.diff-line, .diff-fold')
+    .evaluateAll((rows) =>
+      rows.map((row) =>
+        row.classList.contains('diff-fold')
+          ? (row.textContent ?? '')
+          : [...row.children].map((cell) => cell.textContent ?? '').join('|'),
+      ),
+    );
+
+/** The colour a CSS variable gives text, as the page computes it. */
+const colourOf = (variable: string) =>
+  page.evaluate((name) => {
+    const probe = document.createElement('span');
+    probe.style.color = `var(${name})`;
+    document.body.append(probe);
+    const colour = getComputedStyle(probe).color;
+    probe.remove();
+    return colour;
+  }, variable);
+
+describe('a permission card', () => {
+  it('shows the edit it asks to allow, with line numbers, paths and kind, before any answer', async () => {
+    await send('/permission');
+    const asking = card('Edit README.md');
+    await asking.getByRole('button', { name: 'Allow once', exact: true }).waitFor();
+    // The choices are the agent's, named as it named them: the key hints are not in their names.
+    await expect(asking.getByRole('button').allTextContents()).resolves.toEqual([
+      'Allow once',
+      'Always allow',
+      'Reject',
+    ]);
+    for (const name of ['Allow once', 'Always allow', 'Reject']) {
+      await asking.getByRole('button', { name, exact: true }).waitFor();
+    }
+
+    const diff = asking.getByRole('figure', { name: `Diff of ${DEMO_FILE}` });
+    await expect(diffLines(diff)).resolves.toEqual([
+      '1|1|  # Demo',
+      '2|2|  ',
+      '3||- Hello.',
+      '|3|+ Hello from the Airlock demo agent.',
+      '4|4|  ',
+      '5|5|  This project shows what Airlock can display.',
+      '6|6|  ',
+      '⋯ 5 unchanged lines',
+      '12|12|  ',
+      '13|13|  ## Usage',
+      '14|14|  ',
+      '15||- Start it with `npm start`.',
+      '|15|+ Start it with `npm start`, then type `/help`.',
+      '16|16|  ',
+      '17|17|  ## Licence',
+      '18|18|  ',
+      '19|19|  MIT',
+    ]);
+    await expect(diff.locator('figcaption').textContent()).resolves.toBe(`${DEMO_FILE}+2 −2`);
+    await expect(asking.textContent()).resolves.toContain('The agent asks to edit: Edit README.md');
+    await expect(asking.locator('.tool-kind').textContent()).resolves.toBe('Edit');
+
+    // Its tool call says it waits, and keeps what the card shows folded away meanwhile.
+    const call = tool('Edit README.md');
+    await call.getByText('Waiting for your answer').waitFor();
+    await expect(call.getByRole('status').textContent()).resolves.toBe('pending');
+    const toggle = call.getByRole('button', { name: /Edit README\.md/ });
+    await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('false');
+
+    await asking.getByRole('button', { name: 'Allow once' }).click();
+    await asking.getByText('Answered: Allow once').waitFor();
+    await turnEnded('Done');
+    // Answered, the card is a record; the tool call shows what was done.
+    await expect(asking.getByRole('figure').count()).resolves.toBe(0);
+    await expect(call.getByRole('status').textContent()).resolves.toBe('completed');
+    await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('true');
+    await call.getByRole('figure', { name: `Diff of ${DEMO_FILE}` }).waitFor();
+  });
+
+  it('shows the command it asks to run and where, and is answered by its keys', async () => {
+    await send('/permission-run');
+    const asking = card('Run the tests');
+    await asking.getByRole('button', { name: 'Reject' }).waitFor();
+    // A new card takes the focus on its first choice.
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Allow once');
+    await expect(asking.textContent()).resolves.toContain('The agent asks to run: Run the tests');
+    const command = asking.locator('.tool-command');
+    await expect(command.textContent()).resolves.toBe(
+      `Command in ${app.configDir}$ bash -lc 'npm test -- --reporter=dot'`,
+    );
+    await expect(
+      asking
+        .getByRole('group', { name: 'Raw input' })
+        .or(asking.getByLabel('Raw input'))
+        .textContent(),
+    ).resolves.toContain('"npm test -- --reporter=dot"');
+
+    // The tool call's own card has the same fields, folded until the user opens it.
+    const call = tool('Run the tests');
+    await call.getByRole('button', { name: /Run the tests/ }).click();
+    await expect(call.locator('.tool-command pre').textContent()).resolves.toBe(
+      "$ bash -lc 'npm test -- --reporter=dot'",
+    );
+
+    // Back on the card: the arrows move between its choices, a digit picks one.
+    await asking.getByRole('button', { name: 'Allow once' }).focus();
+    await page.keyboard.press('ArrowRight');
+    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe(
+      'Always allow',
+    );
+    await page.keyboard.press('End');
+    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Reject');
+    await page.keyboard.press('1');
+    await asking.getByText('Answered: Allow once').waitFor();
+    await transcript().getByText('The tests pass: 10 of 10.').waitFor();
+    await expect(call.locator('.tool-content').textContent()).resolves.toContain(
+      'Tests  10 passed (10)',
+    );
+  });
+
+  it('is not asked again once the user chose “Always allow” for that kind of tool', async () => {
+    await send('/permission');
+    await card('Edit README.md').getByRole('button', { name: 'Always allow' }).click();
+    await transcript()
+      .getByText('I will not ask again before edits in this session.', { exact: false })
+      .waitFor();
+    await turnsEnded(1);
+
+    await send('/permission');
+    await transcript()
+      .getByText(
+        'You chose “Always allow” for edits earlier in this session, so I did not ask again.',
+        { exact: false },
+      )
+      .waitFor();
+    await turnsEnded(2);
+    await expect(
+      transcript()
+        .getByRole('group', { name: /^Permission request/ })
+        .count(),
+    ).resolves.toBe(1);
+    await expect(tool('Edit README.md').getByRole('status').textContent()).resolves.toBe(
+      'completed',
+    );
+
+    // Another kind of tool is still asked about.
+    await send('/permission-run');
+    await card('Run the tests').getByRole('button', { name: 'Reject' }).click();
+    await transcript().getByText('Understood: I did not run the tests.').waitFor();
+    await turnsEnded(3);
+  });
+});
+
+describe('a tool card', () => {
+  it('folds and unfolds by mouse and keyboard, saying which it is', async () => {
+    await send('/tool');
+    await turnEnded('Done');
+    const call = tool('Edit README.md');
+    const toggle = call.getByRole('button', { name: /Edit README\.md/ });
+    const diff = call.getByRole('figure', { name: `Diff of ${DEMO_FILE}` });
+    await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('true');
+    await expect(
+      toggle.evaluate(
+        (button) => document.getElementById(button.getAttribute('aria-controls')!) !== null,
+      ),
+    ).resolves.toBe(true);
+    await diff.waitFor();
+
+    await toggle.click();
+    await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('false');
+    await diff.waitFor({ state: 'detached' });
+
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('true');
+    await diff.waitFor();
+    await page.keyboard.press('Space');
+    await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('false');
+  });
+
+  it('reads “rejected · not run” in a neutral colour for a call the user rejected, never “failed”', async () => {
+    await send('/permission');
+    await card('Edit README.md').getByRole('button', { name: 'Reject' }).click();
+    await transcript().getByText('Understood: I left README.md alone.').waitFor();
+    await turnEnded('Done');
+    const status = tool('Edit README.md').getByRole('status');
+    await expect(status.textContent()).resolves.toBe('rejected · not run');
+    const [shown, muted, danger] = await Promise.all([
+      status.evaluate((element) => getComputedStyle(element).color),
+      colourOf('--muted'),
+      colourOf('--danger'),
+    ]);
+    expect(shown).toBe(muted);
+    expect(shown).not.toBe(danger);
+  });
+
+  it('reads “cancelled · not run” for a call whose permission the user cancelled', async () => {
+    await send('/permission');
+    await card('Edit README.md').getByRole('button', { name: 'Reject' }).waitFor();
+    await page.keyboard.press('Escape');
+    await turnEnded('Cancelled');
+    await expect(tool('Edit README.md').getByRole('status').textContent()).resolves.toBe(
+      'cancelled · not run',
+    );
+  });
+});
+
+describe('accessibility', () => {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    it(`has no serious or critical axe violations: permission cards, tool cards, diffs (${colorScheme})`, async () => {
+      // axe is injected as a script, which the app's CSP refuses.
+      await page.close();
+      // axe opens pages of its own, which it needs a context made for them to do.
+      const context = await browser.newContext({
+        viewport: { width: 1200, height: 1600 },
+        bypassCSP: true,
+        colorScheme,
+      });
+      page = await context.newPage();
+      page.once('close', () => void context.close());
+      await page.goto(app.url);
+      await startSession();
+      const scan = async (what: string) => {
+        const results = await new AxeBuilder({ page }).include('[role=log]').analyze();
+        const serious = results.violations.filter(
+          (violation) => violation.impact === 'serious' || violation.impact === 'critical',
+        );
+        expect(
+          serious.map(
+            (violation) =>
+              `${what}: ${violation.id}: ${violation.nodes.map((node) => node.target).join(' ')}`,
+          ),
+        ).toEqual([]);
+      };
+      await send('/permission');
+      await card('Edit README.md').getByRole('button', { name: 'Reject' }).waitFor();
+      await scan('edit card');
+      await card('Edit README.md').getByRole('button', { name: 'Allow once' }).click();
+      await turnsEnded(1);
+      await send('/permission-run');
+      await card('Run the tests').getByRole('button', { name: 'Reject' }).waitFor();
+      await scan('command card');
+      await card('Run the tests').getByRole('button', { name: 'Reject' }).click();
+      await turnsEnded(2);
+      await tool('Run the tests')
+        .getByRole('button', { name: /Run the tests/ })
+        .click();
+      await tool('Run the tests').getByText('Raw input').click();
+      await scan('answered cards, tool cards and diffs');
+    });
+  }
+});

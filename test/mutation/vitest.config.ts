@@ -1,0 +1,34 @@
+/**
+ * The vitest configuration Stryker runs (see stryker.config.mjs): the unit project of
+ * vitest.config.ts alone, in child processes as `npm test` runs it.
+ */
+import { fileURLToPath } from 'node:url';
+import type { Plugin } from 'vite';
+import { defineConfig } from 'vitest/config';
+import base from '../../vitest.config.js';
+
+const unit = base.test?.projects?.find(
+  (project) => typeof project === 'object' && 'test' in project && project.test?.name === 'unit',
+);
+if (typeof unit !== 'object' || unit instanceof Promise) {
+  throw new Error('vitest.config.ts has no project named "unit"');
+}
+
+/**
+ * Runs the tests in child processes, vitest's default, which Stryker's vitest runner replaces
+ * with worker threads. A few tests fail in a thread: its stack is four times a process's, for
+ * one, so there a 10,000-deep form schema no longer overflows `JSON.stringify` (checkSize in
+ * main/core/elicitation/form-schema.ts).
+ */
+function inChildProcesses(): Plugin {
+  return { name: 'airlock:mutation-forks', config: () => ({ test: { pool: 'forks' } }) };
+}
+
+/**
+ * Only the unit project: the e2e project drives Chromium through the built app, takes minutes
+ * a run, and would run again for every mutant it covers.
+ */
+export default defineConfig({
+  root: fileURLToPath(new URL('../..', import.meta.url)),
+  test: { projects: [{ ...unit, plugins: [...(unit.plugins ?? []), inChildProcesses()] }] },
+});

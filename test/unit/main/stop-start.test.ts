@@ -1,0 +1,124 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AirlockCore } from '../../../main/core/core.js';
+import type { AgentSpec } from '../../../main/core/settings.js';
+import { fixtureSpec } from '../../helpers/agents.js';
+import { readySession, startCore } from '../../helpers/core-harness.js';
+
+// Far longer than any wait below: a stop that works does not wait for the timeout.
+const timeouts = { requestMs: 60_000, cancelGraceMs: 500 };
+
+let core: AirlockCore | undefined;
+afterEach(() => core?.dispose());
+
+/** A scripted agent that writes its pid to a file in `dir`. */
+function hanging(scenario: string, dir: string): AgentSpec & { pidFile: string } {
+  const spec = fixtureSpec(scenario);
+  const pidFile = join(dir, `${scenario}.pid`);
+  return { ...spec, env: { SCRIPTED_PID_FILE: pidFile }, pidFile };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The agent's pid, once it has started. */
+async function pidOf(pidFile: string): Promise<number> {
+  await expect
+    .poll(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', { timeout: 10_000 })
+    .toBe(true);
+  return Number(readFileSync(pidFile, 'utf8'));
+}
+
+async function setUp(scenario: string) {
+  const agent = hanging(scenario, await mkdtemp(join(tmpdir(), 'airlock-pid-')));
+  const started = await startCore([agent], timeouts);
+  core = started.core;
+  return { ...started, agent };
+}
+
+async function create(agentName: string, cwd: string): Promise<string> {
+  const { key } = (await core!.invoke('session:create', { agentName, cwd })) as { key: string };
+  return key;
+}
+
+describe('session:stopStart', () => {
+  it('stops an agent that never answers initialize, at once', async () => {
+    const { recorder, agent, dir } = await setUp('never-answer');
+    const key = await create(agent.name, dir);
+    const pid = await pidOf(agent.pidFile);
+    await recorder.status(key, 'starting');
+
+    await core!.invoke('session:stopStart', { key });
+    const summary = await recorder.status(key, 'failed');
+    expect(summary.error).toBe(`You stopped ${agent.name} while it was starting.`);
+    await expect.poll(() => alive(pid), { timeout: 5_000 }).toBe(false);
+    // The log says so (written as the process's end is noticed).
+    await expect
+      .poll(() => readFileSync(join(dir, 'logs', `${agent.name}.log`), 'utf8'))
+      .toContain('was stopped by SIGTERM');
+  });
+
+  it('stops an agent that never answers session/new, at once', async () => {
+    const { recorder, agent, dir } = await setUp('never-answer-new');
+    const key = await create(agent.name, dir);
+    const pid = await pidOf(agent.pidFile);
+    await core!.invoke('session:stopStart', { key });
+    await recorder.status(key, 'failed');
+    await expect.poll(() => alive(pid), { timeout: 5_000 }).toBe(false);
+  });
+
+  it('leaves the agent running while another tab waits on the same start', async () => {
+    const { recorder, agent, dir } = await setUp('never-answer-new');
+    const first = await create(agent.name, dir);
+    const second = await create(agent.name, dir);
+    const pid = await pidOf(agent.pidFile);
+    await core!.invoke('session:stopStart', { key: first });
+    await recorder.status(first, 'failed');
+    expect(recorder.summaries.get(second)?.status).toBe('starting');
+    expect(alive(pid)).toBe(true);
+
+    await core!.invoke('session:stopStart', { key: second });
+    await recorder.status(second, 'failed');
+    await expect.poll(() => alive(pid), { timeout: 5_000 }).toBe(false);
+  });
+
+  it('refuses a session that is not starting', async () => {
+    const started = await startCore([], timeouts);
+    core = started.core;
+    const key = await readySession(core, started.recorder, 'Demo Agent', started.dir);
+    await expect(core.invoke('session:stopStart', { key })).rejects.toThrow(
+      'The session is not starting',
+    );
+  });
+});
+
+describe('session:close while starting', () => {
+  it('stops the agent the tab was starting', async () => {
+    const { recorder, agent, dir } = await setUp('never-answer');
+    const key = await create(agent.name, dir);
+    const pid = await pidOf(agent.pidFile);
+    await core!.invoke('session:close', { key });
+    await recorder.status(key, 'closed');
+    await expect.poll(() => alive(pid), { timeout: 5_000 }).toBe(false);
+  });
+});
+
+describe('dispose while a start hangs', () => {
+  it('stops the agent without waiting for the timeout', async () => {
+    const { agent, dir } = await setUp('never-answer');
+    await create(agent.name, dir);
+    const pid = await pidOf(agent.pidFile);
+    await core!.dispose();
+    core = undefined;
+    expect(alive(pid)).toBe(false);
+  });
+});

@@ -1,0 +1,115 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AirlockCore } from '../../../main/core/core.js';
+import {
+  FIRST_PROMPT_CHARS,
+  firstPromptName,
+  oneLine,
+  userTabName,
+} from '../../../main/core/tab-title.js';
+import { MAX_SESSION_NAME_CHARS } from '../../../preload/contract.js';
+import { readySession, startCore } from '../../helpers/core-harness.js';
+
+let core: AirlockCore | undefined;
+afterEach(async () => {
+  await core?.dispose();
+  core = undefined;
+});
+
+describe('oneLine', () => {
+  it('puts text on one line, trimmed, with runs of white space as one space', () => {
+    expect(oneLine('  fix the\n\n build \t now  ', 100)).toBe('fix the build now');
+  });
+
+  it('drops control characters and the bidirectional controls that reorder text', () => {
+    expect(oneLine('a\u0000b\u202ecba\u2066x\u2069\u200fy\u2028z', 100)).toBe('a b cba x y z');
+  });
+
+  it('keeps text within the bound whole, and cuts longer text with an ellipsis', () => {
+    expect(oneLine('abcde', 5)).toBe('abcde');
+    expect(oneLine('abcdef', 5)).toBe('abcd…');
+    expect(Array.from(oneLine('x'.repeat(1000), 80))).toHaveLength(80);
+  });
+
+  it('never cuts a character in half', () => {
+    // Each emoji is two UTF-16 code units; the cut counts characters.
+    const cut = oneLine('😀'.repeat(10), 4);
+    expect(cut).toBe('😀😀😀…');
+  });
+
+  it('leaves no space before the ellipsis', () => {
+    expect(oneLine('abc def', 5)).toBe('abc…');
+  });
+});
+
+describe('userTabName', () => {
+  it('keeps a name on one line and gives nothing for a blank one', () => {
+    expect(userTabName(' Release\nnotes ')).toBe('Release notes');
+    expect(userTabName(' \n\t ')).toBeUndefined();
+    expect(userTabName('')).toBeUndefined();
+  });
+});
+
+describe('firstPromptName', () => {
+  it('is the prompt on one line, bounded', () => {
+    expect(firstPromptName('Why does\nthe build fail?')).toBe('Why does the build fail?');
+    expect(Array.from(firstPromptName('word '.repeat(100))!)).toHaveLength(FIRST_PROMPT_CHARS);
+    expect(firstPromptName('\n\n')).toBeUndefined();
+  });
+});
+
+describe('session:rename', () => {
+  async function demoSession() {
+    const started = await startCore();
+    core = started.core;
+    const key = await readySession(core, started.recorder, 'Demo Agent', started.dir);
+    return { core: started.core, recorder: started.recorder, key };
+  }
+
+  it("names the tab, wins over the agent's title, and an empty name clears it", async () => {
+    const { core, recorder, key } = await demoSession();
+    const summary = () => recorder.summaries.get(key)!;
+
+    await core.invoke('session:rename', { key, title: '  Release\nnotes  ' });
+    await recorder.until(() => summary().userTitle === 'Release notes', 'the name');
+
+    // The agent names the session too: both are kept, the user's is the one a tab shows.
+    await core.invoke('session:prompt', { key, text: '/title Tidy the docs' });
+    await recorder.event(key, 'turn_end');
+    expect(summary().title).toBe('Tidy the docs');
+    expect(summary().userTitle).toBe('Release notes');
+
+    await core.invoke('session:rename', { key, title: '   ' });
+    await recorder.until(() => summary().userTitle === undefined, 'the name to be cleared');
+    expect(summary().title).toBe('Tidy the docs');
+  });
+
+  it('refuses a name past the bound, and a closed tab', async () => {
+    const { core, key } = await demoSession();
+    await expect(
+      core.invoke('session:rename', { key, title: 'x'.repeat(MAX_SESSION_NAME_CHARS + 1) }),
+    ).rejects.toThrow(/Invalid session:rename request/);
+    await expect(core.invoke('session:rename', { key, title: 'a', extra: true })).rejects.toThrow(
+      /Invalid session:rename request/,
+    );
+    await core.invoke('session:close', { key });
+    await expect(core.invoke('session:rename', { key, title: 'late' })).rejects.toThrow(
+      'That session is closed',
+    );
+  });
+
+  it('keeps the first prompt, on one line, as the name to fall back on', async () => {
+    const { core, recorder, key } = await demoSession();
+    const summary = () => recorder.summaries.get(key)!;
+    expect(summary().firstPrompt).toBeUndefined();
+
+    await core.invoke('session:prompt', { key, text: 'Why does\nthe build fail on CI?' });
+    await recorder.event(key, 'turn_end');
+    expect(summary().firstPrompt).toBe('Why does the build fail on CI?');
+
+    // A later prompt does not rename the tab.
+    const ended = recorder.transcript(key).length;
+    await core.invoke('session:prompt', { key, text: 'and on my machine?' });
+    await recorder.event(key, 'turn_end', ended);
+    expect(summary().firstPrompt).toBe('Why does the build fail on CI?');
+  });
+});
