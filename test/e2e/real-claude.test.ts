@@ -15,7 +15,7 @@ import {
   type ContentBlock,
   type MessagesBody,
 } from '../helpers/stand-ins/anthropic.js';
-import { launchChromium, startWebApp, type WebApp } from '../helpers/web-app.js';
+import { launchChromium, startWebApp, type WebApp, echoPageErrors } from '../helpers/web-app.js';
 
 const installed = await ensureRealAgent(REAL_AGENTS.claude);
 if (!installed.ok) {
@@ -138,10 +138,7 @@ describe.skipIf(!installed.ok)('the real Claude Agent', () => {
   });
   beforeEach(async () => {
     page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-    page.on(
-      'console',
-      (message) => message.type() === 'error' && console.error(`page: ${message.text()}`),
-    );
+    echoPageErrors(page);
     await page.goto(app.url);
     await startSession();
   });

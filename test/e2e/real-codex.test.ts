@@ -17,7 +17,7 @@ import {
   type OpenAiScript,
   type OpenAiStandIn,
 } from '../helpers/stand-ins/openai.js';
-import { launchChromium, startWebApp, type WebApp } from '../helpers/web-app.js';
+import { launchChromium, startWebApp, type WebApp, echoPageErrors } from '../helpers/web-app.js';
 
 const installed = await ensureRealAgent(REAL_AGENTS.codex);
 if (!installed.ok) {
@@ -97,10 +97,7 @@ describe.skipIf(!installed.ok)('the real Codex in the browser', () => {
   beforeEach(async () => {
     workDir = await mkdtemp(join(tmpdir(), 'airlock-codex-work-'));
     page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-    page.on(
-      'console',
-      (message) => message.type() === 'error' && console.error(`page: ${message.text()}`),
-    );
+    echoPageErrors(page);
     await page.goto(app.url);
   });
   afterEach(async ({ task }) => {

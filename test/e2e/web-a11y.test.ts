@@ -12,7 +12,13 @@ import { mkdir } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { appPage } from '../helpers/app-page.js';
-import { launchChromium, startWebApp, type WebApp } from '../helpers/web-app.js';
+import {
+  launchChromium,
+  startWebApp,
+  type WebApp,
+  reportFailure,
+  echoPageErrors,
+} from '../helpers/web-app.js';
 
 const SHOTS = '/tmp/airlock-shots/10d';
 
@@ -32,9 +38,7 @@ afterAll(async () => {
   await app?.stop();
 });
 afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail') {
-    console.error(`page at failure:\n${(await page.locator('body').textContent())?.slice(-3000)}`);
-  }
+  await reportFailure(page, task);
   await page.context().close();
 });
 
@@ -56,11 +60,7 @@ async function open(url: string, theme: Theme, width = 1280): Promise<void> {
     contrast: theme.contrast ?? 'no-preference',
   });
   page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !message.text().includes('WebSocket')) {
-      console.error(`page: ${message.text()}`);
-    }
-  });
+  echoPageErrors(page, (text) => text.includes('WebSocket'));
   await page.goto(url);
 }
 

@@ -9,7 +9,13 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Browser, Page } from 'playwright-core';
 import { fixtureSpec } from '../helpers/agents.js';
 import { appPage } from '../helpers/app-page.js';
-import { launchChromium, startWebApp, type WebApp } from '../helpers/web-app.js';
+import {
+  launchChromium,
+  startWebApp,
+  type WebApp,
+  reportFailure,
+  echoPageErrors,
+} from '../helpers/web-app.js';
 
 const hangsAtInitialize = fixtureSpec('never-answer', 'Hangs');
 const hangsAtNew = fixtureSpec('never-answer-new', 'Hangs Later');
@@ -35,18 +41,11 @@ beforeEach(async () => {
     ),
   });
   page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-  page.on(
-    'console',
-    (message) => message.type() === 'error' && console.error(`page: ${message.text()}`),
-  );
+  echoPageErrors(page);
   await page.goto(app.url);
 });
 afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail') {
-    console.error(
-      `page at failure:\n${(await page.locator('body').textContent())?.slice(0, 3000)}`,
-    );
-  }
+  await reportFailure(page, task);
   await page.close();
   await app.stop();
 });

@@ -8,7 +8,13 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page, WebSocketRoute } from 'playwright-core';
 import { appPage } from '../helpers/app-page.js';
-import { launchChromium, startWebApp, type WebApp } from '../helpers/web-app.js';
+import {
+  launchChromium,
+  startWebApp,
+  type WebApp,
+  reportFailure,
+  echoPageErrors,
+} from '../helpers/web-app.js';
 
 let app: WebApp;
 let browser: Browser;
@@ -30,10 +36,7 @@ beforeEach(async () => {
   sockets = [];
   app = await startWebApp();
   page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
-  page.on(
-    'console',
-    (message) => message.type() === 'error' && console.error(`page: ${message.text()}`),
-  );
+  echoPageErrors(page);
   await page.routeWebSocket(/\/ws$/, (ws) => {
     if (down) {
       ws.close({ code: 1013, reason: 'host down' });
@@ -45,11 +48,7 @@ beforeEach(async () => {
   await page.goto(app.url);
 });
 afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail') {
-    console.error(
-      `page at failure:\n${(await page.locator('body').textContent())?.slice(0, 3000)}`,
-    );
-  }
+  await reportFailure(page, task);
   await page.close();
   await app.stop();
 });

@@ -6,7 +6,13 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { appPage } from '../helpers/app-page.js';
-import { launchChromium, startWebApp, type WebApp } from '../helpers/web-app.js';
+import {
+  launchChromium,
+  startWebApp,
+  type WebApp,
+  reportFailure,
+  echoPageErrors,
+} from '../helpers/web-app.js';
 
 let app: WebApp;
 let browser: Browser;
@@ -20,9 +26,7 @@ afterAll(async () => {
   await app?.stop();
 });
 afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail') {
-    console.error(`page at failure:\n${(await page.locator('body').textContent())?.slice(-3000)}`);
-  }
+  await reportFailure(page, task);
   await page.context().close();
 });
 beforeEach(async () => {
@@ -38,11 +42,7 @@ async function openApp(options: BrowserContextOptions = {}, setUp?: (page: Page)
     ...options,
   });
   page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'error') {
-      console.error(`page: ${message.text()}`);
-    }
-  });
+  echoPageErrors(page);
   await setUp?.(page);
   await page.goto(app.url);
   await startSession();

@@ -7,7 +7,13 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { appPage } from '../helpers/app-page.js';
-import { launchChromium, startWebApp, type WebApp } from '../helpers/web-app.js';
+import {
+  launchChromium,
+  startWebApp,
+  type WebApp,
+  reportFailure,
+  echoPageErrors,
+} from '../helpers/web-app.js';
 
 let app: WebApp;
 let browser: Browser;
@@ -21,18 +27,12 @@ afterAll(async () => {
   await app?.stop();
 });
 afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail') {
-    console.error(`page at failure:\n${(await page.locator('body').textContent())?.slice(-3000)}`);
-  }
+  await reportFailure(page, task);
   await page.context().close();
 });
 beforeEach(async () => {
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  page.on('console', (message) => {
-    if (message.type() === 'error') {
-      console.error(`page: ${message.text()}`);
-    }
-  });
+  echoPageErrors(page);
   await page.goto(app.url);
 });
 

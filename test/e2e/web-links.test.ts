@@ -9,7 +9,13 @@ import type { Browser, BrowserContextOptions, Page, Request } from 'playwright-c
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LINKS_TEXT } from '../../main/demo-agent/script.js';
 import { appPage } from '../helpers/app-page.js';
-import { launchChromium, startWebApp, type WebApp } from '../helpers/web-app.js';
+import {
+  launchChromium,
+  startWebApp,
+  type WebApp,
+  reportFailure,
+  echoPageErrors,
+} from '../helpers/web-app.js';
 
 let app: WebApp;
 let browser: Browser;
@@ -27,9 +33,7 @@ afterAll(async () => {
   await app?.stop();
 });
 afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail') {
-    console.error(`page at failure:\n${(await page.locator('body').textContent())?.slice(-3000)}`);
-  }
+  await reportFailure(page, task);
   await page.context().close();
 });
 beforeEach(async () => {
@@ -50,11 +54,7 @@ async function openApp(options: BrowserContextOptions = {}) {
     route.fulfill({ contentType: 'text/html', body: '<title>ACP</title><p>The spec</p>' }),
   );
   page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'error') {
-      console.error(`page: ${message.text()}`);
-    }
-  });
+  echoPageErrors(page);
   await page.goto(app.url);
   await startSession();
   await send('/links');
@@ -189,7 +189,8 @@ describe('copying', () => {
     await turnEnded('Done');
     const rows = transcript().locator('.row.text.role-agent');
     // Cut into segments: one Copy button, on the first.
-    await expect(rows.count()).resolves.toBeGreaterThan(2);
+    // The list may draw the last segments a frame after the turn's end.
+    await expect.poll(() => rows.count()).toBeGreaterThan(2);
     const buttons = transcript().getByRole('button', { name: 'Copy message' });
     await buttons.last().click();
     const copied = await page.evaluate(() => navigator.clipboard.readText());

@@ -9,7 +9,13 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Browser, Locator, Page } from 'playwright-core';
 import { DEMO_FILE } from '../../main/demo-agent/tools.js';
 import { appPage } from '../helpers/app-page.js';
-import { launchChromium, startWebApp, type WebApp } from '../helpers/web-app.js';
+import {
+  launchChromium,
+  startWebApp,
+  type WebApp,
+  reportFailure,
+  echoPageErrors,
+} from '../helpers/web-app.js';
 
 let app: WebApp;
 let browser: Browser;
@@ -23,20 +29,13 @@ afterAll(async () => {
   await app?.stop();
 });
 afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail') {
-    console.error(
-      `page at failure:\n${(await page.locator('body').textContent())?.slice(0, 3000)}`,
-    );
-  }
+  await reportFailure(page, task);
   await page.close();
 });
 beforeEach(async () => {
   // Tall enough that the list draws every row of a turn.
   page = await browser.newPage({ viewport: { width: 1200, height: 1600 } });
-  page.on(
-    'console',
-    (message) => message.type() === 'error' && console.error(`page: ${message.text()}`),
-  );
+  echoPageErrors(page);
   await page.goto(app.url);
   await startSession();
 });

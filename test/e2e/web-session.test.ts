@@ -5,7 +5,13 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Browser, Page } from 'playwright-core';
 import { replyFor } from '../../main/demo-agent/script.js';
 import { appPage } from '../helpers/app-page.js';
-import { launchChromium, startWebApp, type WebApp } from '../helpers/web-app.js';
+import {
+  launchChromium,
+  startWebApp,
+  type WebApp,
+  reportFailure,
+  echoPageErrors,
+} from '../helpers/web-app.js';
 
 let app: WebApp;
 let browser: Browser;
@@ -19,19 +25,12 @@ afterAll(async () => {
   await app?.stop();
 });
 afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail') {
-    console.error(
-      `page at failure:\n${(await page.locator('body').textContent())?.slice(0, 3000)}`,
-    );
-  }
+  await reportFailure(page, task);
   await page.close();
 });
 beforeEach(async () => {
   page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-  page.on(
-    'console',
-    (message) => message.type() === 'error' && console.error(`page: ${message.text()}`),
-  );
+  echoPageErrors(page);
   await page.goto(app.url);
   await startSession();
 });

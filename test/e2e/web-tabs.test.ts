@@ -8,7 +8,13 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { SHORTCUTS } from '../../renderer/src/keyboard.js';
 import { appPage } from '../helpers/app-page.js';
-import { launchChromium, startWebApp, type WebApp } from '../helpers/web-app.js';
+import {
+  launchChromium,
+  startWebApp,
+  type WebApp,
+  reportFailure,
+  echoPageErrors,
+} from '../helpers/web-app.js';
 
 let browser: Browser;
 let app: WebApp;
@@ -26,9 +32,7 @@ beforeEach(async () => {
   await openPage();
 });
 afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail') {
-    console.error(`page at failure:\n${(await page.locator('body').textContent())?.slice(-3000)}`);
-  }
+  await reportFailure(page, task);
   await browser
     .contexts()
     .reduce((closing, context) => closing.then(() => context.close()), Promise.resolve());
@@ -38,11 +42,7 @@ afterEach(async ({ task }) => {
 async function openPage(options: BrowserContextOptions = {}): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, ...options });
   page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'error') {
-      console.error(`page: ${message.text()}`);
-    }
-  });
+  echoPageErrors(page);
   await page.goto(app.url);
   return page;
 }

@@ -8,7 +8,13 @@ import { mkdir } from 'node:fs/promises';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { appPage } from '../helpers/app-page.js';
-import { launchChromium, startWebApp, type WebApp } from '../helpers/web-app.js';
+import {
+  launchChromium,
+  startWebApp,
+  type WebApp,
+  reportFailure,
+  echoPageErrors,
+} from '../helpers/web-app.js';
 
 const SHOTS = '/tmp/airlock-shots';
 const ASKER = 'Airlock Demo Agent 0.1.0';
@@ -29,9 +35,7 @@ afterAll(async () => {
   await app?.stop();
 });
 afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail') {
-    console.error(`page at failure:\n${(await page.locator('body').textContent())?.slice(-3000)}`);
-  }
+  await reportFailure(page, task);
   await page.context().close();
 });
 beforeEach(async () => {
@@ -42,11 +46,7 @@ beforeEach(async () => {
 async function openApp(options: BrowserContextOptions = {}) {
   const context = await browser.newContext({ viewport: { width: 1200, height: 1000 }, ...options });
   page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'error') {
-      console.error(`page: ${message.text()}`);
-    }
-  });
+  echoPageErrors(page);
   await page.goto(app.url);
   await startSession();
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -78,4 +78,25 @@ export function launchChromium(): Promise<Browser> {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: CHROMIUM_ARGS,
   });
+}
+
+/** Passes the page's console errors on to the test's output, less those `ignore` names. */
+export function echoPageErrors(page: Page, ignore: (text: string) => boolean = () => false): void {
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !ignore(message.text())) {
+      console.error(`page: ${message.text()}`);
+    }
+  });
+}
+
+/** When the test failed, prints what its page showed (the last 3,000 characters), and `more`. */
+export async function reportFailure(
+  page: Page,
+  task: { result?: { state?: string } },
+  more = '',
+): Promise<void> {
+  if (task.result?.state === 'fail') {
+    const shown = (await page.locator('body').textContent())?.slice(-3000);
+    console.error(`page at failure:\n${shown}${more ? `\n${more}` : ''}`);
+  }
 }
