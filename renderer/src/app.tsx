@@ -3,6 +3,7 @@
  */
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { LinkConsentProvider } from './components/link-consent';
+import { LoadFailed } from './components/load-failed';
 import { NewSession } from './components/new-session';
 import { SessionTabs } from './components/session-tabs';
 import { SessionView } from './components/session-view';
@@ -44,11 +45,14 @@ export function App({ store, onReconnect }: { store: Store; onReconnect?: () => 
     return () => window.removeEventListener('keydown', onKey, true);
   }, [overlay, picked]);
 
-  if (state.loadError) {
+  if (state.loadError && !state.loaded) {
     return (
-      <p className="fatal" role="alert">
-        Airlock could not load: {state.loadError}
-      </p>
+      <LoadFailed
+        error={state.loadError}
+        webHost={onReconnect !== undefined}
+        // While the link is down, its reconnect tries now (and loads once it is up).
+        onRetry={() => (state.disconnected && onReconnect ? onReconnect() : void store.load())}
+      />
     );
   }
   if (!state.loaded) {

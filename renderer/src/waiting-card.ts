@@ -1,19 +1,19 @@
 /**
- * Finds and focuses the card that waits on the user in the shown session: the question in the
- * dock, else a permission card in the transcript.
+ * Finds and focuses the card that waits on the user in the shown session: the one the dock
+ * shows (a permission request, a form or a URL to open).
  */
 
 // As the dock focuses a card when it appears: a URL card itself (no keystroke opens anything by
-// accident), else a form's first field; then a permission card's first choice.
+// accident), else a form's first field, else a permission card's first choice.
 const CARD_CONTROLS = [
   '.dock .url-card',
   '.dock :is(.card-form, .card-actions) :is(input:not([type=hidden]), select, textarea, button):not(:disabled)',
-  '.permission .permission-options button:not(:disabled)',
+  '.dock .permission-options button:not(:disabled)',
 ];
 
 /** Whether `element` is inside a card that waits on the user. */
 export function inWaitingCard(element: Element | null): boolean {
-  return element?.closest('.dock.has-card, .permission:has(.permission-options)') != null;
+  return element?.closest('.dock.has-card') != null;
 }
 
 function cardControl(): HTMLElement | null {
@@ -28,18 +28,20 @@ function cardControl(): HTMLElement | null {
 
 /**
  * Focuses the first control of the waiting card of session `key` once that session is shown and
- * its card can take it (the transcript draws its rows a few frames after the session appears).
+ * its card can take it (React draws the session a moment after its tab is picked).
  * Gives up after about a second; while another session is shown, it does nothing.
  */
 export function focusWaitingCard(key: string, frames = 60): void {
   const attempt = (left: number) => {
     const shown = document.querySelector<HTMLElement>('[role=tab][aria-selected=true]');
     const control = shown?.dataset.session === key ? cardControl() : null;
-    // A control can be drawn before it can take focus (the transcript shows its rows only once
-    // it has scrolled to its end): try again until it has it.
+    // The session the tab shows may not be drawn yet: try again until its card has the focus.
     control?.focus({ preventScroll: true });
     if (control && document.activeElement === control) {
-      control.scrollIntoView({ block: 'nearest' });
+      // A permission card's choices stick to the dock's foot: they are in view already.
+      if (!control.closest('.permission-answer')) {
+        control.scrollIntoView({ block: 'nearest' });
+      }
       return;
     }
     if (left > 0) {

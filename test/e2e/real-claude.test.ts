@@ -232,7 +232,9 @@ describe.skipIf(!installed.ok)('the real Claude Agent', () => {
       .filter({ hasText: 'completed' })
       .waitFor();
 
-    const card = transcript().getByRole('group', { name: 'Permission request: Edit notes.txt' });
+    const card = page
+      .getByRole('region', { name: 'Questions from the agent' })
+      .getByRole('group', { name: 'Permission request: Edit notes.txt' });
     await card.getByRole('button', { name: 'Allow', exact: true }).waitFor();
     await expect(card.getByRole('button').allTextContents()).resolves.toEqual([
       'Always Allow',
@@ -242,7 +244,10 @@ describe.skipIf(!installed.ok)('the real Claude Agent', () => {
     // Nothing is written before the user answers.
     await expect(readFile(notes, 'utf8')).resolves.toBe('first line\nold line\n');
     await card.getByRole('button', { name: 'Allow', exact: true }).click();
-    await card.getByText('Answered: Allow').waitFor();
+    await transcript()
+      .getByRole('group', { name: 'Permission asked: Edit notes.txt' })
+      .getByText('you chose “Allow”')
+      .waitFor();
 
     const tool = transcript().getByRole('region', { name: 'Tool call: Edit notes.txt' });
     await tool.getByRole('status').filter({ hasText: 'completed' }).waitFor();

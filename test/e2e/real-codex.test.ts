@@ -186,12 +186,17 @@ describe.skipIf(!installed.ok)('the real Codex in the browser', () => {
     await startSession();
     await send('change notes.txt');
 
-    const card = transcript().getByRole('group', { name: `Permission request: Edit ${notes}` });
+    const card = page
+      .getByRole('region', { name: 'Questions from the agent' })
+      .getByRole('group', { name: `Permission request: Edit ${notes}` });
     await card.getByRole('button', { name: 'Yes' }).waitFor();
     // Nothing is written before the user answers.
     await expect(readFile(notes, 'utf8')).resolves.toBe('old line\n');
     await card.getByRole('button', { name: 'Yes' }).click();
-    await card.getByText('Answered: Yes').waitFor();
+    await transcript()
+      .getByRole('group', { name: `Permission asked: Edit ${notes}` })
+      .getByText('you chose “Yes”')
+      .waitFor();
 
     const tool = transcript().getByRole('region', { name: `Tool call: Edit ${notes}` });
     await tool.getByText('completed').waitFor();

@@ -2,8 +2,8 @@
  * Accessibility of the main screens, checked with axe-core in Chromium through the web host, in
  * the light and the dark theme (and high contrast): the start screen, a session with a streamed
  * reply (links and code), a tool call with its diff, a permission card, the agent log, the
- * consent for a link, a narrow window with its sidebar over the session, and the state after
- * the connection to Airlock is lost. No serious or critical violation anywhere.
+ * consent for a link, a narrow window with its sidebar over the session, the screen of a first
+ * load that failed, and the state after the connection to Airlock is lost. No serious or critical violation anywhere.
  *
  * Each screen is also saved to /tmp/airlock-shots/10d/a11y-*.png, to be looked at.
  */
@@ -112,9 +112,9 @@ describe.each(THEMES)('the main screens in the $name theme', (theme) => {
     await check('tool-diff', theme);
 
     await send('/permission');
-    const card = transcript()
-      .getByRole('group', { name: /Permission request/ })
-      .last();
+    const card = page
+      .getByRole('region', { name: 'Questions from the agent' })
+      .getByRole('group', { name: /Permission request/ });
     await card.getByRole('button', { name: 'Allow once' }).waitFor();
     await check('permission', theme);
     await card.getByRole('button', { name: 'Allow once' }).click();
@@ -131,6 +131,16 @@ describe.each(THEMES)('the main screens in the $name theme', (theme) => {
     await page.getByRole('button', { name: 'Sessions sidebar' }).click();
     await page.getByRole('navigation', { name: 'Sessions' }).waitFor();
     await check('narrow-sidebar', theme, 400);
+  });
+
+  it('has none when the first load fails', async () => {
+    await open(app.url, theme);
+    await page.getByRole('button', { name: 'Start session' }).waitFor();
+    // The host looks down from now on: the page's next first load fails.
+    await page.routeWebSocket(/\/ws$/, (ws) => ws.close({ code: 1013, reason: 'host down' }));
+    await page.reload();
+    await page.getByRole('main', { name: 'Airlock could not load your sessions' }).waitFor();
+    await check('first-load-failed', theme);
   });
 
   it('has none once the connection to Airlock is lost', async () => {

@@ -260,9 +260,11 @@ describe('the composer', () => {
     await expect(composerFocused()).resolves.toBe(true);
 
     await send('/permission');
-    const card = transcript().getByRole('group', { name: 'Permission request: Edit README.md' });
+    const card = page
+      .getByRole('region', { name: 'Questions from the agent' })
+      .getByRole('group', { name: 'Permission request: Edit README.md' });
     await card.getByRole('button', { name: 'Allow once' }).click();
-    await card.getByText('Answered: Allow once').waitFor();
+    await card.waitFor({ state: 'detached' });
     await expect.poll(composerFocused).toBe(true);
     await turnEnded('Done');
 

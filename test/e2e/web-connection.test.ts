@@ -186,3 +186,74 @@ describe('losing the connection to the core', () => {
     await status().filter({ hasText: 'Ready' }).waitFor();
   });
 });
+
+describe('a first load that fails', () => {
+  /** The page's sockets that were refused, as the host looked down. */
+  let refused = 0;
+  const failure = () => page.getByRole('main', { name: 'Airlock could not load your sessions' });
+
+  /** Loads the page again with the host looking down, so its first load fails. */
+  async function loadWhileDown(): Promise<void> {
+    down = true;
+    refused = 0;
+    await page.unrouteAll();
+    await page.routeWebSocket(/\/ws$/, (ws) => {
+      if (down) {
+        refused += 1;
+        ws.close({ code: 1013, reason: 'host down' });
+        return;
+      }
+      ws.connectToServer();
+      sockets.push(ws);
+    });
+    await page.reload();
+    await failure().waitFor();
+    // A mark that only this document holds: gone, had the page been loaded again.
+    await page.evaluate(() => document.documentElement.setAttribute('data-first-document', ''));
+  }
+  const sameDocument = () =>
+    page.evaluate(() => document.documentElement.hasAttribute('data-first-document'));
+
+  it('says what failed and what to do, with Retry focused', async () => {
+    await loadWhileDown();
+    // Announced: what failed, and why in the bridge's words.
+    const alert = failure().getByRole('alert');
+    await alert.getByRole('heading', { name: 'Airlock could not load your sessions' }).waitFor();
+    await expect(alert.locator('.load-failed-error').textContent()).resolves.toMatch(
+      /connect|connection/,
+    );
+    await expect(failure().textContent()).resolves.toContain('tries again by itself');
+    await expect(failure().textContent()).resolves.toContain('npm run web');
+    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe(
+      'Retry now',
+    );
+  });
+
+  it('recovers by itself once the host answers, without loading the page again', async () => {
+    await loadWhileDown();
+    // It keeps trying while the host is down.
+    const before = refused;
+    await expect.poll(() => refused, { timeout: 10_000 }).toBeGreaterThan(before);
+    await failure().waitFor();
+    down = false;
+    await page.getByRole('button', { name: 'Start session' }).waitFor({ timeout: 20_000 });
+    await expect(failure().count()).resolves.toBe(0);
+    await expect(sameDocument()).resolves.toBe(true);
+    await startSession();
+    await send('after the failed start');
+    await turnEnded('Done');
+  });
+
+  it('tries at once on Retry, from the keyboard', async () => {
+    await loadWhileDown();
+    // After five refusals the page waits 8 s between tries by itself (RECONNECT_DELAYS_MS)...
+    await expect.poll(() => refused, { timeout: 20_000 }).toBeGreaterThanOrEqual(5);
+    down = false;
+    await page.keyboard.press('Enter');
+    // ...so being back well within that is Retry's doing.
+    await page.getByRole('button', { name: 'Start session' }).waitFor({ timeout: 5_000 });
+    await expect(sameDocument()).resolves.toBe(true);
+    // The app takes the keyboard from there: nothing is left on a button that went away.
+    await startSession();
+  });
+});

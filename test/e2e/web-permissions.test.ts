@@ -1,6 +1,7 @@
 /**
  * Permission cards and tool cards in Chromium against `npm run web`'s build, with the demo agent:
- * a card shows what it asks to allow before any answer, is answered from the keyboard, and an
+ * a card waits in the dock, shows what it asks to allow before any answer, is answered from the
+ * keyboard, stays put while the transcript scrolls, leaves a record in the transcript, and an
  * "Always allow" holds; tool cards fold, number their diffs' lines, and a call the user did not
  * allow reads as not run.
  */
@@ -51,9 +52,13 @@ async function turnsEnded(count: number): Promise<void> {
   await status().filter({ hasText: 'Ready' }).waitFor();
 }
 
-const card = (title: string) =>
+const dock = () => page.getByRole('region', { name: 'Questions from the agent' });
+/** The waiting card, in the dock. */
+const card = (title: string) => dock().getByRole('group', { name: `Permission request: ${title}` });
+/** The transcript's record of the latest request about `title`. */
+const record = (title: string) =>
   transcript()
-    .getByRole('group', { name: `Permission request: ${title}` })
+    .getByRole('group', { name: `Permission asked: ${title}` })
     .last();
 const tool = (title: string) =>
   transcript()
@@ -121,6 +126,11 @@ describe('a permission card', () => {
     await expect(diff.locator('figcaption').textContent()).resolves.toBe(`${DEMO_FILE}+2 −2`);
     await expect(asking.textContent()).resolves.toContain('The agent asks to edit: Edit README.md');
     await expect(asking.locator('.tool-kind').textContent()).resolves.toBe('Edit');
+    await dock().getByText('1 permission request waiting').waitFor();
+    // The transcript keeps its place in time: what is asked, and that it waits below.
+    await expect(record('Edit README.md').textContent()).resolves.toBe(
+      'The agent asked to edit: Edit README.mdWaiting for your answer, below',
+    );
 
     // Its tool call says it waits, and keeps what the card shows folded away meanwhile.
     const call = tool('Edit README.md');
@@ -130,10 +140,11 @@ describe('a permission card', () => {
     await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('false');
 
     await asking.getByRole('button', { name: 'Allow once' }).click();
-    await asking.getByText('Answered: Allow once').waitFor();
+    await record('Edit README.md').getByText('Allowed once: you chose “Allow once”').waitFor();
     await turnEnded('Done');
-    // Answered, the card is a record; the tool call shows what was done.
-    await expect(asking.getByRole('figure').count()).resolves.toBe(0);
+    // Answered, the card leaves the dock and its record stays; the tool call shows what was done.
+    await asking.waitFor({ state: 'detached' });
+    await expect(record('Edit README.md').getByRole('figure').count()).resolves.toBe(0);
     await expect(call.getByRole('status').textContent()).resolves.toBe('completed');
     await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('true');
     await call.getByRole('figure', { name: `Diff of ${DEMO_FILE}` }).waitFor();
@@ -173,16 +184,52 @@ describe('a permission card', () => {
     await page.keyboard.press('End');
     await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Reject');
     await page.keyboard.press('1');
-    await asking.getByText('Answered: Allow once').waitFor();
+    await record('Run the tests').getByText('Allowed once: you chose “Allow once”').waitFor();
     await transcript().getByText('The tests pass: 10 of 10.').waitFor();
     await expect(call.locator('.tool-content').textContent()).resolves.toContain(
       'Tests  10 passed (10)',
     );
   });
 
+  it('waits in the dock, keeping the focus, while the transcript scrolls far away', async () => {
+    // A transcript much taller than the window, so the list draws only the rows in view.
+    await page.setViewportSize({ width: 1000, height: 700 });
+    await send('/long 60');
+    await turnEnded('Done');
+    await send('/permission');
+    // Anywhere on the page: where the card is drawn is what this test is about.
+    const asking = page.getByRole('group', { name: 'Permission request: Edit README.md' });
+    const allow = asking.getByRole('button', { name: 'Allow once' });
+    await allow.waitFor();
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Allow once');
+
+    // The user scrolls the transcript back to its start, far from the end where it was asked.
+    const list = transcript();
+    await list.hover();
+    const first = list.getByLabel('Your prompt').filter({ hasText: '/long 60' });
+    for (let turns = 0; turns < 200 && !(await first.isVisible()); turns++) {
+      await page.mouse.wheel(0, -5000);
+    }
+    await expect(first.isVisible()).resolves.toBe(true);
+    // The record at the end is no longer drawn; the card and its focus are still there.
+    await record('Edit README.md').waitFor({ state: 'detached' });
+    await expect(allow.isVisible()).resolves.toBe(true);
+    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe(
+      'Allow once',
+    );
+    await page.keyboard.press('ArrowRight');
+    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe(
+      'Always allow',
+    );
+    await page.keyboard.press('1');
+    await asking.waitFor({ state: 'detached' });
+    await status().filter({ hasText: 'Ready' }).waitFor();
+  });
+
   it('is not asked again once the user chose “Always allow” for that kind of tool', async () => {
     await send('/permission');
     await card('Edit README.md').getByRole('button', { name: 'Always allow' }).click();
+    await record('Edit README.md').getByText('Always allowed: you chose “Always allow”').waitFor();
     await transcript()
       .getByText('I will not ask again before edits in this session.', { exact: false })
       .waitFor();
@@ -198,9 +245,10 @@ describe('a permission card', () => {
     await turnsEnded(2);
     await expect(
       transcript()
-        .getByRole('group', { name: /^Permission request/ })
+        .getByRole('group', { name: /^Permission asked/ })
         .count(),
     ).resolves.toBe(1);
+    await expect(dock().count()).resolves.toBe(0);
     await expect(tool('Edit README.md').getByRole('status').textContent()).resolves.toBe(
       'completed',
     );
@@ -208,6 +256,7 @@ describe('a permission card', () => {
     // Another kind of tool is still asked about.
     await send('/permission-run');
     await card('Run the tests').getByRole('button', { name: 'Reject' }).click();
+    await record('Run the tests').getByText('Rejected: you chose “Reject”').waitFor();
     await transcript().getByText('Understood: I did not run the tests.').waitFor();
     await turnsEnded(3);
   });
@@ -264,6 +313,12 @@ describe('a tool card', () => {
     await expect(tool('Edit README.md').getByRole('status').textContent()).resolves.toBe(
       'cancelled · not run',
     );
+    // The record says who ended it; the dock says why the card went.
+    await record('Edit README.md').getByText('Cancelled: the turn was cancelled').waitFor();
+    await dock()
+      .getByRole('status')
+      .getByText('The permission request “Edit README.md” closed: the turn was cancelled.')
+      .waitFor();
   });
 });
 
@@ -283,7 +338,10 @@ describe('accessibility', () => {
       await page.goto(app.url);
       await startSession();
       const scan = async (what: string) => {
-        const results = await new AxeBuilder({ page }).include('[role=log]').analyze();
+        const results = await new AxeBuilder({ page })
+          .include('[role=log]')
+          .include('.dock')
+          .analyze();
         const serious = results.violations.filter(
           (violation) => violation.impact === 'serious' || violation.impact === 'critical',
         );

@@ -144,21 +144,33 @@ describe('a session in the browser', () => {
 
   it('answers a permission request by keyboard', async () => {
     await send('/permission');
-    const card = transcript().getByRole('group', { name: 'Permission request: Edit README.md' });
+    const card = page
+      .getByRole('region', { name: 'Questions from the agent' })
+      .getByRole('group', { name: 'Permission request: Edit README.md' });
     await card.getByRole('button', { name: 'Allow once' }).waitFor();
     // The new card takes focus: Enter answers its first option.
     await page.waitForFunction(() => document.activeElement?.textContent === 'Allow once');
     await page.keyboard.press('Enter');
-    await card.getByText('Answered: Allow once').waitFor();
+    await transcript()
+      .getByRole('group', { name: 'Permission asked: Edit README.md' })
+      .getByText('Allowed once: you chose “Allow once”')
+      .waitFor();
+    await card.waitFor({ state: 'detached' });
     await transcript().getByText('I edited README.md; the diff is above.').waitFor();
   });
 
   it('cancels a turn with Esc, answering its pending permission cancelled', async () => {
     await send('/permission');
-    const card = transcript().getByRole('group', { name: 'Permission request: Edit README.md' });
+    const card = page
+      .getByRole('region', { name: 'Questions from the agent' })
+      .getByRole('group', { name: 'Permission request: Edit README.md' });
     await card.getByRole('button', { name: 'Reject' }).waitFor();
     await page.keyboard.press('Escape');
-    await card.getByText('Cancelled').waitFor();
+    await transcript()
+      .getByRole('group', { name: 'Permission asked: Edit README.md' })
+      .getByText('Cancelled: the turn was cancelled')
+      .waitFor();
+    await card.waitFor({ state: 'detached' });
     await turnEnded('Cancelled');
     await status().filter({ hasText: 'Ready' }).waitFor();
   });
@@ -223,7 +235,9 @@ describe('a session in the browser', () => {
         .nth(count - 1)
         .waitFor();
     const card = () =>
-      transcript().getByRole('group', { name: 'Permission request: Edit README.md' }).last();
+      page
+        .getByRole('region', { name: 'Questions from the agent' })
+        .getByRole('group', { name: 'Permission request: Edit README.md' });
 
     for (const round of rounds) {
       // A turn in every tab, each waiting on its permission card: all three run at once.
@@ -282,7 +296,7 @@ describe('a session in the browser', () => {
             expect.stringContaining(
               `Edit README.md\n${allowed ? 'completed\n' : 'rejected · not run'}`,
             ),
-            expect.stringMatching(new RegExp(`\\nAnswered: ${answer(session, round)}$`)),
+            expect.stringMatching(new RegExp(`: you chose “${answer(session, round)}”$`)),
             allowed
               ? 'I edited README.md; the diff is above.'
               : 'Understood: I left README.md alone.',

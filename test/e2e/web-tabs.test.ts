@@ -52,7 +52,9 @@ const tabs = () => page.getByRole('tab');
 const shownTab = () => page.getByRole('tab', { selected: true });
 const dialog = () => page.getByRole('dialog');
 const permissionCard = () =>
-  transcript().getByRole('group', { name: 'Permission request: Edit README.md' });
+  page
+    .getByRole('region', { name: 'Questions from the agent' })
+    .getByRole('group', { name: 'Permission request: Edit README.md' });
 const formCard = () =>
   page
     .getByRole('region', { name: 'Questions from the agent' })
@@ -125,7 +127,8 @@ describe('a session that waits for the user', () => {
     await startSession();
     await composer().focus();
 
-    // From the idle third session, round to the first that waits: its permission card.
+    // From the idle third session, round to the first that waits: its permission card, in the
+    // dock.
     await page.keyboard.press('Alt+J');
     await tabs().nth(0).and(shownTab()).waitFor();
     await expect.poll(focused).toBe('button: Allow once');
@@ -139,8 +142,14 @@ describe('a session that waits for the user', () => {
     await page.keyboard.press('Alt+J');
     await tabs().nth(0).and(shownTab()).waitFor();
     await expect.poll(focused).toBe('button: Allow once');
+    await expect(
+      page.evaluate(() => document.activeElement?.closest('.dock .permission') != null),
+    ).resolves.toBe(true);
     await page.keyboard.press('Enter');
-    await permissionCard().getByText('Answered: Allow once').waitFor();
+    await transcript()
+      .getByRole('group', { name: 'Permission asked: Edit README.md' })
+      .getByText('Allowed once: you chose “Allow once”')
+      .waitFor();
 
     // The one left is the form; with nothing waiting, the app says so.
     await page.keyboard.press('Alt+J');

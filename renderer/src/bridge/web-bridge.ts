@@ -4,7 +4,8 @@
  * Like the Electron preload, it validates every result and event against the contract before
  * the UI sees it. The session token travels in an HttpOnly cookie the server set, so a new
  * socket to the same origin is let in again: when the link drops, the bridge says so and opens
- * a new one, after a growing pause or at once when asked, and says when it is back.
+ * a new one, after a growing pause or at once when asked, and says when it is back. A first
+ * link that cannot open is down in the same way, and is tried again in the same way.
  */
 import {
   calls,
@@ -17,6 +18,7 @@ import {
   type EventChannel,
   type EventPayload,
 } from '../../../preload/contract';
+import { reconnectDelay } from './backoff';
 
 type Pending = {
   channel: CallChannel;
@@ -24,8 +26,7 @@ type Pending = {
   reject: (error: Error) => void;
 };
 
-/** The pauses before each new try while the link is down, in ms; the last one repeats. */
-export const RECONNECT_DELAYS_MS = [500, 1000, 2000, 4000, 8000];
+export { RECONNECT_DELAYS_MS } from './backoff';
 
 /** What the bridge says about its link. */
 export type LinkListener = (connected: boolean) => void;
@@ -156,7 +157,7 @@ export function createWebBridge(
         down = true;
         tell(false);
       }
-      const delay = RECONNECT_DELAYS_MS[Math.min(failures, RECONNECT_DELAYS_MS.length - 1)]!;
+      const delay = reconnectDelay(failures);
       failures += 1;
       retry = setTimeout(connect, delay);
     });

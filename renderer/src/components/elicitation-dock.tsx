@@ -1,13 +1,21 @@
 /**
- * The dock between the transcript and the composer, where open elicitation cards wait.
+ * The dock between the transcript and the composer, where the cards that wait on the user wait:
+ * permission requests, forms and URLs to open.
  *
  * The transcript is virtualised, so a card drawn in it could unmount mid-answer; the dock is
  * not. It shows one card at a time, oldest first, with how many wait. A card that appears takes
- * focus (its first field), unless the user is typing elsewhere or moving between tabs; when the
- * last card goes while focus was on it, focus returns to the composer.
+ * focus (its first field or choice), unless the user is typing elsewhere or moving between tabs;
+ * when the last card goes while focus was on it, focus returns to the composer. Esc on a form or
+ * URL card ends that card; on a permission card it cancels the turn, which answers every
+ * pending permission `cancelled`.
  */
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
-import type { AirlockApi, CardEnd, UrlElicitationView } from '../../../preload/contract';
+import type {
+  AirlockApi,
+  CardEnd,
+  PermissionOutcome,
+  UrlElicitationView,
+} from '../../../preload/contract';
 import { endDraft } from '../state/card-drafts';
 import {
   cardWaits,
@@ -17,10 +25,16 @@ import {
 } from '../state/transcript';
 import { askerName } from './card-head';
 import { ElicitationCard, type ElicitationRow } from './elicitation-card';
+import { PermissionCard, permissionSubject, type PermissionRow } from './permission-card';
 import { UrlCard } from './url-card';
 
-/** A card the dock shows: a form, or a URL to open. */
-export type CardRow = ElicitationRow | UrlElicitationRow;
+/** A card the dock shows: a permission request, a form, or a URL to open. */
+export type CardRow = PermissionRow | ElicitationRow | UrlElicitationRow;
+
+/** A dock card's key: a permission's prompt key, an elicitation's card key. */
+export function dockKey(row: CardRow): string {
+  return row.kind === 'permission' ? row.promptKey : row.cardKey;
+}
 
 const ENDED_NOTICE: Record<CardEnd, string> = {
   withdrawn: 'was withdrawn by the agent.',
@@ -38,6 +52,11 @@ const URL_GONE: Partial<Record<UrlDone, string>> = {
 
 /** Why a card the user was looking at went away without their answer, if it did. */
 function goneNotice(row: CardRow): string | undefined {
+  if (row.kind === 'permission') {
+    return row.ended
+      ? `The permission request “${permissionSubject(row).title}” ${ENDED_NOTICE[row.ended]}`
+      : undefined;
+  }
   if (
     row.kind === 'url_elicitation' &&
     row.done !== undefined &&
@@ -51,21 +70,37 @@ function goneNotice(row: CardRow): string | undefined {
     : undefined;
 }
 
-/** The session's elicitation cards, in the order they came: those still open, and the rest. */
-export function elicitationCards(transcript: Transcript | undefined): {
+/** The session's cards, in the order they came: those still waiting, and the rest. */
+export function dockCards(transcript: Transcript | undefined): {
   open: CardRow[];
   ended: CardRow[];
 } {
   const open: CardRow[] = [];
   const ended: CardRow[] = [];
-  for (const index of transcript?.cards.values() ?? []) {
-    const row = transcript?.rows[index];
-    if (row?.kind === 'elicitation' || row?.kind === 'url_elicitation') {
+  if (!transcript) {
+    return { open, ended };
+  }
+  // Permissions and elicitations are indexed apart; their rows' places give the order.
+  const indexes = [...transcript.permissions.values(), ...transcript.cards.values()];
+  if (transcript.permissions.size > 0 && transcript.cards.size > 0) {
+    indexes.sort((a, b) => a - b);
+  }
+  for (const index of indexes) {
+    const row = transcript.rows[index];
+    if (row?.kind === 'permission') {
+      (row.outcome === undefined ? open : ended).push(row);
+    } else if (row?.kind === 'elicitation' || row?.kind === 'url_elicitation') {
       (cardWaits(row) ? open : ended).push(row);
     }
   }
   return { open, ended };
 }
+
+const ONE_WAITING: Record<CardRow['kind'], string> = {
+  permission: '1 permission request waiting',
+  elicitation: '1 question waiting',
+  url_elicitation: '1 request waiting',
+};
 
 // Cards that have been shown once: showing one again (after a tab switch) never moves focus.
 const presented = new Set<string>();
@@ -89,21 +124,28 @@ function busyElsewhere(dock: HTMLElement | null): boolean {
 
 /**
  * Focuses a card's first control (a URL card itself, not a button: no keystroke opens anything
- * by accident). Focus without scrolling needs no layout, so the card takes keystrokes before
- * its first frame; the control is scrolled into view with that frame's layout.
+ * by accident; a permission card's first choice). Focus without scrolling needs no layout, so
+ * the card takes keystrokes before its first frame; the control is scrolled into view with that
+ * frame's layout.
  */
 function focusFirst(container: HTMLElement | null): void {
   const target =
     container?.querySelector<HTMLElement>('.url-card') ??
     container?.querySelector<HTMLElement>(
-      '.card-form input:not([type=hidden]):not(:disabled), .card-form select:not(:disabled), .card-form textarea:not(:disabled), .card-actions button',
+      '.card-form input:not([type=hidden]):not(:disabled), .card-form select:not(:disabled), .card-form textarea:not(:disabled), .card-actions button, .permission-options button:not(:disabled)',
     );
   if (!target) {
     return;
   }
   target.focus({ preventScroll: true });
   requestAnimationFrame(() => {
-    if (document.activeElement === target) {
+    if (document.activeElement !== target) {
+      return;
+    }
+    if (target.closest('.permission-answer')) {
+      // The choices stick to the dock's foot, in view however it scrolls: show what is asked.
+      container!.scrollTop = 0;
+    } else {
       target.scrollIntoView({ block: 'nearest' });
     }
   });
@@ -118,6 +160,8 @@ type Props = {
   composer: RefObject<HTMLTextAreaElement | null>;
   /** How URL elicitations open on this host. */
   urlElicitation: UrlElicitationView;
+  /** Answers a permission card. */
+  respondPermission(promptKey: string, outcome: PermissionOutcome): void;
 };
 
 /** The dock of open cards. */
@@ -128,47 +172,51 @@ export function ElicitationDock({
   transcript,
   composer,
   urlElicitation,
+  respondPermission,
 }: Props) {
-  const { open, ended } = useMemo(() => elicitationCards(transcript), [transcript]);
+  const { open, ended } = useMemo(() => dockCards(transcript), [transcript]);
   const container = useRef<HTMLElement>(null);
   const shown = open[0];
+  const shownKey = shown === undefined ? undefined : dockKey(shown);
   const last = useRef<string | undefined>(undefined);
   const [notice, setNotice] = useState<string | undefined>();
 
   useEffect(() => {
     for (const row of ended) {
-      endDraft(row.cardKey);
+      if (row.kind !== 'permission') {
+        endDraft(row.cardKey);
+      }
     }
   }, [ended]);
 
   useEffect(() => {
     const before = last.current;
-    last.current = shown?.cardKey;
-    if (before !== undefined && before !== shown?.cardKey) {
+    last.current = shownKey;
+    if (before !== undefined && before !== shownKey) {
       // A card the user was looking at ended without their answer: say so where it was.
-      const gone = ended.find((row) => row.cardKey === before);
+      const gone = ended.find((row) => dockKey(row) === before);
       const why = gone ? goneNotice(gone) : undefined;
       if (why) {
         setNotice(why);
       }
     }
-    if (!shown) {
+    if (shownKey === undefined) {
       if (before !== undefined && (document.activeElement ?? document.body) === document.body) {
         composer.current?.focus();
       }
       return;
     }
-    if (presented.has(shown.cardKey)) {
+    if (presented.has(shownKey)) {
       return;
     }
-    presented.add(shown.cardKey);
+    presented.add(shownKey);
     if (!busyElsewhere(container.current)) {
       focusFirst(container.current);
     }
     // Only a change of card moves focus; `ended` is read for the card that just left.
-  }, [shown?.cardKey]);
+  }, [shownKey]);
 
-  const toolTitle = (row: CardRow): string | undefined => {
+  const toolTitle = (row: ElicitationRow | UrlElicitationRow): string | undefined => {
     if (row.toolCallId === undefined) {
       return undefined;
     }
@@ -198,13 +246,11 @@ export function ElicitationDock({
       {shown ? (
         <>
           <p className="dock-count">
-            {open.length > 1
-              ? `1 of ${open.length} waiting`
-              : shown.kind === 'url_elicitation'
-                ? '1 request waiting'
-                : '1 question waiting'}
+            {open.length > 1 ? `1 of ${open.length} waiting` : ONE_WAITING[shown.kind]}
           </p>
-          {shown.kind === 'url_elicitation' ? (
+          {shown.kind === 'permission' ? (
+            <PermissionCard key={shown.promptKey} row={shown} respond={respondPermission} />
+          ) : shown.kind === 'url_elicitation' ? (
             <UrlCard
               key={shown.cardKey}
               api={api}

@@ -7,9 +7,11 @@
  * ever reaches the DOM. Code blocks get a Copy button.
  */
 import { memo, type ReactNode } from 'react';
-import ReactMarkdown, { type Components } from 'react-markdown';
+import type { Root } from 'mdast';
+import ReactMarkdown, { type Components, type Options } from 'react-markdown';
 import { CopyButton } from './copy-button';
 import { useLinkConsent } from './link-consent';
+import { markdownBlocks } from './markdown-blocks';
 
 /** The longest language name a code block shows, in characters. */
 const LANGUAGE_CHARS = 32;
@@ -119,11 +121,82 @@ const components: Components = {
   ),
 };
 
-/** Renders one markdown segment. */
-export const Markdown = memo(function Markdown({ text }: { text: string }) {
+type PluggableList = NonNullable<Options['remarkPlugins']>;
+
+/** Makes the first list (`first`) or the last (`last`) of a block loose. */
+function looseLists(first: boolean, last: boolean): PluggableList {
+  const plugin = () => (tree: Root) => {
+    const lists = [first ? tree.children[0] : undefined, last ? tree.children.at(-1) : undefined];
+    for (const node of lists) {
+      if (node?.type === 'list') {
+        node.spread = true;
+      }
+    }
+  };
+  return [plugin];
+}
+
+const LOOSE: Record<string, PluggableList> = {
+  none: [],
+  first: looseLists(true, false),
+  last: looseLists(false, true),
+  both: looseLists(true, true),
+};
+
+const urlTransform = (url: string) => url;
+
+/**
+ * Markdown parsed and rendered whole, again only when its text changes: one block of a segment
+ * (or, given a whole segment, what its blocks must add up to).
+ */
+export const MarkdownBlock = memo(function MarkdownBlock({
+  text,
+  listBefore,
+  listAfter,
+}: {
+  text: string;
+  listBefore: boolean;
+  listAfter: boolean;
+}) {
+  const loose = listBefore ? (listAfter ? 'both' : 'first') : listAfter ? 'last' : 'none';
   return (
-    <ReactMarkdown components={components} skipHtml urlTransform={(url) => url}>
+    <ReactMarkdown
+      components={components}
+      remarkPlugins={LOOSE[loose]}
+      skipHtml
+      urlTransform={urlTransform}
+    >
       {text}
     </ReactMarkdown>
+  );
+});
+
+/**
+ * Renders one markdown segment, a block at a time (markdown-blocks.ts): as a message streams in,
+ * only its last block is parsed again. `listBefore` and `listAfter` say that its first or last
+ * list goes on from the segment before or in the next one, and so is loose (list-join.ts).
+ */
+export const Markdown = memo(function Markdown({
+  text,
+  listBefore = false,
+  listAfter = false,
+}: {
+  text: string;
+  listBefore?: boolean;
+  listAfter?: boolean;
+}) {
+  const blocks = markdownBlocks(text);
+  return (
+    <>
+      {blocks.map((block, index) => (
+        // A block keeps its place: only the last one ever changes as text arrives.
+        <MarkdownBlock
+          key={index}
+          text={block}
+          listBefore={listBefore && index === 0}
+          listAfter={listAfter && index === blocks.length - 1}
+        />
+      ))}
+    </>
   );
 });

@@ -2,11 +2,12 @@
  * A permission card: what the agent asks to allow (the tool call's kind, title, command, paths,
  * diff and raw input), shown in full before any answer, and its choices.
  *
- * Keyboard first: a new card takes the focus on its first choice (unless the user is typing
- * elsewhere), the arrow keys move between choices, and the digit keys 1 to 9 pick one while the
- * focus is on the card.
+ * It waits in the session's dock with the other cards (see elicitation-dock.tsx), which gives it
+ * the focus on its first choice when it appears. Keyboard first: the arrow keys move between
+ * choices, and the digit keys 1 to 9 pick one while the focus is on the card. Esc is not the
+ * card's: it cancels the turn, which answers every pending permission `cancelled`.
  */
-import { useEffect, useRef, type KeyboardEvent } from 'react';
+import type { KeyboardEvent } from 'react';
 import type {
   PermissionOptionView,
   PermissionOutcome,
@@ -25,28 +26,8 @@ import {
 /** A permission card's transcript row. */
 export type PermissionRow = Extract<Row, { kind: 'permission' }>;
 
-// Cards that took the focus once: drawn again (scrolled back into the list, or after a tab
-// switch), a card never moves the focus.
-const presented = new Set<string>();
-
-const TEXT_INPUTS = new Set(['text', 'search', 'email', 'url', 'tel', 'password', 'number']);
-
-/** Whether the user is typing elsewhere: a text field that holds text has the focus. */
-function typingElsewhere(card: HTMLElement | null): boolean {
-  const active = document.activeElement;
-  if (!(active instanceof HTMLElement) || card?.contains(active)) {
-    return false;
-  }
-  if (active instanceof HTMLTextAreaElement) {
-    return active.value !== '';
-  }
-  if (active instanceof HTMLInputElement && TEXT_INPUTS.has(active.type)) {
-    return active.value !== '';
-  }
-  return active.isContentEditable;
-}
-
-const ASKS: Record<NonNullable<ToolCallFields['kind']>, string> = {
+/** What a permission asks, after "The agent asks", by the kind of tool. */
+export const ASKS: Record<NonNullable<ToolCallFields['kind']>, string> = {
   read: 'to read',
   edit: 'to edit',
   delete: 'to delete',
@@ -59,11 +40,17 @@ const ASKS: Record<NonNullable<ToolCallFields['kind']>, string> = {
   other: 'to use the tool',
 };
 
-function outcomeClass(option: PermissionOptionView | undefined): string {
-  return option === undefined ? 'none' : option.kind.startsWith('allow') ? 'allowed' : 'rejected';
+/** What a permission card is about: its tool call's fields, title and kind. */
+export function permissionSubject(row: PermissionRow): {
+  tool: ToolCallFields;
+  title: string;
+  kind: NonNullable<ToolCallFields['kind']>;
+} {
+  const tool: ToolCallFields = row.tool ?? { title: row.title };
+  return { tool, title: row.title ?? tool.title ?? row.toolCallId, kind: tool.kind ?? 'other' };
 }
 
-/** The card. */
+/** The card, while it waits for an answer. */
 export function PermissionCard({
   row,
   respond,
@@ -71,29 +58,7 @@ export function PermissionCard({
   row: PermissionRow;
   respond(promptKey: string, outcome: PermissionOutcome): void;
 }) {
-  const card = useRef<HTMLElement>(null);
-  const first = useRef<HTMLButtonElement>(null);
-  const pending = row.outcome === undefined;
-  useEffect(() => {
-    if (!pending || presented.has(row.promptKey)) {
-      return;
-    }
-    presented.add(row.promptKey);
-    if (!typingElsewhere(card.current)) {
-      first.current?.focus({ preventScroll: true });
-      first.current?.scrollIntoView({ block: 'nearest' });
-    }
-  }, [pending, row.promptKey]);
-
-  const tool: ToolCallFields = row.tool ?? { title: row.title };
-  const title = row.title ?? tool.title ?? row.toolCallId;
-  const kind = tool.kind ?? 'other';
-  const chosen =
-    row.outcome?.outcome === 'selected'
-      ? row.options.find(
-          (option) => option.optionId === (row.outcome as { optionId: string }).optionId,
-        )
-      : undefined;
+  const { tool, title, kind } = permissionSubject(row);
   const hasDiff = tool.content?.some((content) => content.type === 'diff') ?? false;
 
   const pick = (option: PermissionOptionView) =>
@@ -130,60 +95,47 @@ export function PermissionCard({
 
   return (
     <section
-      ref={card}
-      className={`permission ${pending ? 'permission-pending' : `permission-${outcomeClass(chosen)}`}`}
+      className="permission permission-pending"
       role="group"
       aria-label={`Permission request: ${title}`}
     >
-      {pending ? (
-        <header className="permission-head">
-          <span className="permission-badge">Permission needed</span>
-          <span className="tool-kind">{TOOL_KIND_LABEL[kind]}</span>
-        </header>
-      ) : null}
+      <header className="permission-head">
+        <span className="permission-badge">Permission needed</span>
+        <span className="tool-kind">{TOOL_KIND_LABEL[kind]}</span>
+      </header>
       <p className="permission-ask">
-        {pending ? `The agent asks ${ASKS[kind]}: ` : `Permission ${ASKS[kind]}: `}
+        {`The agent asks ${ASKS[kind]}: `}
         <strong className="permission-title">{title}</strong>
       </p>
-      {pending ? (
-        <div className="permission-details">
-          {tool.command ? <CommandView command={tool.command} /> : null}
-          <LocationsView locations={otherLocations(tool)} />
-          {tool.content?.length ? <ToolContent content={tool.content} /> : null}
-          {/* The diff shows what an edit does; anything else shows the tool's own input. */}
-          {tool.rawInput && !hasDiff ? <RawInputView text={tool.rawInput} /> : null}
+      <div className="permission-details">
+        {tool.command ? <CommandView command={tool.command} /> : null}
+        <LocationsView locations={otherLocations(tool)} />
+        {tool.content?.length ? <ToolContent content={tool.content} /> : null}
+        {/* The diff shows what an edit does; anything else shows the tool's own input. */}
+        {tool.rawInput && !hasDiff ? <RawInputView text={tool.rawInput} /> : null}
+      </div>
+      <div className="permission-answer">
+        <div className="permission-options" role="group" aria-label="Answer" onKeyDown={onKey}>
+          {row.options.map((option, i) => (
+            <button
+              key={option.optionId}
+              type="button"
+              className={option.kind.startsWith('allow') ? 'allow' : 'reject'}
+              data-key={i < 9 ? String(i + 1) : undefined}
+              aria-keyshortcuts={i < 9 ? String(i + 1) : undefined}
+              onClick={() => pick(option)}
+            >
+              {option.name}
+            </button>
+          ))}
         </div>
-      ) : null}
-      {row.outcome ? (
-        <p className={`permission-outcome outcome-${outcomeClass(chosen)}`} role="status">
-          {row.outcome.outcome === 'cancelled'
-            ? 'Cancelled'
-            : `Answered: ${chosen?.name ?? 'unknown option'}`}
+        <p className="permission-keys">
+          {row.options.length > 1
+            ? `Keys 1 to ${Math.min(row.options.length, 9)} answer; arrows move between the choices`
+            : 'Key 1 answers'}
+          ; Esc cancels the turn.
         </p>
-      ) : (
-        <>
-          <div className="permission-options" role="group" aria-label="Answer" onKeyDown={onKey}>
-            {row.options.map((option, i) => (
-              <button
-                key={option.optionId}
-                type="button"
-                className={option.kind.startsWith('allow') ? 'allow' : 'reject'}
-                ref={i === 0 ? first : undefined}
-                data-key={i < 9 ? String(i + 1) : undefined}
-                aria-keyshortcuts={i < 9 ? String(i + 1) : undefined}
-                onClick={() => pick(option)}
-              >
-                {option.name}
-              </button>
-            ))}
-          </div>
-          <p className="permission-keys">
-            {row.options.length > 1
-              ? `Keys 1 to ${Math.min(row.options.length, 9)} answer; arrows move between the choices.`
-              : 'Key 1 answers.'}
-          </p>
-        </>
-      )}
+      </div>
     </section>
   );
 }

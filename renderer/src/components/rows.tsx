@@ -2,13 +2,13 @@
  * One transcript row of each kind. Agent strings are always React text, never HTML.
  */
 import { createContext, memo, useContext, useId, useReducer, useState } from 'react';
-import type { PermissionOutcome, ToolCallFields } from '../../../preload/contract';
+import type { ToolCallFields } from '../../../preload/contract';
 import type { Row } from '../state/transcript';
 import { ElicitationRowView } from './elicitation-row';
 import { UrlElicitationRowView } from './url-elicitation-row';
 import { Markdown } from './markdown';
 import { MessageCopy } from './message-copy';
-import { PermissionCard } from './permission-card';
+import { PermissionRowView } from './permission-row';
 import {
   CommandView,
   describeContent,
@@ -21,11 +21,6 @@ import {
 
 /** The tool calls an open elicitation card is about: their rows say they wait on the user. */
 export const WaitingToolCalls = createContext<ReadonlySet<string>>(new Set());
-
-/** What rows can ask of the session. */
-export type RowActions = {
-  respondPermission(promptKey: string, outcome: PermissionOutcome): void;
-};
 
 // Whether the user opened or closed each tool card (by tool call id): kept while the list
 // unmounts rows scrolled out of view, so a card comes back as the user left it.
@@ -48,7 +43,7 @@ function ToolRow({ row }: { row: Extract<Row, { kind: 'tool' }> }) {
   const waiting = useContext(WaitingToolCalls).has(row.toolCallId) || fields.permission === 'asked';
   const { label, declined } = toolStatus(fields);
   const [, redraw] = useReducer((count: number) => count + 1, 0);
-  // Open unless the permission card below shows it all, or the user did not allow it; once the
+  // Open unless the dock's permission card shows it all, or the user did not allow it; once the
   // user opens or closes it, as they left it.
   const open = toolOpen.get(row.toolCallId) ?? !(fields.permission === 'asked' || declined);
   const bodyId = useId();
@@ -134,7 +129,7 @@ const STOP_REASONS: Record<string, string> = {
 };
 
 /** Renders one row. */
-export const RowView = memo(function RowView({ row, actions }: { row: Row; actions: RowActions }) {
+export const RowView = memo(function RowView({ row }: { row: Row }) {
   switch (row.kind) {
     case 'prompt':
       return (
@@ -144,9 +139,11 @@ export const RowView = memo(function RowView({ row, actions }: { row: Row; actio
       );
     case 'text':
       return (
-        <div className={`row text role-${row.role}${row.first ? ' first' : ''}`}>
+        <div
+          className={`row text role-${row.role}${row.first ? ' first' : ''}${row.more ? ' more' : ''}`}
+        >
           {row.first && row.role === 'agent' ? <MessageCopy rowId={row.id} /> : null}
-          <Markdown text={row.text} />
+          <Markdown text={row.text} listBefore={row.listBefore} listAfter={row.listAfter} />
         </div>
       );
     case 'thought':
@@ -191,9 +188,11 @@ export const RowView = memo(function RowView({ row, actions }: { row: Row; actio
         </div>
       );
     case 'permission':
+      // Only the record: a waiting card itself is in the session view's dock, with the
+      // elicitations, where the list cannot unmount it.
       return (
         <div className="row">
-          <PermissionCard row={row} respond={actions.respondPermission} />
+          <PermissionRowView row={row} />
         </div>
       );
     case 'elicitation':

@@ -14,9 +14,9 @@ import { tabLabel } from '../state/tabs';
 import type { Transcript } from '../state/transcript';
 import { AgentLog, AgentPanel, type SignInHost } from './agent-panel';
 import { Composer } from './composer';
-import { ElicitationDock, elicitationCards } from './elicitation-dock';
+import { ElicitationDock, dockCards } from './elicitation-dock';
 import { MessageText, messageText } from './message-copy';
-import { RowView, WaitingToolCalls, type RowActions } from './rows';
+import { RowView, WaitingToolCalls } from './rows';
 
 type Props = {
   api: AirlockApi;
@@ -71,9 +71,12 @@ export function SessionView({
   const composer = useRef<HTMLTextAreaElement>(null);
   // Tool rows re-render only when the set of tool calls waiting on a card changes. A URL card
   // the user has answered waits for the page, not for an answer: its tool call is not marked.
+  // (A permission's tool call says it waits by its own fields.)
   const waitingList = JSON.stringify(
-    elicitationCards(transcript).open.flatMap((row) =>
-      row.toolCallId === undefined || row.resolved ? [] : [row.toolCallId],
+    dockCards(transcript).open.flatMap((row) =>
+      row.kind === 'permission' || row.toolCallId === undefined || row.resolved
+        ? []
+        : [row.toolCallId],
     ),
   );
   const waitingTools = useMemo(() => new Set(JSON.parse(waitingList) as string[]), [waitingList]);
@@ -96,14 +99,10 @@ export function SessionView({
     action.catch((failure: unknown) => setError((failure as Error).message));
   }, []);
 
-  const actions = useMemo<RowActions>(
-    () => ({
-      respondPermission: (promptKey: string, outcome: PermissionOutcome) => {
-        run(api.invoke('permission:respond', { key: session.key, promptKey, outcome }));
-        // The card's buttons go once answered: the focus goes back to the message box.
-        composer.current?.focus();
-      },
-    }),
+  // Once answered, the card leaves the dock, which then moves the focus on (see there).
+  const respondPermission = useCallback(
+    (promptKey: string, outcome: PermissionOutcome) =>
+      run(api.invoke('permission:respond', { key: session.key, promptKey, outcome })),
     [api, run, session.key],
   );
 
@@ -283,7 +282,7 @@ export function SessionView({
               totalListHeightChanged={follow}
               initialTopMostItemIndex={rows.length > 0 ? rows.length - 1 : 0}
               increaseViewportBy={{ top: 400, bottom: 400 }}
-              itemContent={(_index, row) => <RowView row={row} actions={actions} />}
+              itemContent={(_index, row) => <RowView row={row} />}
             />
           </MessageText.Provider>
         </WaitingToolCalls.Provider>
@@ -296,6 +295,7 @@ export function SessionView({
         transcript={transcript}
         composer={composer}
         urlElicitation={urlElicitation}
+        respondPermission={respondPermission}
       />
 
       {error ? (

@@ -132,11 +132,8 @@ export function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
     <div className="card-fields">
       {schema.title ? <h4 className="form-title">{schema.title}</h4> : null}
       {schema.description ? <p className="form-description">{schema.description}</p> : null}
-      {properties.map((property) => (
-        <div key={property.name} className="card-field">
-          {property.content}
-        </div>
-      ))}
+      {/* Each property's content is one field (keyed by RJSF): no wrapper of its own. */}
+      {properties.map((property) => property.content)}
     </div>
   );
 }

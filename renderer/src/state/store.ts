@@ -12,6 +12,7 @@ import type {
   TranscriptEvent,
   UrlElicitationView,
 } from '../../../preload/contract';
+import { reconnectDelay } from '../bridge/backoff';
 import { FrameBudget } from './frame-budget';
 import { applyEvents, emptyTranscript, type Transcript } from './transcript';
 
@@ -38,6 +39,7 @@ export type AppState = {
   transcripts: Record<string, Transcript>;
   activeKey?: string;
   disconnected: boolean;
+  /** Why the first load failed, until a later try succeeds. */
   loadError?: string;
 };
 
@@ -94,25 +96,48 @@ export class Store {
     );
   }
 
-  /** Loads the app state and every open session's transcript. */
+  /** The latest load: an older one that ends late changes nothing. */
+  private loadRun: symbol | undefined;
+  /** Failed loads in a row: the pause before the next try grows with them. */
+  private loadFailures = 0;
+  private loadRetry: ReturnType<typeof setTimeout> | undefined;
+
+  /**
+   * Loads the app state and every open session's transcript. When that fails, it is tried
+   * again until it works: while the link to the core is down, by the link's own reconnect
+   * (which calls `reattach`, and so this, once it is up); otherwise after the same growing
+   * pauses the link waits between its tries.
+   */
   async load(): Promise<void> {
+    const run = Symbol('load');
+    this.loadRun = run;
+    clearTimeout(this.loadRetry);
+    this.loadRetry = undefined;
+    let keys: string[] = [];
     try {
       const state = await this.api.invoke('app:getState', {});
-      for (const session of state.sessions) {
-        this.loading.add(session.key);
+      keys = state.sessions.map((session) => session.key);
+      for (const key of keys) {
+        this.loading.add(key);
         // Events queued before the state came are in the snapshot too.
-        this.queued.delete(session.key);
+        this.queued.delete(key);
       }
       const transcripts: Record<string, Transcript> = {};
-      for (const session of state.sessions) {
+      for (const key of keys) {
         // The core flushes pending events before it answers, so events that arrive after
         // this answer are exactly the ones the snapshot lacks.
-        const { events } = await this.api.invoke('session:getTranscript', { key: session.key });
-        transcripts[session.key] = applyEvents(emptyTranscript(), events);
-        this.loading.delete(session.key);
+        const { events } = await this.api.invoke('session:getTranscript', { key });
+        transcripts[key] = applyEvents(emptyTranscript(), events);
+        this.loading.delete(key);
       }
+      if (this.loadRun !== run) {
+        return;
+      }
+      this.loadFailures = 0;
       this.set({
         loaded: true,
+        loadError: undefined,
+        disconnected: false,
         agents: state.agents,
         settingsPath: state.settingsPath,
         settingsError: state.settingsError,
@@ -125,7 +150,17 @@ export class Store {
         activeKey: this.state.activeKey ?? state.sessions[0]?.key,
       });
     } catch (error) {
+      if (this.loadRun !== run) {
+        return;
+      }
+      for (const key of keys) {
+        this.loading.delete(key);
+      }
       this.set({ loadError: (error as Error).message });
+      if (!this.state.disconnected) {
+        this.loadRetry = setTimeout(() => void this.load(), reconnectDelay(this.loadFailures));
+      }
+      this.loadFailures += 1;
     }
   }
 
@@ -157,6 +192,10 @@ export class Store {
    * they are. If it drops again meanwhile, it stays down (the next reconnect tries again).
    */
   async reattach(): Promise<void> {
+    if (!this.state.loaded) {
+      // The link came up for the first time, or again before the first load worked.
+      return this.load();
+    }
     const attaching = Symbol('reattach');
     this.attaching = attaching;
     let keys: string[] = [];

@@ -20,6 +20,7 @@ import type {
 } from '../../../preload/contract';
 import type { FormModel } from '../../../preload/form-model';
 import type { UrlAnalysis } from '../../../preload/url-analysis-view';
+import { listJoins } from './list-join';
 
 /** How a URL elicitation's wait for the page ended. */
 export type UrlDone = Extract<TranscriptEvent, { type: 'url_elicitation_done' }>['how'];
@@ -27,7 +28,19 @@ export type UrlDone = Extract<TranscriptEvent, { type: 'url_elicitation_done' }>
 /** One row of the transcript. */
 export type Row =
   | { kind: 'prompt'; id: number; text: string }
-  | { kind: 'text'; id: number; role: 'agent' | 'user'; text: string; first: boolean }
+  | {
+      kind: 'text';
+      id: number;
+      role: 'agent' | 'user';
+      text: string;
+      first: boolean;
+      /** The message goes on in the next row (it was cut after this one). */
+      more?: boolean;
+      /** Its first list goes on from the row before (so that list is loose: see list-join.ts). */
+      listBefore?: boolean;
+      /** Its last list goes on in the next row. */
+      listAfter?: boolean;
+    }
   | { kind: 'thought'; id: number; text: string }
   | { kind: 'content'; id: number; role: 'agent' | 'user' | 'thought'; content: ContentView }
   | { kind: 'tool'; id: number; toolCallId: string; fields: ToolCallFields }
@@ -41,6 +54,8 @@ export type Row =
       toolCallId: string;
       options: PermissionOptionView[];
       outcome?: PermissionOutcome;
+      /** Why it ended without the user's answer, if it did. */
+      ended?: CardEnd;
       /** What it asks to allow: the tool call's diff, command, paths, kind and raw input. */
       tool?: ToolCallFields;
     }
@@ -109,6 +124,8 @@ export type Transcript = {
   plan: number | undefined;
   /** Whether the last text row may still grow. */
   open: boolean;
+  /** The row before the last cut, while it is not yet known whether a list goes on across it. */
+  joining?: number;
 };
 
 /** A segment is closed at a paragraph break once it is at least this long. */
@@ -153,6 +170,9 @@ function push(
 }
 
 function applyEvent(t: Transcript, event: TranscriptEvent): void {
+  if (t.joining !== undefined && event.type !== 'chunk') {
+    settleJoin(t, true);
+  }
   switch (event.type) {
     case 'prompt':
       t.open = false;
@@ -240,7 +260,7 @@ function applyEvent(t: Transcript, event: TranscriptEvent): void {
       const index = t.permissions.get(event.promptKey);
       const row = index === undefined ? undefined : t.rows[index];
       if (index !== undefined && row?.kind === 'permission') {
-        t.rows[index] = { ...row, outcome: event.outcome };
+        t.rows[index] = { ...row, outcome: event.outcome, ended: event.ended };
       }
       return;
     }
@@ -354,15 +374,45 @@ function appendText(t: Transcript, role: 'agent' | 'user', text: string): void {
     const cut = segmentCut(combined);
     if (cut === undefined) {
       t.rows[t.rows.length - 1] = { ...last, text: combined };
+      if (t.joining !== undefined) {
+        settleJoin(t, false);
+      }
       return;
     }
-    t.rows[t.rows.length - 1] = { ...last, text: combined.slice(0, cut) };
+    t.rows[t.rows.length - 1] = { ...last, text: combined.slice(0, cut), more: true };
+    if (t.joining !== undefined) {
+      settleJoin(t, true);
+    }
+    t.joining = t.rows.length - 1;
     appendRest(t, role, combined.slice(cut));
     return;
   }
   t.open = true;
   push(t, { kind: 'text', role, text: '', first: true });
   appendText(t, role, text);
+}
+
+/**
+ * Marks a list that goes on across the last cut on both rows, once the row after it is long
+ * enough to tell (or, `complete`, has all it will get).
+ */
+function settleJoin(t: Transcript, complete: boolean): void {
+  const index = t.joining!;
+  const before = t.rows[index];
+  const after = t.rows[index + 1];
+  if (before?.kind !== 'text' || after?.kind !== 'text') {
+    t.joining = undefined;
+    return;
+  }
+  const joins = listJoins(before.text, after.text, complete);
+  if (joins === undefined) {
+    return;
+  }
+  t.joining = undefined;
+  if (joins) {
+    t.rows[index] = { ...before, listAfter: true };
+    t.rows[index + 1] = { ...after, listBefore: true };
+  }
 }
 
 function appendRest(t: Transcript, role: 'agent' | 'user', rest: string): void {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   FrameBudget,
+  LATE_FACTOR,
   LATE_MS,
   MAX_CHARS,
   MIN_CHARS,
@@ -13,12 +14,22 @@ const QUICK_MS = TARGET_MS / 4;
 const SLOW_MS = TARGET_MS * 2;
 
 describe('the per-frame text budget', () => {
-  it('starts small and grows a step at a time while taking in text is quick', () => {
+  it('starts small and grows by half of itself while taking in text is quick', () => {
     const budget = new FrameBudget();
     expect(budget.current).toBe(START_CHARS);
     budget.took(QUICK_MS, true);
     budget.took(QUICK_MS, true);
-    expect(budget.current).toBe(START_CHARS + 2 * STEP_CHARS);
+    expect(budget.current).toBe(START_CHARS * 2.25);
+  });
+
+  it('grows at least a step at a time', () => {
+    const budget = new FrameBudget();
+    for (let i = 0; i < 20; i++) {
+      budget.took(SLOW_MS * 10, true);
+    }
+    expect(budget.current).toBe(MIN_CHARS);
+    budget.took(QUICK_MS, true);
+    expect(budget.current).toBe(MIN_CHARS + STEP_CHARS);
   });
 
   it('does not grow when the whole amount was not needed', () => {
@@ -39,11 +50,17 @@ describe('the per-frame text budget', () => {
     expect(budget.current).toBe(START_CHARS / 2);
   });
 
-  it('halves when a frame that follows on from another comes late', () => {
+  it('shrinks in proportion when taking in text is a little slow', () => {
+    const budget = new FrameBudget();
+    budget.took(TARGET_MS * 1.25, true);
+    expect(budget.current).toBe(START_CHARS * 0.8);
+  });
+
+  it('shrinks by a quarter when a frame that follows on from another comes late', () => {
     const budget = new FrameBudget();
     budget.frame(1_000, false);
     budget.frame(1_000 + LATE_MS + 1, true);
-    expect(budget.current).toBe(START_CHARS / 2);
+    expect(budget.current).toBe(START_CHARS * LATE_FACTOR);
   });
 
   it('does not count the gap after a pause as lateness', () => {

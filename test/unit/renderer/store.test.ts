@@ -17,7 +17,8 @@ import type {
   SessionSummary,
   TranscriptEvent,
 } from '../../../preload/contract.js';
-import { LATE_MS, START_CHARS, STEP_CHARS } from '../../../renderer/src/state/frame-budget.js';
+import { LATE_FACTOR, LATE_MS, START_CHARS } from '../../../renderer/src/state/frame-budget.js';
+import { RECONNECT_DELAYS_MS } from '../../../renderer/src/bridge/backoff.js';
 import { Store } from '../../../renderer/src/state/store.js';
 import type { Transcript } from '../../../renderer/src/state/transcript.js';
 
@@ -321,6 +322,56 @@ describe('load: attaching to the core', () => {
   });
 });
 
+describe('load: when the first load fails', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  });
+  const failing = () => {
+    const tries = vi.fn(() => Promise.reject(new Error('Airlock is busy')));
+    core.answers['app:getState'] = tries;
+    return tries;
+  };
+
+  it('tries again by itself after growing pauses while the link is up, and clears the error once one works', async () => {
+    const tries = failing();
+    await store.load();
+    expect(tries).toHaveBeenCalledTimes(1);
+    for (const [i, delay] of RECONNECT_DELAYS_MS.slice(0, 3).entries()) {
+      await vi.advanceTimersByTimeAsync(delay - 1);
+      expect(tries).toHaveBeenCalledTimes(i + 1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(tries).toHaveBeenCalledTimes(i + 2);
+    }
+    scriptState([summary('s1')]);
+    core.answers['session:getTranscript'] = async () => ({ events: [] });
+    await vi.advanceTimersByTimeAsync(RECONNECT_DELAYS_MS[3]!);
+    expect(store.getState()).toMatchObject({ loaded: true, loadError: undefined, activeKey: 's1' });
+  });
+
+  it('leaves the retries to the link while it is down, and loads once it is up', async () => {
+    const tries = failing();
+    store.disconnect();
+    await store.load();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(tries).toHaveBeenCalledTimes(1);
+    // The bridge says the link is up: the store attaches, which, before any load worked, loads.
+    scriptState([]);
+    await store.reattach();
+    expect(store.getState()).toMatchObject({ loaded: true, disconnected: false });
+    expect(store.getState().loadError).toBeUndefined();
+  });
+
+  it('tries at once when asked, in place of the pending retry', async () => {
+    const tries = failing();
+    await store.load();
+    await store.load();
+    expect(tries).toHaveBeenCalledTimes(2);
+    // One retry is pending, not two: the second load replaced the first one's.
+    await vi.advanceTimersByTimeAsync(RECONNECT_DELAYS_MS[1]!);
+    expect(tries).toHaveBeenCalledTimes(3);
+  });
+});
+
 describe('transcript events: at most one apply per frame', () => {
   it('applies nothing at once, then everything in the task after the next frame', async () => {
     const changes = vi.fn();
@@ -393,15 +444,14 @@ describe('transcript events: at most one apply per frame', () => {
 
     it('grows while frames that used it all were quick', async () => {
       vi.spyOn(performance, 'now').mockReturnValue(1_000);
-      const step = STEP_CHARS / 100;
       const start = START_CHARS / 100;
-      expect(await burst([0, 16, 32])).toEqual([start, start + step, start + 2 * step]);
+      expect(await burst([0, 16, 32])).toEqual([start, start * 1.5, start * 2.25]);
     });
 
-    it('halves after a frame that took too long', async () => {
+    it('shrinks after a frame that took too long', async () => {
       let clock = 0;
-      // Every reading is 20 ms after the last: each apply seems to take 20 ms.
-      vi.spyOn(performance, 'now').mockImplementation(() => (clock += 20));
+      // Every reading is 40 ms after the last: each apply seems to take 40 ms, over twice the aim.
+      vi.spyOn(performance, 'now').mockImplementation(() => (clock += 40));
       expect(await burst([0, 16])).toEqual([START_CHARS / 100, START_CHARS / 200]);
     });
 
@@ -416,13 +466,13 @@ describe('transcript events: at most one apply per frame', () => {
       expect(first).toBe(START_CHARS / 100);
     });
 
-    it('halves when a frame that continues a burst comes late', async () => {
+    it('shrinks when a frame that continues a burst comes late', async () => {
       vi.spyOn(performance, 'now').mockReturnValue(1_000);
-      const grown = (START_CHARS + STEP_CHARS) / 100;
+      const grown = (START_CHARS * 1.5) / 100;
       const [first, late] = await burst([0, LATE_MS * 10]);
       expect(first).toBe(START_CHARS / 100);
-      // It had grown a step after the quick first frame; the late second one halves it.
-      expect(late).toBe(Math.ceil(grown / 2));
+      // It had grown after the quick first frame; the late second one takes a quarter off.
+      expect(late).toBe(Math.ceil(grown * LATE_FACTOR));
     });
 
     it('does not count the gap before a new burst as a late frame', async () => {

@@ -1,0 +1,156 @@
+import fc from 'fast-check';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { Markdown, MarkdownBlock } from '../../../renderer/src/components/markdown.js';
+import { markdownBlocks } from '../../../renderer/src/components/markdown-blocks.js';
+
+/** The HTML of `text` rendered a block at a time, as the transcript does. */
+const split = (text: string) => renderToStaticMarkup(createElement(Markdown, { text }));
+/** The HTML of `text` parsed whole. */
+const whole = (text: string) =>
+  renderToStaticMarkup(createElement(MarkdownBlock, { text, listBefore: false, listAfter: false }));
+// Between two blocks (and around one that is dropped, raw HTML), the parse of the whole has line
+// breaks, which are not rendered.
+const same = (html: string) => html.replace(/>\n+</g, '><').replace(/^\n+|\n+$/g, '');
+
+/** Lines that open, close or continue the constructs a cut could break. */
+const LINES = [
+  '',
+  '',
+  '',
+  'Some text',
+  'more *emphasis',
+  'closed* here',
+  '- item',
+  '* star item',
+  '+ plus item',
+  '1. one',
+  '2) two',
+  '10. ten',
+  '  continued in an item',
+  '   three spaces',
+  '    indented code',
+  '\tafter a tab',
+  '```',
+  '```js',
+  '````',
+  '~~~',
+  '  ```',
+  '   ~~~',
+  '    ```',
+  '``` a`b',
+  '> quoted',
+  '> - quoted item',
+  '>',
+  '<!-- a comment',
+  'ends -->',
+  '<div>',
+  '</div>',
+  '<script>',
+  '</script>',
+  '<?php',
+  '?>',
+  '<!DOCTYPE',
+  '<![CDATA[',
+  ']]>',
+  '# Heading',
+  '===',
+  '---',
+  '* * *',
+  '[a]: https://example.com',
+  'a [link][a] and [b](https://example.com)',
+  '![image](https://example.com/i.png)',
+  '`code span',
+  'span end`',
+];
+
+const markdown = fc
+  .array(fc.constantFrom(...LINES), { maxLength: 30 })
+  .map((lines) => lines.join('\n'));
+
+describe('markdownBlocks', () => {
+  it('gives back the whole text, in order', () => {
+    fc.assert(
+      fc.property(markdown, (text) => {
+        expect(markdownBlocks(text).join('')).toBe(text);
+      }),
+    );
+  });
+
+  it('renders a text cut into blocks exactly as parsed whole', () => {
+    fc.assert(
+      fc.property(markdown, (text) => {
+        expect(same(split(text))).toBe(same(whole(text)));
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('cuts between paragraphs, code blocks and headings', () => {
+    expect(markdownBlocks('One\n\n```js\nx\n\ny\n```\n\n# Two\n\nThree')).toEqual([
+      'One\n\n',
+      '```js\nx\n\ny\n```\n\n',
+      '# Two\n\n',
+      'Three',
+    ]);
+  });
+
+  it('never cuts inside a fence, even across blank lines and shorter or other fences', () => {
+    const text = '````\na\n\n```\nb\n\n~~~\nc\n````\n\nafter';
+    expect(markdownBlocks(text)).toEqual(['````\na\n\n```\nb\n\n~~~\nc\n````\n\n', 'after']);
+  });
+
+  it('keeps a loose list whole: items after a blank line go on with it', () => {
+    expect(markdownBlocks('1. a\n\n2. b\n\n- c\n\nafter')).toEqual([
+      '1. a\n\n2. b\n\n- c\n\n',
+      'after',
+    ]);
+  });
+
+  it('keeps an item’s further paragraphs with it', () => {
+    expect(markdownBlocks('- a\n\n  more of a\n\nafter')).toEqual([
+      '- a\n\n  more of a\n\n',
+      'after',
+    ]);
+  });
+
+  it('makes no more cuts after a fence indented by up to three spaces (in an item, or not)', () => {
+    expect(markdownBlocks('x\n\ny\n  ```\n  b\n\nc\n\nd')).toEqual([
+      'x\n\n',
+      'y\n  ```\n  b\n\nc\n\nd',
+    ]);
+  });
+
+  it('does not cut inside an HTML comment or script, which blank lines do not end', () => {
+    expect(markdownBlocks('<!--\n\nhidden\n\n-->\n\nshown')).toEqual([
+      '<!--\n\nhidden\n\n-->\n\n',
+      'shown',
+    ]);
+    expect(markdownBlocks('<script>\n\nx\n</script>\n\ny')).toEqual([
+      '<script>\n\nx\n</script>\n\n',
+      'y',
+    ]);
+  });
+
+  it('does not cut a text with a link reference definition, which earlier links use', () => {
+    const text = 'a [link][a]\n\n[a]: https://example.com';
+    expect(markdownBlocks(text)).toEqual([text]);
+  });
+});
+
+describe('Markdown', () => {
+  it('renders a list that goes on across a cut as loose, at both ends', () => {
+    const html = renderToStaticMarkup(
+      createElement(Markdown, { text: '7. a\n\nAfter\n\n8. b', listBefore: true, listAfter: true }),
+    );
+    expect(html).toContain('<li>\n<p>a</p>\n</li>');
+    expect(html).toContain('<li>\n<p>b</p>\n</li>');
+    expect(html).toContain('<p>After</p>');
+  });
+
+  it('keeps a list tight when it does not go on across a cut', () => {
+    const html = renderToStaticMarkup(createElement(Markdown, { text: '7. a' }));
+    expect(html).toBe('<ol start="7">\n<li>a</li>\n</ol>');
+  });
+});
