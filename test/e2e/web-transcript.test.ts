@@ -67,7 +67,7 @@ describe('a long reply cut into rows', () => {
       `gaps between items: ${gaps.join(', ')}`,
     ).toBeLessThanOrEqual(1);
     for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
+      await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
       await page.setViewportSize({ width: 1200, height: 900 });
       await page.screenshot({ path: `${SHOTS}/long-list-${scheme}.png` });
     }
