@@ -67,6 +67,17 @@ describe('a session in the browser', () => {
       await expect.poll(fromBottom).toBeLessThan(2);
     }
 
+    // The list moving up by itself (rows measured anew, the view growing) is not the user
+    // scrolling up: following goes on.
+    await send('/long 300');
+    await status().filter({ hasText: 'Working' }).waitFor();
+    await scroller.evaluate((element) => {
+      element.scrollTop = 0;
+    });
+    await status().filter({ hasText: 'Ready' }).waitFor();
+    await turnEnded('Done');
+    await expect.poll(fromBottom).toBeLessThan(2);
+
     // Part of a long reply is on screen.
     const height = () => scroller.evaluate((element) => element.scrollHeight);
     const before = await height();
@@ -78,6 +89,17 @@ describe('a session in the browser', () => {
     await status().filter({ hasText: 'Ready' }).waitFor();
     // The reply goes on below while the user reads above it.
     await expect.poll(fromBottom, { timeout: 30_000 }).toBeGreaterThan(50_000);
+
+    // Back at the bottom by the user's hand, the list follows again.
+    await scroller.focus();
+    await page.keyboard.press('End');
+    await expect.poll(fromBottom).toBeLessThan(2);
+    await turnEnded('Done');
+    await send('/long 300');
+    await status().filter({ hasText: 'Working' }).waitFor();
+    await status().filter({ hasText: 'Ready' }).waitFor();
+    await turnEnded('Done');
+    await expect.poll(fromBottom).toBeLessThan(2);
   });
 
   it('scrolls the transcript by keyboard, with the focus shown', async () => {

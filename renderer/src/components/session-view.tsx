@@ -52,6 +52,15 @@ const STATUS_TEXT: Record<SessionSummary['status'], string> = {
 };
 
 /** The session pane. */
+/** Keys that scroll the transcript up, and down, when it has the focus. */
+const UP_KEYS = new Set(['PageUp', 'ArrowUp', 'Home']);
+const DOWN_KEYS = new Set(['PageDown', 'ArrowDown', ' ']);
+
+/** Whether a scroller shows the end of its content (to within a pixel of rounding). */
+function atBottom(element: HTMLElement): boolean {
+  return element.scrollHeight - element.scrollTop - element.clientHeight <= 1;
+}
+
 export function SessionView({
   api,
   session,
@@ -62,10 +71,17 @@ export function SessionView({
 }: Props) {
   const [error, setError] = useState<string | undefined>();
   const scroller = useRef<HTMLElement | null>(null);
-  /** The scroller's position at its last scroll event. */
-  const lastTop = useRef(0);
   /** Whether the list follows the stream: until the user scrolls up, and again at the bottom. */
   const stick = useRef(true);
+  /** Which way the user last moved the list by hand, if at all. */
+  const lastGesture = useRef<'up' | 'down' | 'drag' | undefined>(undefined);
+  const touchY = useRef<number | undefined>(undefined);
+  const gesture = useCallback((direction: 'up' | 'down' | 'drag') => {
+    lastGesture.current = direction;
+    if (direction !== 'down') {
+      stick.current = false;
+    }
+  }, []);
   const rows = transcript?.rows ?? [];
   const prompting = session.status === 'prompting';
   const composer = useRef<HTMLTextAreaElement>(null);
@@ -238,37 +254,47 @@ export function SessionView({
         role="log"
         aria-label="Transcript"
         aria-live="off"
-        // Scrolling up (wheel, keys, or the scroll bar) stops following the stream; coming back
-        // to the bottom resumes it.
-        onWheel={(event) => {
-          if (event.deltaY < 0) {
-            stick.current = false;
-          }
-        }}
+        // Only the user's own gestures change whether the list follows: scrolling up (wheel,
+        // keys, a touch drag, the scroll bar) stops it, and scrolling back down to the bottom
+        // resumes it. The list also moves by itself (following, rows measured anew, the view
+        // growing as the dock empties), and none of that may count as the user's choice.
+        onWheel={(event) => gesture(event.deltaY < 0 ? 'up' : 'down')}
         onKeyDown={(event) => {
-          if (['PageUp', 'ArrowUp', 'Home'].includes(event.key)) {
-            stick.current = false;
+          const element = scroller.current;
+          if (event.key === 'End' && element) {
+            // The rows near the end may not be measured yet, so the native End stops short of
+            // it as they are: End goes to the end and follows from there.
+            event.preventDefault();
+            gesture('down');
+            element.scrollTop = element.scrollHeight;
+          } else if (UP_KEYS.has(event.key) || (event.key === ' ' && event.shiftKey)) {
+            gesture('up');
+          } else if (DOWN_KEYS.has(event.key)) {
+            gesture('down');
           }
         }}
         onPointerDown={(event) => {
-          if (event.target === scroller.current) {
-            stick.current = false;
+          // The scroll bar (a press on the scroller itself) and the middle button's autoscroll.
+          if (event.target === scroller.current || event.button === 1) {
+            gesture('drag');
           }
         }}
-        // Scroll events tell what the wheel and keys may not (a touchpad, say): the view moved up
-        // without reaching the bottom. Following only ever moves it down.
+        onTouchStart={(event) => {
+          touchY.current = event.touches[0]?.clientY;
+        }}
+        onTouchMove={(event) => {
+          const y = event.touches[0]?.clientY;
+          if (y !== undefined && touchY.current !== undefined && y !== touchY.current) {
+            // A finger moving down drags the content down: the view moves up.
+            gesture(y > touchY.current ? 'up' : 'down');
+            touchY.current = y;
+          }
+        }}
         onScrollCapture={() => {
           const element = scroller.current;
-          if (!element) {
-            return;
-          }
-          const top = element.scrollTop;
-          if (element.scrollHeight - top - element.clientHeight <= 1) {
+          if (element && lastGesture.current !== 'up' && atBottom(element)) {
             stick.current = true;
-          } else if (top < lastTop.current - 1) {
-            stick.current = false;
           }
-          lastTop.current = top;
         }}
       >
         <WaitingToolCalls.Provider value={waitingTools}>
