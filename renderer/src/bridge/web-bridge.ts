@@ -26,8 +26,6 @@ type Pending = {
   reject: (error: Error) => void;
 };
 
-export { RECONNECT_DELAYS_MS } from './backoff';
-
 /** What the bridge says about its link. */
 export type LinkListener = (connected: boolean) => void;
 

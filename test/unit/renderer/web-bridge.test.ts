@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createWebBridge, RECONNECT_DELAYS_MS } from '../../../renderer/src/bridge/web-bridge.js';
+import { RECONNECT_DELAYS_MS } from '../../../renderer/src/bridge/backoff.js';
+import { createWebBridge } from '../../../renderer/src/bridge/web-bridge.js';
 
 /** A WebSocket the test opens, closes and answers by hand. */
 class FakeSocket extends EventTarget {
