@@ -391,6 +391,114 @@ export const LinkVerdict = z.discriminatedUnion('ok', [
 ]);
 export type LinkVerdict = z.infer<typeof LinkVerdict>;
 
+/** The most agents a settings file may configure. */
+export const MAX_AGENTS = 1_000;
+/** The longest command of an agent, in characters. */
+export const MAX_AGENT_COMMAND_CHARS = 10_000;
+/** The most arguments an agent's command may take. */
+export const MAX_AGENT_ARGS = 1_000;
+/** The longest argument of an agent's command, in characters. */
+export const MAX_AGENT_ARG_CHARS = 10_000;
+/** The most environment variables an agent may set. */
+export const MAX_AGENT_ENV = 1_000;
+/** The longest name of an agent's environment variable, in characters. */
+export const MAX_ENV_NAME_CHARS = 200;
+/** The longest value of an agent's environment variable, in characters. */
+export const MAX_ENV_VALUE_CHARS = 100_000;
+/** The most entries an agent's `url_domains` may list. */
+export const MAX_URL_DOMAINS = 32;
+/** The longest entry of an agent's `url_domains`, in characters. */
+export const MAX_URL_DOMAIN_CHARS = 1_000;
+
+const envName = z.string().max(MAX_ENV_NAME_CHARS);
+const envValue = z.string().max(MAX_ENV_VALUE_CHARS);
+
+/**
+ * One environment variable of an agent in the settings view. A value that looks secret (by its
+ * name or its look) is not sent: only that it is set; the view asks for it on request.
+ */
+export const AgentEnvView = z.discriminatedUnion('secret', [
+  z.object({ name: envName, secret: z.literal(false), value: envValue }),
+  z.object({ name: envName, secret: z.literal(true), set: z.literal(true) }),
+]);
+export type AgentEnvView = z.infer<typeof AgentEnvView>;
+
+/** An agent as the settings view shows it. The built-in agent cannot be changed. */
+export const AgentSettingsView = z.object({
+  name,
+  builtIn: z.boolean(),
+  command: z.string().max(MAX_AGENT_COMMAND_CHARS),
+  args: z.array(z.string().max(MAX_AGENT_ARG_CHARS)).max(MAX_AGENT_ARGS),
+  env: z.array(AgentEnvView).max(MAX_AGENT_ENV),
+  urlDomains: z.array(z.string().max(MAX_URL_DOMAIN_CHARS)).max(MAX_URL_DOMAINS),
+});
+export type AgentSettingsView = z.infer<typeof AgentSettingsView>;
+
+/**
+ * An environment variable of an agent being saved: a value, or `keep` for the stored value of
+ * the variable `from` (the same name by default), as a masked secret left unchanged is sent.
+ */
+export const AgentEnvInput = z.union([
+  z.object({ name: envName, value: envValue }).strict(),
+  z.object({ name: envName, keep: z.literal(true), from: envName.optional() }).strict(),
+]);
+export type AgentEnvInput = z.infer<typeof AgentEnvInput>;
+
+/**
+ * An agent as the settings view saves it. Bounds here are ceilings; the core checks each field
+ * and answers in words.
+ */
+export const AgentSettingsInput = z
+  .object({
+    name: shortText,
+    command: z.string().max(MAX_AGENT_COMMAND_CHARS * 2),
+    args: z.array(z.string().max(MAX_AGENT_ARG_CHARS * 2)).max(MAX_AGENT_ARGS * 2),
+    env: z.array(AgentEnvInput).max(MAX_AGENT_ENV * 2),
+    urlDomains: z.array(shortText).max(MAX_URL_DOMAINS * 2),
+  })
+  .strict();
+export type AgentSettingsInput = z.infer<typeof AgentSettingsInput>;
+
+/** What is wrong with one field of an agent being saved (`name`, `command`, `args.2`, `env.0.name`…). */
+export const FieldProblem = z.object({ field: shortText, message: shortText });
+export type FieldProblem = z.infer<typeof FieldProblem>;
+
+/** What "Test" found out about an agent: the check `airlock probe` runs. */
+export const AgentTestReport = z.object({
+  agentName: name,
+  commandLine: shortText,
+  /** Whether the agent started and answered `initialize`; `error` says why not. */
+  ok: z.boolean(),
+  error: shortText.optional(),
+  name: shortText.optional(),
+  title: shortText.optional(),
+  version: shortText.optional(),
+  protocolVersion: z.number().int().optional(),
+  /** Each capability as `path: value` (`loadSession: yes`, `promptCapabilities.image: no`). */
+  capabilities: z.array(z.object({ name: shortText, value: shortText })).max(200),
+  authMethods: z.array(AuthMethodView).max(100),
+  /** Whether `session/new` worked, and why not; absent when the handshake failed. */
+  session: z
+    .discriminatedUnion('ok', [
+      z.object({
+        ok: z.literal(true),
+        modes: z.array(shortText).max(100),
+        configOptions: z.array(shortText).max(100),
+        signedInWith: shortText.optional(),
+      }),
+      z.object({
+        ok: z.literal(false),
+        authRequired: z.boolean(),
+        error: shortText,
+        signedInWith: shortText.optional(),
+      }),
+    ])
+    .optional(),
+  /** The agent's log file. */
+  log: shortText,
+});
+export type AgentTestReport = z.infer<typeof AgentTestReport>;
+
 /** Every call the UI can make, with its request and response schemas. */
 export const calls = {
   /** A snapshot of the app: agents, settings, open sessions. */
@@ -570,6 +678,51 @@ export const calls = {
   'agent:readLog': {
     request: z.object({ agentName: name }).strict(),
     response: z.object({ path: shortText, text }),
+  },
+  /**
+   * The agents for the settings view, the settings file, and its error if any. `editable` is
+   * false while the file cannot be parsed: edits wait until the user fixes it.
+   */
+  'settings:getAgents': {
+    request: empty,
+    response: z.object({
+      path: shortText,
+      error: shortText.optional(),
+      editable: z.boolean(),
+      agents: z.array(AgentSettingsView).max(MAX_AGENTS + 1),
+    }),
+  },
+  /** One environment variable's value, which the list masks when it looks secret. */
+  'settings:revealEnv': {
+    request: z.object({ agentName: name, envName }).strict(),
+    response: z.object({ value: envValue }),
+  },
+  /**
+   * Adds an agent, or changes agent `originalName` (renaming it when the name differs), as an
+   * edit of the settings file that keeps its comments and order. Field problems come back in
+   * words; a file that cannot be parsed, or the built-in agent, is refused.
+   */
+  'settings:saveAgent': {
+    request: z.object({ originalName: name.optional(), agent: AgentSettingsInput }).strict(),
+    response: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), name }),
+      z.object({ ok: z.literal(false), problems: z.array(FieldProblem).max(1000) }),
+    ]),
+  },
+  /** Copies an agent under a free name ("<name> copy"); returns that name. */
+  'settings:duplicateAgent': {
+    request: z.object({ agentName: name }).strict(),
+    response: z.object({ name }),
+  },
+  /** Removes an agent from the settings file. Sessions already running keep going. */
+  'settings:removeAgent': {
+    request: z.object({ agentName: name }).strict(),
+    response: empty,
+  },
+  /** Starts the agent on its own, as `airlock probe` does, and reports; within a deadline. */
+  'settings:testAgent': {
+    request: z.object({ agentName: name }).strict(),
+    response: AgentTestReport,
   },
 } as const;
 

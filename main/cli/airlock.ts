@@ -5,7 +5,7 @@
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AgentSpec } from '../core/settings.js';
+import type { AgentSpec } from '../core/settings/catalog.js';
 import { builtDemoAgent, sourceDemoAgent } from '../core/demo.js';
 import { EXIT, runCli } from './run.js';
 

@@ -13,7 +13,7 @@ import {
   type ConnectionTimeouts,
 } from '../core/agent-connection.js';
 import { AgentRequestError, AUTH_REQUIRED } from '../core/errors.js';
-import { commandLine, type AgentSpec } from '../core/settings.js';
+import { commandLine, type AgentSpec } from '../core/settings/catalog.js';
 import { authMethodsWithEnv, readyEnvMethod } from '../core/sign-in.js';
 
 /**
@@ -50,6 +50,8 @@ export type ProbeOptions = {
   timeouts: ConnectionTimeouts;
   /** The folder `session/new` is asked to work in. */
   cwd: string;
+  /** Aborting it stops an agent that is still starting. */
+  signal?: AbortSignal;
 };
 
 /** Starts the agent, runs the handshake and one `session/new`, stops it, and reports. Never rejects. */
@@ -64,6 +66,7 @@ export async function probeAgent(spec: AgentSpec, options: ProbeOptions): Promis
     connection = await AgentConnection.start(spec, {
       logsDir: options.logsDir,
       timeouts: options.timeouts,
+      signal: options.signal,
       delegate: {
         onUpdate: () => undefined,
         // The probe never runs a turn; an agent that asks anyway gets a refusal, not a hang.

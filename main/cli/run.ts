@@ -4,7 +4,12 @@
  */
 import { basename } from 'node:path';
 import { DEFAULT_TIMEOUTS } from '../core/agent-connection.js';
-import { loadAgentCatalog, logsDir, settingsPath, type AgentSpec } from '../core/settings.js';
+import {
+  loadAgentCatalog,
+  logsDir,
+  settingsPath,
+  type AgentSpec,
+} from '../core/settings/catalog.js';
 import { formatReport, probeAgent } from './probe.js';
 
 /** Exit statuses: the handshake worked, it did not, the command line was wrong. */

@@ -13,7 +13,7 @@ import { Readable, Writable } from 'node:stream';
 import type { AgentExit, AgentIdentity, AuthMethodView } from '../../preload/contract.js';
 import { AgentRequestError, UserFacingError } from './errors.js';
 import { parseInitializeResponse, type InitializeResult } from './initialize.js';
-import { commandLine, type AgentSpec } from './settings.js';
+import { commandLine, type AgentSpec } from './settings/catalog.js';
 import { StderrTail, type StderrMark } from './stderr-tail.js';
 
 /** Airlock's own name and version, sent as `clientInfo`. */

@@ -32,7 +32,14 @@ import { checkWorkingFolder, RecentFolders } from './recent-folders.js';
 import { NO_SECRET_STORE, type SecretStore } from './secrets.js';
 import { authMethodsWithEnv, readyEnvMethod } from './sign-in.js';
 import { Session, type Choice } from './session.js';
-import { commandLine, loadAgentCatalog, type AgentCatalog, type AgentSpec } from './settings.js';
+import {
+  commandLine,
+  loadAgentCatalog,
+  type AgentCatalog,
+  type AgentSpec,
+} from './settings/catalog.js';
+import { watchSettings, type SettingsWatcher } from './settings/file.js';
+import { AgentSettings } from './settings/service.js';
 import { configViews, mapUpdate } from './updates.js';
 
 /** What a host provides to the core. */
@@ -53,6 +60,8 @@ export type CoreOptions = {
    * desktop app). Without it, the page opens URL elicitations in a new browser tab.
    */
   openUrl?: (url: string, where: 'window' | 'browser') => Promise<void>;
+  /** How long the settings view's "Test" of an agent may take; a minute by default. */
+  testDeadlineMs?: number;
 };
 
 /** A listener for every event the core emits. */
@@ -84,6 +93,12 @@ export class AirlockCore {
   private readonly startAborts = new Map<Promise<AgentConnection>, AbortController>();
   /** The promise each started connection came from, as `connections` holds it. */
   private readonly pendingOf = new WeakMap<AgentConnection, Promise<AgentConnection>>();
+  /** Watches the settings file once `init` has run. */
+  private settingsWatcher: SettingsWatcher | undefined;
+  /** The latest reload of the settings file (see `reloadAgents`). */
+  private agentsReload: Promise<void> = Promise.resolve();
+  /** The settings view's calls. */
+  private readonly agentSettings: AgentSettings;
 
   constructor(private readonly options: CoreOptions) {
     this.recentFolders = new RecentFolders(
@@ -97,11 +112,41 @@ export class AirlockCore {
       nextCardKey: () => `e${(this.nextId++).toString(36)}`,
       openUrl: options.openUrl,
     });
+    this.agentSettings = new AgentSettings({
+      path: options.settingsPath,
+      catalog: () => this.catalog,
+      reload: () => this.reloadAgents(),
+      logsDir: options.logsDir,
+      cwd: options.defaultCwd,
+      timeouts: this.timeouts,
+      testDeadlineMs: options.testDeadlineMs,
+    });
   }
 
-  /** Loads the settings file. Call once before serving. */
+  /**
+   * Loads the settings file, and from the first call on watches it: a change made by hand is
+   * picked up while the app runs. Call once before serving.
+   */
   async init(): Promise<void> {
     this.catalog = await loadAgentCatalog(this.options.settingsPath, this.options.demoAgent);
+    this.settingsWatcher ??= watchSettings(this.options.settingsPath, () => this.reloadAgents());
+  }
+
+  /**
+   * Loads the settings file again and tells the UI when anything in it changed. Sessions that
+   * run keep the agent they started with.
+   */
+  private reloadAgents(): Promise<void> {
+    // One at a time, in order: a slow read of the old text never lands after a newer one.
+    const reload = this.agentsReload.then(async () => {
+      const catalog = await loadAgentCatalog(this.options.settingsPath, this.options.demoAgent);
+      if (JSON.stringify(catalog) !== JSON.stringify(this.catalog)) {
+        this.catalog = catalog;
+        this.emitAgents();
+      }
+    });
+    this.agentsReload = reload.catch(() => undefined);
+    return reload;
   }
 
   /** Subscribes to every event; returns the unsubscribe function. */
@@ -133,6 +178,8 @@ export class AirlockCore {
    * (each gets SIGTERM, then SIGKILL after a grace period).
    */
   async dispose(): Promise<void> {
+    this.settingsWatcher?.close();
+    this.agentSettings.dispose();
     for (const session of this.sessions.values()) {
       session.close();
     }
@@ -393,6 +440,15 @@ export class AirlockCore {
       const path = agentLogPath(this.options.logsDir, agentName);
       return { path, text: await readTail(path, 64 * 1024) };
     },
+    'settings:getAgents': async () => this.agentSettings.list(),
+    'settings:revealEnv': async (request) => this.agentSettings.reveal(request),
+    'settings:saveAgent': (request) => this.agentSettings.save(request),
+    'settings:duplicateAgent': (request) => this.agentSettings.duplicate(request),
+    'settings:removeAgent': async (request) => {
+      await this.agentSettings.remove(request);
+      return {};
+    },
+    'settings:testAgent': (request) => this.agentSettings.test(request),
   };
 
   /**

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEMO_AGENT_NAME, type AgentSpec } from './settings.js';
+import { DEMO_AGENT_NAME, type AgentSpec } from './settings/catalog.js';
 
 /**
  * The demo agent of a built host: `demo-agent.js` in the folder of `dirUrl`.

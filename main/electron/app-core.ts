@@ -6,7 +6,12 @@
 import { app, BrowserWindow, dialog, type OpenDialogOptions } from 'electron';
 import { homedir } from 'node:os';
 import { AirlockCore } from '../core/core.js';
-import { DEMO_AGENT_NAME, logsDir, settingsPath, type AgentSpec } from '../core/settings.js';
+import {
+  DEMO_AGENT_NAME,
+  logsDir,
+  settingsPath,
+  type AgentSpec,
+} from '../core/settings/catalog.js';
 import { keychainSecretStore } from './keychain.js';
 import { openUrl } from './url-opener.js';
 import { forkUtilityAgent } from './utility-agent.js';

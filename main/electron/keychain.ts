@@ -10,7 +10,7 @@
 import { safeStorage } from 'electron';
 import { join } from 'node:path';
 import { EncryptedSecretFile, NO_SECRET_STORE, type SecretStore } from '../core/secrets.js';
-import { configDir } from '../core/settings.js';
+import { configDir } from '../core/settings/catalog.js';
 
 /** The store for this machine: the keychain when it really encrypts, else none. */
 export function keychainSecretStore(path = join(configDir(), 'secrets.json')): SecretStore {

@@ -7,7 +7,7 @@ import { homedir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { AirlockCore } from '../core/core.js';
 import { builtDemoAgent } from '../core/demo.js';
-import { logsDir, settingsPath } from '../core/settings.js';
+import { logsDir, settingsPath } from '../core/settings/catalog.js';
 import { startWebHost } from './server.js';
 
 async function main(): Promise<void> {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { events, type SessionSummary, type TranscriptEvent } from '../../preload/contract.js';
 import type { ConnectionTimeouts } from '../../main/core/agent-connection.js';
 import { AirlockCore, type CoreOptions } from '../../main/core/core.js';
-import type { AgentSpec } from '../../main/core/settings.js';
+import type { AgentSpec } from '../../main/core/settings/catalog.js';
 import { demoAgentSpec } from './agents.js';
 
 type Waiter = { check: () => boolean; resolve: () => void };

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AirlockCore } from '../../../main/core/core.js';
-import type { AgentSpec } from '../../../main/core/settings.js';
+import type { AgentSpec } from '../../../main/core/settings/catalog.js';
 import { fixtureSpec, TSX_LOADER } from '../../helpers/agents.js';
 import { readySession, startCore } from '../../helpers/core-harness.js';
 

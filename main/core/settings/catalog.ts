@@ -9,8 +9,22 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { AgentLauncher } from './agent-connection.js';
-import { statedHost } from './elicitation/url-analysis.js';
+import {
+  MAX_AGENT_ARG_CHARS,
+  MAX_AGENT_ARGS,
+  MAX_AGENT_COMMAND_CHARS,
+  MAX_AGENT_ENV,
+  MAX_AGENTS,
+  MAX_ENV_NAME_CHARS,
+  MAX_ENV_VALUE_CHARS,
+  MAX_URL_DOMAIN_CHARS,
+  MAX_URL_DOMAINS,
+} from '../../../preload/contract.js';
+import type { AgentLauncher } from '../agent-connection.js';
+import { statedHost } from '../elicitation/url-analysis.js';
+import { readSettingsText } from './text.js';
+
+export { MAX_URL_DOMAIN_CHARS, MAX_URL_DOMAINS };
 
 /** The built-in demo agent's name; it is always present and the default. */
 export const DEMO_AGENT_NAME = 'Demo Agent';
@@ -37,11 +51,6 @@ export type AgentSpec = {
   urlDomains?: string[];
 };
 
-/** The most entries an agent's `url_domains` may list. */
-export const MAX_URL_DOMAINS = 32;
-/** The longest entry of an agent's `url_domains`, in characters. */
-export const MAX_URL_DOMAIN_CHARS = 1_000;
-
 /**
  * Where a URL-mode elicitation opens once the user consents, by default: Airlock's isolated
  * window, the system browser, or nowhere (`off`: URL mode is not advertised at all).
@@ -51,15 +60,41 @@ export type UrlElicitation = z.infer<typeof UrlElicitation>;
 
 /**
  * The agents Airlock offers, how URL mode opens, and a message when the settings file could
- * not be used.
+ * not be used. `unreadable` when the file could not be read or parsed at all: then it must not
+ * be edited until the user fixes it.
  */
-export type AgentCatalog = { agents: AgentSpec[]; urlElicitation: UrlElicitation; error?: string };
+export type AgentCatalog = {
+  agents: AgentSpec[];
+  urlElicitation: UrlElicitation;
+  error?: string;
+  unreadable?: true;
+};
 
-const agentServer = z
+/** One entry of `agent_servers`, as Airlock reads it (its other keys are kept as they are). */
+export const agentServer = z
   .object({
-    command: z.string().min(1, 'command must not be empty'),
-    args: z.array(z.string()).default([]),
-    env: z.record(z.string(), z.string()).default({}),
+    command: z
+      .string()
+      .min(1, 'command must not be empty')
+      .max(MAX_AGENT_COMMAND_CHARS, `must be at most ${MAX_AGENT_COMMAND_CHARS} characters`),
+    args: z
+      .array(
+        z.string().max(MAX_AGENT_ARG_CHARS, `must be at most ${MAX_AGENT_ARG_CHARS} characters`),
+      )
+      .max(MAX_AGENT_ARGS, `must list at most ${MAX_AGENT_ARGS} arguments`)
+      .default([]),
+    env: z
+      .record(
+        z
+          .string()
+          .min(1, 'names must not be empty')
+          .max(MAX_ENV_NAME_CHARS, `names must be at most ${MAX_ENV_NAME_CHARS} characters`),
+        z.string().max(MAX_ENV_VALUE_CHARS, `must be at most ${MAX_ENV_VALUE_CHARS} characters`),
+      )
+      .refine((env) => Object.keys(env).length <= MAX_AGENT_ENV, {
+        message: `must set at most ${MAX_AGENT_ENV} variables`,
+      })
+      .default({}),
     url_domains: z
       .array(
         z
@@ -77,7 +112,12 @@ const agentServer = z
 
 const settingsFile = z
   .object({
-    agent_servers: z.record(z.string().min(1).max(200), agentServer).default({}),
+    agent_servers: z
+      .record(z.string().min(1).max(200), agentServer)
+      .refine((servers) => Object.keys(servers).length <= MAX_AGENTS, {
+        message: `must list at most ${MAX_AGENTS} agents`,
+      })
+      .default({}),
     url_elicitation: UrlElicitation.default('isolated_window'),
   })
   .loose();
@@ -123,24 +163,31 @@ export async function loadAgentCatalog(path: string, demo: AgentSpec): Promise<A
     return {
       agents: [demo],
       urlElicitation: 'isolated_window',
-      error: `Could not read ${path}: ${(error as Error).message}`,
+      error: `Could not read ${path}: ${(error as Error).message}. Check the file's permissions or remove it.`,
+      unreadable: true,
     };
   }
   return parseAgentCatalog(raw, path, demo);
 }
 
-/** Parses settings text into a catalog; see {@link loadAgentCatalog}. */
+/**
+ * Parses settings text into a catalog; see {@link loadAgentCatalog}. The text is JSON as Zed
+ * writes it: comments and trailing commas are fine.
+ */
 export function parseAgentCatalog(raw: string, path: string, demo: AgentSpec): AgentCatalog {
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch (error) {
+  const read = readSettingsText(raw);
+  if (!read.ok) {
+    const { line, column, message } = read.problem;
     return {
       agents: [demo],
       urlElicitation: 'isolated_window',
-      error: `${path} is not valid JSON: ${(error as Error).message}`,
+      error:
+        `${path} is not valid JSON at line ${line}, column ${column}: ${message}. ` +
+        'Fix it in the file; until then only the built-in agent is offered and agents cannot be edited in Airlock.',
+      unreadable: true,
     };
   }
+  const json = read.value;
   const parsed = settingsFile.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AirlockCore } from '../../../main/core/core.js';
+import { AirlockCore } from '../../../../main/core/core.js';
 import {
   configDir,
   logsDir,
@@ -10,10 +10,10 @@ import {
   MAX_URL_DOMAINS,
   parseAgentCatalog,
   settingsPath,
-} from '../../../main/core/settings.js';
-import type { AgentEntry } from '../../../preload/contract.js';
-import { demoAgentSpec } from '../../helpers/agents.js';
-import { Recorder, readySession } from '../../helpers/core-harness.js';
+} from '../../../../main/core/settings/catalog.js';
+import type { AgentEntry } from '../../../../preload/contract.js';
+import { demoAgentSpec } from '../../../helpers/agents.js';
+import { Recorder, readySession } from '../../../helpers/core-harness.js';
 
 type State = { agents: AgentEntry[]; settingsPath: string; settingsError?: string };
 
@@ -84,16 +84,40 @@ describe('the settings file', () => {
     expect(state.settingsError).toBeUndefined();
   });
 
-  it('when it is not JSON, still offers a working demo agent and names the file', async () => {
+  it('when it is not JSON, still offers a working demo agent and names the file and line', async () => {
     const { core, dir, path, state } = await coreWithSettings('{ "agent_servers": { "Codex": ');
     expect(names(state)).toEqual(['Demo Agent']);
     expect(state.settingsPath).toBe(path);
-    expect(state.settingsError).toMatch(new RegExp(`^${escape(path)} is not valid JSON: `));
+    expect(state.settingsError).toBe(
+      `${path} is not valid JSON at line 1, column 31: a value is expected. ` +
+        'Fix it in the file; until then only the built-in agent is offered and agents cannot be edited in Airlock.',
+    );
 
     const recorder = new Recorder(core);
     const key = await readySession(core, recorder, 'Demo Agent', dir);
     await core.invoke('session:prompt', { key, text: 'hi' });
     expect((await recorder.event(key, 'turn_end')).stopReason).toBe('end_turn');
+  });
+
+  it('reads comments and trailing commas, as Zed writes them', async () => {
+    const { state } = await coreWithSettings(
+      '// mine\n{\n  "agent_servers": {\n    /* OpenAI */ "Codex": { "command": "codex-acp", },\n  },\n}\n',
+    );
+    expect(state.settingsError).toBeUndefined();
+    expect(names(state)).toEqual(['Demo Agent', 'Codex']);
+  });
+
+  it('when it is not JSON, names the line and column of the first problem', () => {
+    const catalog = parseAgentCatalog(
+      '{\n  "agent_servers": {\n    "Codex": { "command": "codex-acp" }\n    "Gemini": {}\n  }\n}',
+      '/s.json',
+      demoAgentSpec(),
+    );
+    expect(catalog.unreadable).toBe(true);
+    expect(catalog.error).toBe(
+      '/s.json is not valid JSON at line 4, column 5: a comma is expected. ' +
+        'Fix it in the file; until then only the built-in agent is offered and agents cannot be edited in Airlock.',
+    );
   });
 
   it('when it has the wrong shape, names the file and the field', async () => {

@@ -1,0 +1,212 @@
+/**
+ * The settings view's calls: list, reveal, save, duplicate, remove and test an agent.
+ *
+ * Every change is an edit of the settings file (see file.ts and text.ts); the catalog is loaded
+ * again right after, so the answer to a call already reflects it. The built-in agent is not in
+ * the file and cannot be changed.
+ */
+import type { AgentTestReport, CallRequest, CallResponse } from '../../../preload/contract.js';
+import { flattenCapabilities, probeAgent, type ProbeReport } from '../../cli/probe.js';
+import { agentLogPath, type ConnectionTimeouts } from '../agent-connection.js';
+import { UserFacingError } from '../errors.js';
+import { commandLine, DEMO_AGENT_NAME, type AgentCatalog, type AgentSpec } from './catalog.js';
+import { editSettingsFile } from './file.js';
+import { agentView, copyName, fieldsToWrite, formProblems, refuseBuiltIn } from './form.js';
+import { copyAgentServer, removeAgentServer, serverOf, setAgentServer } from './text.js';
+
+/** How long "Test" may take before it reports that the agent did not finish, by default. */
+export const TEST_DEADLINE_MS = 60_000;
+
+/** What the settings calls need from the core. */
+export type AgentSettingsOptions = {
+  path: string;
+  /** The agents as last loaded. */
+  catalog: () => AgentCatalog;
+  /** Loads the settings file again (and tells the UI when the agents changed). */
+  reload: () => Promise<void>;
+  logsDir: string;
+  /** The folder a tested agent's `session/new` is asked to work in. */
+  cwd: string;
+  timeouts: ConnectionTimeouts;
+  testDeadlineMs?: number;
+};
+
+/** The longest text the contract takes in a test report's fields. */
+const MAX_TEXT = 10_000;
+const clip = (text: string) => (text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT - 1)}…` : text);
+
+/** The settings view's side of the core. */
+export class AgentSettings {
+  private readonly tests = new Set<AbortController>();
+
+  constructor(private readonly options: AgentSettingsOptions) {}
+
+  list(): CallResponse<'settings:getAgents'> {
+    const catalog = this.options.catalog();
+    return {
+      path: this.options.path,
+      ...(catalog.error === undefined ? {} : { error: catalog.error }),
+      editable: !catalog.unreadable,
+      agents: catalog.agents.map(agentView),
+    };
+  }
+
+  reveal({ agentName, envName }: CallRequest<'settings:revealEnv'>): { value: string } {
+    const spec = this.agent(agentName);
+    if (!Object.hasOwn(spec.env, envName)) {
+      throw new UserFacingError(
+        `${agentName} has no variable named ${envName} any more. Reload the settings.`,
+      );
+    }
+    return { value: spec.env[envName]! };
+  }
+
+  async save({
+    originalName,
+    agent,
+  }: CallRequest<'settings:saveAgent'>): Promise<CallResponse<'settings:saveAgent'>> {
+    if (originalName !== undefined) {
+      refuseBuiltIn(originalName, 'changed');
+    }
+    const problems = formProblems(
+      agent,
+      (name) =>
+        name !== originalName && this.options.catalog().agents.some((known) => known.name === name),
+    );
+    if (problems.length > 0) {
+      return { ok: false, problems };
+    }
+    await editSettingsFile(this.options.path, (text) => {
+      const from = originalName ?? agent.name;
+      const stored = serverOf(text, from);
+      if (originalName === undefined && stored) {
+        throw new UserFacingError(
+          `There is already an agent named "${agent.name}". Choose another name.`,
+        );
+      }
+      if (originalName !== undefined && !stored) {
+        throw new UserFacingError(
+          `There is no agent named "${originalName}" in the settings file any more. Reload the settings.`,
+        );
+      }
+      return setAgentServer(text, agent.name, fieldsToWrite(agent, stored), from);
+    });
+    await this.options.reload();
+    return { ok: true, name: agent.name };
+  }
+
+  async duplicate({
+    agentName,
+  }: CallRequest<'settings:duplicateAgent'>): Promise<{ name: string }> {
+    refuseBuiltIn(agentName, 'copied');
+    let name = '';
+    await editSettingsFile(this.options.path, (text) => {
+      name = copyName(
+        agentName,
+        (candidate) => candidate === DEMO_AGENT_NAME || serverOf(text, candidate) !== undefined,
+      );
+      return copyAgentServer(text, agentName, name);
+    });
+    await this.options.reload();
+    return { name };
+  }
+
+  async remove({ agentName }: CallRequest<'settings:removeAgent'>): Promise<void> {
+    refuseBuiltIn(agentName, 'removed');
+    await editSettingsFile(this.options.path, (text) => removeAgentServer(text, agentName));
+    await this.options.reload();
+  }
+
+  /**
+   * Runs the agent on its own, as `airlock probe` does: who it is, what it can do, how to sign
+   * in, whether a session starts. Answers by the deadline even when the agent hangs.
+   */
+  async test({ agentName }: CallRequest<'settings:testAgent'>): Promise<AgentTestReport> {
+    const spec = this.agent(agentName);
+    const deadlineMs = this.options.testDeadlineMs ?? TEST_DEADLINE_MS;
+    const abort = new AbortController();
+    this.tests.add(abort);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<ProbeReport>((resolve) => {
+      timer = setTimeout(() => {
+        abort.abort();
+        resolve({
+          ok: false,
+          agent: spec.name,
+          command: commandLine(spec),
+          log: agentLogPath(this.options.logsDir, spec.name),
+          error:
+            `${spec.name} did not finish the check within ${deadlineMs / 1000} s. ` +
+            'It may be waiting for input or downloading; look at its log, then test again.',
+        });
+      }, deadlineMs);
+    });
+    try {
+      const report = await Promise.race([
+        probeAgent(spec, {
+          logsDir: this.options.logsDir,
+          timeouts: this.options.timeouts,
+          cwd: this.options.cwd,
+          signal: abort.signal,
+        }),
+        late,
+      ]);
+      return testReport(spec, report);
+    } finally {
+      clearTimeout(timer);
+      this.tests.delete(abort);
+    }
+  }
+
+  /** Stops every agent still starting for a test. */
+  dispose(): void {
+    for (const abort of this.tests) {
+      abort.abort();
+    }
+  }
+
+  private agent(name: string): AgentSpec {
+    const spec = this.options.catalog().agents.find((agent) => agent.name === name);
+    if (!spec) {
+      throw new UserFacingError(`No agent named "${name}". Reload the settings.`);
+    }
+    return spec;
+  }
+}
+
+/** A probe's report as the contract carries it: agent-supplied text clipped, lists bounded. */
+function testReport(spec: AgentSpec, report: ProbeReport): AgentTestReport {
+  const session = report.session;
+  return {
+    agentName: spec.name,
+    commandLine: clip(report.command),
+    ok: report.ok,
+    ...(report.error === undefined ? {} : { error: clip(report.error) }),
+    ...(report.name === undefined ? {} : { name: clip(report.name) }),
+    ...(report.title === undefined ? {} : { title: clip(report.title) }),
+    ...(report.version === undefined ? {} : { version: clip(report.version) }),
+    ...(report.protocolVersion === undefined ? {} : { protocolVersion: report.protocolVersion }),
+    capabilities: flattenCapabilities(report.capabilities ?? {})
+      .slice(0, 200)
+      .map(([name, value]) => ({ name: clip(name), value: clip(value) })),
+    authMethods: (report.authMethods ?? []).slice(0, 100),
+    ...(session === undefined
+      ? {}
+      : {
+          session: session.ok
+            ? {
+                ok: true as const,
+                modes: session.modes.slice(0, 100).map(clip),
+                configOptions: session.configOptions.slice(0, 100).map(clip),
+                ...(session.signedInWith ? { signedInWith: clip(session.signedInWith) } : {}),
+              }
+            : {
+                ok: false as const,
+                authRequired: session.authRequired,
+                error: clip(session.error),
+                ...(session.signedInWith ? { signedInWith: clip(session.signedInWith) } : {}),
+              },
+        }),
+    log: clip(report.log),
+  };
+}
