@@ -9,40 +9,20 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { mkdir } from 'node:fs/promises';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { appPage } from '../helpers/app-page.js';
-import {
-  launchChromium,
-  startWebApp,
-  type WebApp,
-  reportFailure,
-  echoPageErrors,
-} from '../helpers/web-app.js';
+import { useWebApp } from '../helpers/e2e.js';
+import { startWebApp } from '../helpers/web-app.js';
 
 const SHOTS = '/tmp/airlock-shots/10d';
 
-let app: WebApp;
-let browser: Browser;
-let page: Page;
-
 beforeAll(async () => {
-  [app, browser] = await Promise.all([
-    startWebApp(),
-    launchChromium(),
-    mkdir(SHOTS, { recursive: true }),
-  ]);
+  await mkdir(SHOTS, { recursive: true });
 });
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
-afterEach(async ({ task }) => {
-  await reportFailure(page, task);
-  await page.context().close();
-});
+const web = useWebApp({ openEachTest: false, ignoreErrors: (text) => text.includes('WebSocket') });
+const { app, page } = web;
 
-const { transcript, turnEnded, startSession, send } = appPage(() => page);
+const { transcript, turnEnded, startSession, send } = appPage(page);
 
 type Theme = { name: string; colorScheme: 'light' | 'dark'; contrast?: 'more' };
 const THEMES: Theme[] = [
@@ -53,20 +33,20 @@ const THEMES: Theme[] = [
 
 /** A fresh page in `theme`; axe is injected as a script, which the app's CSP refuses. */
 async function open(url: string, theme: Theme, width = 1280): Promise<void> {
-  const context = await browser.newContext({
+  await web.open({
+    url,
     viewport: { width, height: 800 },
-    bypassCSP: true,
-    colorScheme: theme.colorScheme,
-    contrast: theme.contrast ?? 'no-preference',
+    context: {
+      bypassCSP: true,
+      colorScheme: theme.colorScheme,
+      contrast: theme.contrast ?? 'no-preference',
+    },
   });
-  page = await context.newPage();
-  echoPageErrors(page, (text) => text.includes('WebSocket'));
-  await page.goto(url);
 }
 
 /** The serious and critical violations on the page as it is, each with where it is. */
 async function violations(): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await new AxeBuilder({ page: page() }).analyze();
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map(
@@ -81,7 +61,7 @@ async function violations(): Promise<string[]> {
 /** Checks the screen and keeps a picture of it. */
 async function check(screen: string, theme: Theme, width = 1280): Promise<void> {
   await expect(violations(), `${screen} (${theme.name})`).resolves.toEqual([]);
-  await page.screenshot({
+  await page().screenshot({
     path: `${SHOTS}/a11y-${screen}-${theme.name}-${width}.png`,
     animations: 'disabled',
   });
@@ -89,8 +69,8 @@ async function check(screen: string, theme: Theme, width = 1280): Promise<void> 
 
 describe.each(THEMES)('the main screens in the $name theme', (theme) => {
   it('has no serious or critical violation on any of them', async () => {
-    await open(app.url, theme);
-    await page.getByRole('button', { name: 'Start session' }).waitFor();
+    await open(app().url, theme);
+    await page().getByRole('button', { name: 'Start session' }).waitFor();
     await check('start', theme);
 
     await startSession();
@@ -99,10 +79,10 @@ describe.each(THEMES)('the main screens in the $name theme', (theme) => {
     await check('reply', theme);
 
     await transcript().getByRole('button', { name: 'PayPal', exact: true }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Open in browser' }).waitFor();
+    await page().getByRole('dialog').getByRole('button', { name: 'Open in browser' }).waitFor();
     await check('link-consent', theme);
-    await page.keyboard.press('Escape');
-    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+    await page().keyboard.press('Escape');
+    await page().getByRole('dialog').waitFor({ state: 'hidden' });
 
     await send('/tool');
     await transcript()
@@ -112,7 +92,7 @@ describe.each(THEMES)('the main screens in the $name theme', (theme) => {
     await check('tool-diff', theme);
 
     await send('/permission');
-    const card = page
+    const card = page()
       .getByRole('region', { name: 'Questions from the agent' })
       .getByRole('group', { name: /Permission request/ });
     await card.getByRole('button', { name: 'Allow once' }).waitFor();
@@ -120,26 +100,26 @@ describe.each(THEMES)('the main screens in the $name theme', (theme) => {
     await card.getByRole('button', { name: 'Allow once' }).click();
     await turnEnded('Done');
 
-    await page.getByRole('button', { name: 'Show agent log' }).click();
-    await page.getByRole('region', { name: 'Agent log' }).getByText('Log file:').waitFor();
+    await page().getByRole('button', { name: 'Show agent log' }).click();
+    await page().getByRole('region', { name: 'Agent log' }).getByText('Log file:').waitFor();
     await check('log', theme);
-    await page.keyboard.press('Escape');
+    await page().keyboard.press('Escape');
 
     // A phone-sized window, the sidebar over the session.
-    await page.setViewportSize({ width: 400, height: 800 });
+    await page().setViewportSize({ width: 400, height: 800 });
     await check('narrow', theme, 400);
-    await page.getByRole('button', { name: 'Sessions sidebar' }).click();
-    await page.getByRole('navigation', { name: 'Sessions' }).waitFor();
+    await page().getByRole('button', { name: 'Sessions sidebar' }).click();
+    await page().getByRole('navigation', { name: 'Sessions' }).waitFor();
     await check('narrow-sidebar', theme, 400);
   });
 
   it('has none when the first load fails', async () => {
-    await open(app.url, theme);
-    await page.getByRole('button', { name: 'Start session' }).waitFor();
+    await open(app().url, theme);
+    await page().getByRole('button', { name: 'Start session' }).waitFor();
     // The host looks down from now on: the page's next first load fails.
-    await page.routeWebSocket(/\/ws$/, (ws) => ws.close({ code: 1013, reason: 'host down' }));
-    await page.reload();
-    await page.getByRole('main', { name: 'Airlock could not load your sessions' }).waitFor();
+    await page().routeWebSocket(/\/ws$/, (ws) => ws.close({ code: 1013, reason: 'host down' }));
+    await page().reload();
+    await page().getByRole('main', { name: 'Airlock could not load your sessions' }).waitFor();
     await check('first-load-failed', theme);
   });
 
@@ -152,7 +132,7 @@ describe.each(THEMES)('the main screens in the $name theme', (theme) => {
       await send('hello');
       await turnEnded('Done');
       await lost.stop();
-      await page
+      await page()
         .getByRole('alert')
         .filter({ hasText: /connection/i })
         .first()

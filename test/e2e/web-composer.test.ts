@@ -5,76 +5,54 @@
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { fixtureSpec } from '../helpers/agents.js';
 import { appPage } from '../helpers/app-page.js';
-import {
-  launchChromium,
-  startWebApp,
-  type WebApp,
-  reportFailure,
-  echoPageErrors,
-} from '../helpers/web-app.js';
+import { useWebApp } from '../helpers/e2e.js';
 
 const hangsAtInitialize = fixtureSpec('never-answer', 'Hangs');
 const hangsAtNew = fixtureSpec('never-answer-new', 'Hangs Later');
 
-let app: WebApp;
-let browser: Browser;
-let page: Page;
-
 // A host of its own for each test: its tabs, recent folders and agent logs start empty.
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-beforeEach(async () => {
-  app = await startWebApp({
+const { app, page } = useWebApp({
+  host: 'test',
+  settings: {
     agent_servers: Object.fromEntries(
       [hangsAtInitialize, hangsAtNew].map((spec) => [
         spec.name,
         { command: spec.command, args: spec.args },
       ]),
     ),
-  });
-  page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-  echoPageErrors(page);
-  await page.goto(app.url);
-});
-afterEach(async ({ task }) => {
-  await reportFailure(page, task);
-  await page.close();
-  await app.stop();
+  },
 });
 
-const { status, transcript, composer, turnEnded, startSession, send } = appPage(() => page);
-const form = () => page.getByRole('form', { name: 'New session' });
+const { status, transcript, composer, turnEnded, startSession, send } = appPage(page);
+const form = () => page().getByRole('form', { name: 'New session' });
 const folderField = () => form().getByLabel('Working folder');
 const composerFocused = () => composer().evaluate((element) => element === document.activeElement);
 
 /** How many times the agent's log says its process was stopped by Airlock. */
 async function stops(agentName: string): Promise<number> {
   const file = `${agentName.replace(/[^A-Za-z0-9._-]+/g, '_')}.log`;
-  const log = await readFile(join(app.configDir, 'logs', file), 'utf8').catch(() => '');
+  const log = await readFile(join(app().configDir, 'logs', file), 'utf8').catch(() => '');
   return log.match(/was stopped by SIGTERM/g)?.length ?? 0;
 }
 
 describe('restarting an agent', () => {
   it('sets the mode and options chosen before again, and says it restarted', async () => {
     await startSession();
-    await page.getByRole('combobox', { name: 'Mode' }).selectOption({ label: 'Ask' });
-    await page.getByRole('combobox', { name: 'Reply style' }).selectOption({ label: 'Detailed' });
-    await page.getByRole('checkbox', { name: 'Show thinking' }).uncheck();
-    await expect.poll(() => page.getByRole('combobox', { name: 'Mode' }).inputValue()).toBe('ask');
+    await page().getByRole('combobox', { name: 'Mode' }).selectOption({ label: 'Ask' });
+    await page().getByRole('combobox', { name: 'Reply style' }).selectOption({ label: 'Detailed' });
+    await page().getByRole('checkbox', { name: 'Show thinking' }).uncheck();
     await expect
-      .poll(() => page.getByRole('checkbox', { name: 'Show thinking' }).isChecked())
+      .poll(() => page().getByRole('combobox', { name: 'Mode' }).inputValue())
+      .toBe('ask');
+    await expect
+      .poll(() => page().getByRole('checkbox', { name: 'Show thinking' }).isChecked())
       .toBe(false);
 
     await send('/crash');
-    const panel = page.getByRole('region', { name: 'Agent stopped' });
+    const panel = page().getByRole('region', { name: 'Agent stopped' });
     await panel.getByRole('button', { name: 'Restart agent' }).click();
     await status().filter({ hasText: 'Ready' }).waitFor();
 
@@ -85,11 +63,11 @@ describe('restarting an agent', () => {
       'Mode: Ask; Reply style: Detailed; Show thinking: off',
     );
     await expect(transcript().getByText('Restarting Demo Agent…').count()).resolves.toBe(0);
-    await expect(page.getByRole('combobox', { name: 'Mode' }).inputValue()).resolves.toBe('ask');
-    await expect(page.getByRole('combobox', { name: 'Reply style' }).inputValue()).resolves.toBe(
+    await expect(page().getByRole('combobox', { name: 'Mode' }).inputValue()).resolves.toBe('ask');
+    await expect(page().getByRole('combobox', { name: 'Reply style' }).inputValue()).resolves.toBe(
       'detailed',
     );
-    await expect(page.getByRole('checkbox', { name: 'Show thinking' }).isChecked()).resolves.toBe(
+    await expect(page().getByRole('checkbox', { name: 'Show thinking' }).isChecked()).resolves.toBe(
       false,
     );
 
@@ -102,25 +80,27 @@ describe('restarting an agent', () => {
 
 describe('a start that hangs', () => {
   it('can be stopped from its tab at once', async () => {
-    await page.getByRole('combobox', { name: 'Agent' }).selectOption(hangsAtInitialize.name);
-    await page.getByRole('button', { name: 'Start session' }).click();
+    await page().getByRole('combobox', { name: 'Agent' }).selectOption(hangsAtInitialize.name);
+    await page().getByRole('button', { name: 'Start session' }).click();
     await status().filter({ hasText: 'Starting' }).waitFor();
-    await page.getByRole('button', { name: 'Stop starting' }).click();
+    await page().getByRole('button', { name: 'Stop starting' }).click();
     await status().filter({ hasText: 'Failed' }).waitFor();
     await expect(
-      page.getByRole('region', { name: 'Agent stopped' }).textContent(),
+      page().getByRole('region', { name: 'Agent stopped' }).textContent(),
     ).resolves.toContain('You stopped Hangs while it was starting.');
     // The process is gone well within the 30 s the start would have waited.
     await expect.poll(() => stops(hangsAtInitialize.name), { timeout: 10_000 }).toBe(1);
   });
 
   it('stops when its tab is closed while it waits for session/new', async () => {
-    await page.getByRole('combobox', { name: 'Agent' }).selectOption(hangsAtNew.name);
-    await page.getByRole('button', { name: 'Start session' }).click();
+    await page().getByRole('combobox', { name: 'Agent' }).selectOption(hangsAtNew.name);
+    await page().getByRole('button', { name: 'Start session' }).click();
     await status().filter({ hasText: 'Starting' }).waitFor();
     const before = await stops(hangsAtNew.name);
-    await page.getByRole('button', { name: /^Close session/ }).click();
-    await expect.poll(() => page.getByRole('tab').count()).toBe(0);
+    await page()
+      .getByRole('button', { name: /^Close session/ })
+      .click();
+    await expect.poll(() => page().getByRole('tab').count()).toBe(0);
     await expect.poll(() => stops(hangsAtNew.name), { timeout: 10_000 }).toBe(before + 1);
   });
 });
@@ -128,25 +108,25 @@ describe('a start that hangs', () => {
 describe('the working folder', () => {
   it('is refused before anything starts when it is not an existing absolute folder', async () => {
     const alert = form().getByRole('alert');
-    await folderField().fill(join(app.configDir, 'no-such-folder'));
+    await folderField().fill(join(app().configDir, 'no-such-folder'));
     await form().getByRole('button', { name: 'Start session' }).click();
     await expect(alert.textContent()).resolves.toBe(
-      `The working folder ${join(app.configDir, 'no-such-folder')} does not exist.`,
+      `The working folder ${join(app().configDir, 'no-such-folder')} does not exist.`,
     );
     await folderField().fill('projects/airlock');
     await form().getByRole('button', { name: 'Start session' }).click();
     await alert.filter({ hasText: 'absolute' }).waitFor();
-    await folderField().fill(join(app.configDir, 'settings.json'));
+    await folderField().fill(join(app().configDir, 'settings.json'));
     await form().getByRole('button', { name: 'Start session' }).click();
     await alert.filter({ hasText: 'is a file, not a folder' }).waitFor();
     // Nothing started: no tab.
-    await expect(page.getByRole('tab').count()).resolves.toBe(0);
+    await expect(page().getByRole('tab').count()).resolves.toBe(0);
     await expect(folderField().getAttribute('aria-invalid')).resolves.toBe('true');
   });
 
   it('offers the folders used recently, the latest first, kept across reloads', async () => {
-    const first = join(app.configDir, 'project-one');
-    const second = join(app.configDir, 'project-two');
+    const first = join(app().configDir, 'project-one');
+    const second = join(app().configDir, 'project-two');
     await mkdir(first, { recursive: true });
     await mkdir(second, { recursive: true });
     for (const folder of [first, second]) {
@@ -161,10 +141,10 @@ describe('the working folder', () => {
     expect((await offered()).slice(0, 2)).toEqual([second, first]);
     await expect(folderField().getAttribute('list')).resolves.toBeTruthy();
 
-    await page.reload();
+    await page().reload();
     await expect.poll(async () => (await offered()).slice(0, 2)).toEqual([second, first]);
     const saved = JSON.parse(
-      await readFile(join(app.configDir, 'recent-folders.json'), 'utf8'),
+      await readFile(join(app().configDir, 'recent-folders.json'), 'utf8'),
     ) as { folders: string[] };
     expect(saved.folders.slice(0, 2)).toEqual([second, first]);
   });
@@ -173,7 +153,7 @@ describe('the working folder', () => {
 describe('the composer', () => {
   it("completes the agent's slash commands from a list", async () => {
     await startSession();
-    const list = page.getByRole('listbox', { name: 'Commands' });
+    const list = page().getByRole('listbox', { name: 'Commands' });
     await composer().fill('/form');
     await list.waitFor();
     const options = list.getByRole('option');
@@ -246,7 +226,7 @@ describe('the composer', () => {
     await startSession();
     await expect(composer().inputValue()).resolves.toBe('');
     await composer().fill('draft for the second tab');
-    const tabs = page.getByRole('tab');
+    const tabs = page().getByRole('tab');
     await tabs.nth(0).click();
     await expect(composer().inputValue()).resolves.toBe('draft for the first tab');
     await tabs.nth(1).click();
@@ -255,12 +235,12 @@ describe('the composer', () => {
 
   it('gets the focus back after a command chip, a permission answer and a cancel', async () => {
     await startSession();
-    await page.getByRole('button', { name: '/help', exact: true }).click();
+    await page().getByRole('button', { name: '/help', exact: true }).click();
     await expect(composer().inputValue()).resolves.toBe('/help');
     await expect(composerFocused()).resolves.toBe(true);
 
     await send('/permission');
-    const card = page
+    const card = page()
       .getByRole('region', { name: 'Questions from the agent' })
       .getByRole('group', { name: 'Permission request: Edit README.md' });
     await card.getByRole('button', { name: 'Allow once' }).click();
@@ -269,7 +249,7 @@ describe('the composer', () => {
     await turnEnded('Done');
 
     await send('/long 50000');
-    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page().getByRole('button', { name: 'Cancel' }).click();
     await turnEnded('Cancelled');
     await expect.poll(composerFocused).toBe(true);
   });

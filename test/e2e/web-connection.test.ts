@@ -5,61 +5,41 @@
  * The page's socket goes through Playwright's WebSocket route, so the test can drop it and keep
  * new ones from connecting, deterministically, while the web host (and its core) runs on.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page, WebSocketRoute } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Locator, WebSocketRoute } from 'playwright-core';
 import { appPage } from '../helpers/app-page.js';
-import {
-  launchChromium,
-  startWebApp,
-  type WebApp,
-  reportFailure,
-  echoPageErrors,
-} from '../helpers/web-app.js';
+import { useWebApp } from '../helpers/e2e.js';
 
-let app: WebApp;
-let browser: Browser;
-let page: Page;
 /** While true, a new socket from the page is refused at once (the host looks down). */
 let down = false;
 /** The page's sockets that reached the host, latest last. */
 let sockets: WebSocketRoute[] = [];
 
 // A host of its own for each test, so each starts with no tabs.
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-beforeEach(async () => {
-  down = false;
-  sockets = [];
-  app = await startWebApp();
-  page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
-  echoPageErrors(page);
-  await page.routeWebSocket(/\/ws$/, (ws) => {
-    if (down) {
-      ws.close({ code: 1013, reason: 'host down' });
-      return;
-    }
-    ws.connectToServer();
-    sockets.push(ws);
-  });
-  await page.goto(app.url);
-});
-afterEach(async ({ task }) => {
-  await reportFailure(page, task);
-  await page.close();
-  await app.stop();
+const { app, browser, page } = useWebApp({
+  host: 'test',
+  viewport: { width: 1200, height: 800 },
+  beforeLoad: (target) => {
+    down = false;
+    sockets = [];
+    return target.routeWebSocket(/\/ws$/, (ws) => {
+      if (down) {
+        ws.close({ code: 1013, reason: 'host down' });
+        return;
+      }
+      ws.connectToServer();
+      sockets.push(ws);
+    });
+  },
 });
 
-const { status, composer, transcript, startSession, send, turnEnded } = appPage(() => page);
+const { status, composer, transcript, startSession, send, turnEnded } = appPage(page);
 
 /** Drops the page's live socket and keeps new ones out until the test sets `down` back. */
 async function dropConnection(): Promise<void> {
   down = true;
   sockets.at(-1)!.close({ code: 1001, reason: 'gone' });
-  await page
+  await page()
     .getByRole('alert')
     .filter({ hasText: /connection to Airlock/ })
     .waitFor();
@@ -104,24 +84,26 @@ describe('losing the connection to the core', () => {
     await startSession();
     await dropConnection();
 
-    const banner = page.getByRole('alert').filter({ hasText: /connection to Airlock/ });
+    const banner = page()
+      .getByRole('alert')
+      .filter({ hasText: /connection to Airlock/ });
     const reconnect = banner.getByRole('button', { name: 'Reconnect' });
     for (const scheme of ['light', 'dark'] as const) {
       // Without motion, so the colours read are the theme's, not a transition's midway.
-      await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+      await page().emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
       expect(await contrast(banner)).toBeGreaterThanOrEqual(4.5);
       expect(await contrast(reconnect)).toBeGreaterThanOrEqual(4.5);
     }
     // In the layout's flow: the session header sits below it, not under it.
     const bannerBox = (await banner.boundingBox())!;
-    const headerBox = (await page.locator('.session-header').boundingBox())!;
+    const headerBox = (await page().locator('.session-header').boundingBox())!;
     expect(headerBox.y).toBeGreaterThanOrEqual(bannerBox.y + bannerBox.height - 0.5);
     await expect(
       banner.evaluate((element) => getComputedStyle(element).position),
     ).resolves.not.toMatch(/fixed|absolute/);
 
     // No tab claims to be ready: the core's state is unknown while the link is down.
-    const tabStatuses = await page.getByRole('tab').locator('.tab-status').allTextContents();
+    const tabStatuses = await page().getByRole('tab').locator('.tab-status').allTextContents();
     expect(tabStatuses).toHaveLength(2);
     for (const text of tabStatuses) {
       expect(text).toMatch(/disconnected/i);
@@ -133,9 +115,9 @@ describe('losing the connection to the core', () => {
     await startSession();
     await dropConnection();
     await composer().fill('typed while the link was down');
-    await expect(page.getByRole('button', { name: 'Send' }).isDisabled()).resolves.toBe(true);
+    await expect(page().getByRole('button', { name: 'Send' }).isDisabled()).resolves.toBe(true);
     await composer().press('Enter');
-    await page.getByRole('alert').filter({ hasText: 'Not connected to Airlock' }).waitFor();
+    await page().getByRole('alert').filter({ hasText: 'Not connected to Airlock' }).waitFor();
     await expect(composer().inputValue()).resolves.toBe('typed while the link was down');
     await expect(transcript().getByLabel('Your prompt').count()).resolves.toBe(0);
   });
@@ -148,14 +130,14 @@ describe('losing the connection to the core', () => {
     await composer().fill('after the drop');
 
     // Meanwhile, another window starts a session on the same core.
-    const other = await browser.newPage();
-    await other.goto(app.url);
+    const other = await browser().newPage();
+    await other.goto(app().url);
     await appPage(() => other).startSession();
     await other.close();
 
     down = false;
-    await page.getByRole('button', { name: 'Reconnect' }).click();
-    await page
+    await page().getByRole('button', { name: 'Reconnect' }).click();
+    await page()
       .getByRole('alert')
       .filter({ hasText: /connection to Airlock/ })
       .waitFor({
@@ -163,8 +145,8 @@ describe('losing the connection to the core', () => {
       });
     expect(sockets.length).toBeGreaterThanOrEqual(2);
     // Both tabs are there, each with the core's real status again.
-    await expect(page.getByRole('tab').count()).resolves.toBe(2);
-    const tabStatuses = await page.getByRole('tab').locator('.tab-status').allTextContents();
+    await expect(page().getByRole('tab').count()).resolves.toBe(2);
+    const tabStatuses = await page().getByRole('tab').locator('.tab-status').allTextContents();
     expect(tabStatuses.map((text) => text.toLowerCase())).toEqual(['ready', 'ready']);
     await status().filter({ hasText: 'Ready' }).waitFor();
     // The draft survived, the earlier transcript is there, and sending works on the new socket.
@@ -179,7 +161,7 @@ describe('losing the connection to the core', () => {
     await dropConnection();
     down = false;
     // No click: the page keeps trying on its own.
-    await page
+    await page()
       .getByRole('alert')
       .filter({ hasText: /connection to Airlock/ })
       .waitFor({ state: 'detached', timeout: 20_000 });
@@ -190,14 +172,14 @@ describe('losing the connection to the core', () => {
 describe('a first load that fails', () => {
   /** The page's sockets that were refused, as the host looked down. */
   let refused = 0;
-  const failure = () => page.getByRole('main', { name: 'Airlock could not load your sessions' });
+  const failure = () => page().getByRole('main', { name: 'Airlock could not load your sessions' });
 
   /** Loads the page again with the host looking down, so its first load fails. */
   async function loadWhileDown(): Promise<void> {
     down = true;
     refused = 0;
-    await page.unrouteAll();
-    await page.routeWebSocket(/\/ws$/, (ws) => {
+    await page().unrouteAll();
+    await page().routeWebSocket(/\/ws$/, (ws) => {
       if (down) {
         refused += 1;
         ws.close({ code: 1013, reason: 'host down' });
@@ -206,13 +188,13 @@ describe('a first load that fails', () => {
       ws.connectToServer();
       sockets.push(ws);
     });
-    await page.reload();
+    await page().reload();
     await failure().waitFor();
     // A mark that only this document holds: gone, had the page been loaded again.
-    await page.evaluate(() => document.documentElement.setAttribute('data-first-document', ''));
+    await page().evaluate(() => document.documentElement.setAttribute('data-first-document', ''));
   }
   const sameDocument = () =>
-    page.evaluate(() => document.documentElement.hasAttribute('data-first-document'));
+    page().evaluate(() => document.documentElement.hasAttribute('data-first-document'));
 
   it('says what failed and what to do, with Retry focused', async () => {
     await loadWhileDown();
@@ -224,7 +206,7 @@ describe('a first load that fails', () => {
     );
     await expect(failure().textContent()).resolves.toContain('tries again by itself');
     await expect(failure().textContent()).resolves.toContain('npm run web');
-    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe(
+    await expect(page().evaluate(() => document.activeElement?.textContent)).resolves.toBe(
       'Retry now',
     );
   });
@@ -236,7 +218,7 @@ describe('a first load that fails', () => {
     await expect.poll(() => refused, { timeout: 10_000 }).toBeGreaterThan(before);
     await failure().waitFor();
     down = false;
-    await page.getByRole('button', { name: 'Start session' }).waitFor({ timeout: 20_000 });
+    await page().getByRole('button', { name: 'Start session' }).waitFor({ timeout: 20_000 });
     await expect(failure().count()).resolves.toBe(0);
     await expect(sameDocument()).resolves.toBe(true);
     await startSession();
@@ -249,9 +231,9 @@ describe('a first load that fails', () => {
     // After five refusals the page waits 8 s between tries by itself (RECONNECT_DELAYS_MS)...
     await expect.poll(() => refused, { timeout: 20_000 }).toBeGreaterThanOrEqual(5);
     down = false;
-    await page.keyboard.press('Enter');
+    await page().keyboard.press('Enter');
     // ...so being back well within that is Retry's doing.
-    await page.getByRole('button', { name: 'Start session' }).waitFor({ timeout: 5_000 });
+    await page().getByRole('button', { name: 'Start session' }).waitFor({ timeout: 5_000 });
     await expect(sameDocument()).resolves.toBe(true);
     // The app takes the keyboard from there: nothing is left on a button that went away.
     await startSession();

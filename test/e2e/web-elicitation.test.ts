@@ -3,59 +3,19 @@
  * collects the answer, and the agent prints what reached it.
  */
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { appPage } from '../helpers/app-page.js';
-import {
-  launchChromium,
-  startWebApp,
-  type WebApp,
-  reportFailure,
-  echoPageErrors,
-} from '../helpers/web-app.js';
+import { useWebApp } from '../helpers/e2e.js';
 
-let app: WebApp;
-let browser: Browser;
-let page: Page;
-
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startWebApp(), launchChromium()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
-afterEach(async ({ task }) => {
-  await reportFailure(page, task);
-  await page.context().close();
-});
-beforeEach(async () => {
-  await openApp();
+const { page, reopen } = useWebApp({
+  viewport: { width: 1200, height: 1000 },
+  // A zone with a summer offset, so a date-time answer shows its offset is the local one.
+  context: { timezoneId: 'Europe/Berlin' },
+  startSession: true,
 });
 
-/** Opens the app in a fresh browser context and starts a session with the demo agent. */
-async function openApp(options: BrowserContextOptions = {}, setUp?: (page: Page) => Promise<void>) {
-  const context = await browser.newContext({
-    viewport: { width: 1200, height: 1000 },
-    // A zone with a summer offset, so a date-time answer shows its offset is the local one.
-    timezoneId: 'Europe/Berlin',
-    ...options,
-  });
-  page = await context.newPage();
-  echoPageErrors(page);
-  await setUp?.(page);
-  await page.goto(app.url);
-  await startSession();
-}
-
-/** Swaps the test's page for one in a context made with `options`. */
-async function reopen(options: BrowserContextOptions, setUp?: (page: Page) => Promise<void>) {
-  await page.context().close();
-  await openApp(options, setUp);
-}
-
-const { status, transcript, composer, turnEnded, startSession, send } = appPage(() => page);
-const dock = () => page.getByRole('region', { name: 'Questions from the agent' });
+const { status, transcript, composer, turnEnded, startSession, send } = appPage(page);
+const dock = () => page().getByRole('region', { name: 'Questions from the agent' });
 const card = () => dock().getByRole('group', { name: 'Question from Airlock Demo Agent 0.1.0' });
 /** The transcript record of the latest question. */
 const record = () =>
@@ -81,7 +41,7 @@ async function received(): Promise<unknown> {
 
 /** The id of the focused element, or its text for a button. */
 const focused = () =>
-  page.evaluate(() => {
+  page().evaluate(() => {
     const active = document.activeElement as HTMLElement | null;
     return active?.tagName === 'BUTTON' ? active.textContent : (active?.id ?? null);
   });
@@ -181,22 +141,23 @@ describe('the form card', () => {
 
   it("shows main's refusal on the card and keeps it open", async () => {
     // The answer is changed on its way, as a renderer that disagreed with main would send it.
-    await reopen({}, (target) =>
-      target.routeWebSocket(/./, (socket) => {
-        const server = socket.connectToServer();
-        socket.onMessage((message) => {
-          const data = JSON.parse(String(message)) as {
-            channel?: string;
-            payload?: { action?: string; content?: unknown };
-          };
-          if (data.channel === 'elicitation:respond' && data.payload?.action === 'accept') {
-            data.payload.content = { branch: '' };
-          }
-          server.send(JSON.stringify(data));
-        });
-        server.onMessage((message) => socket.send(message));
-      }),
-    );
+    await reopen({
+      beforeLoad: (target) =>
+        target.routeWebSocket(/./, (socket) => {
+          const server = socket.connectToServer();
+          socket.onMessage((message) => {
+            const data = JSON.parse(String(message)) as {
+              channel?: string;
+              payload?: { action?: string; content?: unknown };
+            };
+            if (data.channel === 'elicitation:respond' && data.payload?.action === 'accept') {
+              data.payload.content = { branch: '' };
+            }
+            server.send(JSON.stringify(data));
+          });
+          server.onMessage((message) => socket.send(message));
+        }),
+    });
     await ask('/form-tool');
     await button('Accept').click();
     const refusal = card().getByRole('alert');
@@ -227,7 +188,7 @@ describe('the form card', () => {
         .getByRole('combobox', { name: 'How should I approach the refactoring?' })
         .getAttribute('id'),
     );
-    await page.keyboard.press('Escape');
+    await page().keyboard.press('Escape');
     await transcript().getByText('You answered: cancel.').waitFor();
     await turnEnded('Done');
     await expect(record().textContent()).resolves.toContain('Cancelled');
@@ -244,7 +205,7 @@ describe('the form card', () => {
     ]);
     await expect(card().textContent()).resolves.toContain('Balanced: Some restructuring');
     await select.selectOption({ label: 'Balanced' });
-    await page.keyboard.press('Enter');
+    await page().keyboard.press('Enter');
     await expect(received()).resolves.toEqual({ strategy: 'balanced' });
     await expect(record().textContent()).resolves.toContain(
       'How should I approach the refactoring?Balanced',
@@ -302,7 +263,7 @@ describe('the form card', () => {
   it('queues several cards, shows the count, and answers them in order', async () => {
     await send('/form-burst 3');
     await dock().getByText('1 of 3 waiting').waitFor();
-    await page.getByRole('tab', { selected: true }).getByText('3 waiting').waitFor();
+    await page().getByRole('tab', { selected: true }).getByText('3 waiting').waitFor();
     for (const [index, left] of [
       [1, '1 of 3 waiting'],
       [2, '1 of 2 waiting'],
@@ -313,8 +274,8 @@ describe('the form card', () => {
       await note.waitFor();
       // Each new card takes focus: typing goes straight into it.
       await expect(focused()).resolves.toBe(await note.getAttribute('id'));
-      await page.keyboard.type(`answer ${index}`);
-      await page.keyboard.press('Enter');
+      await page().keyboard.type(`answer ${index}`);
+      await page().keyboard.press('Enter');
     }
     await turnEnded('Done');
     // The agent prints a numbered list, one line per question, in the order it asked them.
@@ -337,7 +298,7 @@ describe('the form card', () => {
 
   it('closes the open card when the turn is cancelled', async () => {
     await ask('/form');
-    await page.locator('.composer').getByRole('button', { name: 'Cancel' }).click();
+    await page().locator('.composer').getByRole('button', { name: 'Cancel' }).click();
     await record().getByText('Closed: the turn was cancelled').waitFor();
     await turnEnded('Cancelled');
     await expect(card().count()).resolves.toBe(0);
@@ -346,26 +307,26 @@ describe('the form card', () => {
   it('asks while a new tab starts, on that tab', async () => {
     await send('/form-setup');
     await turnEnded('Done');
-    const before = await page.getByRole('tab').count();
-    await page.getByRole('button', { name: 'Start session' }).click();
-    await page
+    const before = await page().getByRole('tab').count();
+    await page().getByRole('button', { name: 'Start session' }).click();
+    await page()
       .getByRole('tab', { selected: true })
-      .and(page.getByRole('tab').nth(before))
+      .and(page().getByRole('tab').nth(before))
       .waitFor();
     await card().waitFor();
     await expect(status().textContent()).resolves.toBe('Starting…');
     await expect(card().textContent()).resolves.toContain('asked while this tab starts');
     await expect(focused()).resolves.toBe(await field('Project name').getAttribute('id'));
-    await page.keyboard.type('Airlock');
-    await page.keyboard.press('Enter');
+    await page().keyboard.type('Airlock');
+    await page().keyboard.press('Enter');
     await status().filter({ hasText: 'Ready' }).waitFor();
     await transcript()
       .getByText('Set up at start. You answered: accept, with {"project":"Airlock","careful":true}')
       .waitFor();
     // "Ask at start" stays on in the agent until turned off; later tabs start plainly.
-    await page.getByRole('checkbox', { name: 'Ask at start' }).uncheck();
+    await page().getByRole('checkbox', { name: 'Ask at start' }).uncheck();
     await expect
-      .poll(() => page.getByRole('checkbox', { name: 'Ask at start' }).isChecked())
+      .poll(() => page().getByRole('checkbox', { name: 'Ask at start' }).isChecked())
       .toBe(false);
   });
 
@@ -395,15 +356,15 @@ describe('an open card', () => {
     await ask('/form');
     await field('Name').fill('Ada');
     await field('Age').fill('3');
-    const asking = (await page.getByRole('tab').count()) - 1;
+    const asking = (await page().getByRole('tab').count()) - 1;
     await startSession();
     await expect(card().count()).resolves.toBe(0);
-    await page.getByRole('tab').nth(asking).click();
+    await page().getByRole('tab').nth(asking).click();
     await expect(field('Name').inputValue()).resolves.toBe('Ada');
     await expect(field('Age').inputValue()).resolves.toBe('3');
     // Coming back to a card seen before leaves focus where the user put it: on the tab.
     await expect(
-      page
+      page()
         .getByRole('tab')
         .nth(asking)
         .evaluate((tab) => tab === document.activeElement),
@@ -425,7 +386,7 @@ describe('focus', () => {
     await composer().pressSequentially('a draft');
     await card().waitFor();
     await expect(composer().evaluate((box) => box === document.activeElement)).resolves.toBe(true);
-    await page.keyboard.type(' goes on');
+    await page().keyboard.type(' goes on');
     await expect(composer().inputValue()).resolves.toBe('a draft goes on');
     await expect(field('Branch name').inputValue()).resolves.toBe('demo/feature');
     await button('Cancel').click();
@@ -436,7 +397,7 @@ describe('focus', () => {
     await ask('/form-defaults');
     const order: (string | null)[] = [await focused()];
     for (let i = 0; i < 7; i++) {
-      await page.keyboard.press('Tab');
+      await page().keyboard.press('Tab');
       order.push(await focused());
     }
     const ids = await card()
@@ -450,11 +411,11 @@ describe('accessibility', () => {
   for (const colorScheme of ['light', 'dark'] as const) {
     it(`has no serious or critical axe violations with a card open (${colorScheme})`, async () => {
       // axe is injected as a script, which the app's CSP refuses.
-      await reopen({ bypassCSP: true, colorScheme });
+      await reopen({ context: { bypassCSP: true, colorScheme } });
       await ask('/form');
       await field('Name').pressSequentially('A');
       await card().getByText('Enter at least 2 characters').waitFor();
-      const results = await new AxeBuilder({ page }).analyze();
+      const results = await new AxeBuilder({ page: page() }).analyze();
       const serious = results.violations.filter(
         (violation) => violation.impact === 'serious' || violation.impact === 'critical',
       );
@@ -473,12 +434,12 @@ describe('the agent crashing', () => {
   // Last: the agent process is gone afterwards (a later session would start a new one).
   it('closes the open card, saying the agent exited', async () => {
     await ask('/form');
-    const asking = (await page.getByRole('tab').count()) - 1;
+    const asking = (await page().getByRole('tab').count()) - 1;
     // The same agent process serves another tab; crash it from there.
     await startSession();
     await send('/crash');
-    await page.getByRole('region', { name: 'Agent stopped' }).waitFor();
-    await page.getByRole('tab').nth(asking).click();
+    await page().getByRole('region', { name: 'Agent stopped' }).waitFor();
+    await page().getByRole('tab').nth(asking).click();
     await record().getByText('Closed: the agent exited').waitFor();
     await expect(card().count()).resolves.toBe(0);
   });

@@ -4,42 +4,18 @@
  * lies over the session), one centred column for the transcript and the composer on a wide
  * window, and an agent log that opens below the header and closes with Esc.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { appPage } from '../helpers/app-page.js';
-import {
-  launchChromium,
-  startWebApp,
-  type WebApp,
-  reportFailure,
-  echoPageErrors,
-} from '../helpers/web-app.js';
+import { useWebApp } from '../helpers/e2e.js';
+import { startWebApp } from '../helpers/web-app.js';
 
-let app: WebApp;
-let browser: Browser;
-let page: Page;
+const { page } = useWebApp({ viewport: { width: 1280, height: 800 } });
 
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startWebApp(), launchChromium()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
-afterEach(async ({ task }) => {
-  await reportFailure(page, task);
-  await page.context().close();
-});
-beforeEach(async () => {
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  echoPageErrors(page);
-  await page.goto(app.url);
-});
-
-const { transcript, composer, turnEnded, startSession, send } = appPage(() => page);
-const toggle = () => page.getByRole('button', { name: 'Sessions sidebar' });
-const sidebar = () => page.getByRole('navigation', { name: 'Sessions' });
-const session = () => page.locator('main');
+const { transcript, composer, turnEnded, startSession, send } = appPage(page);
+const toggle = () => page().getByRole('button', { name: 'Sessions sidebar' });
+const sidebar = () => page().getByRole('navigation', { name: 'Sessions' });
+const session = () => page().locator('main');
 
 async function box(locator: ReturnType<Page['locator']>) {
   const found = await locator.boundingBox();
@@ -66,7 +42,7 @@ async function sessionWithContent(): Promise<void> {
  * sideways within the window (a code block, the row of commands) or is hidden.
  */
 function overflowing(): Promise<string[]> {
-  return page.evaluate(() => {
+  return page().evaluate(() => {
     const width = document.documentElement.clientWidth;
     const clipped = (element: Element): boolean => {
       for (let parent = element.parentElement; parent; parent = parent.parentElement) {
@@ -101,7 +77,7 @@ describe('the sidebar', () => {
     const before = await box(session());
 
     await toggle().focus();
-    await page.keyboard.press('Enter');
+    await page().keyboard.press('Enter');
     await expect(toggle().getAttribute('aria-expanded')).resolves.toBe('false');
     await sidebar().waitFor({ state: 'hidden' });
     // The session takes the whole window.
@@ -113,19 +89,19 @@ describe('the sidebar', () => {
       true,
     );
 
-    await page.reload();
+    await page().reload();
     await toggle().waitFor();
     await expect(toggle().getAttribute('aria-expanded')).resolves.toBe('false');
     await expect(sidebar().isVisible()).resolves.toBe(false);
 
-    await page.keyboard.press('Tab');
+    await page().keyboard.press('Tab');
     await expect(toggle().evaluate((element) => element === document.activeElement)).resolves.toBe(
       true,
     );
-    await page.keyboard.press('Space');
+    await page().keyboard.press('Space');
     await sidebar().waitFor();
     await expect(toggle().getAttribute('aria-expanded')).resolves.toBe('true');
-    await page.reload();
+    await page().reload();
     await sidebar().waitFor();
     await expect(toggle().getAttribute('aria-expanded')).resolves.toBe('true');
   });
@@ -134,10 +110,10 @@ describe('the sidebar', () => {
 describe('a narrow window', () => {
   it('never scrolls sideways from 360 to 600 px, and the sidebar lies over the session', async () => {
     // Less motion asked for: the sidebar appears in place, without sliding in.
-    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page().emulateMedia({ reducedMotion: 'reduce' });
     await sessionWithContent();
     for (const width of [600, 480, 400, 360]) {
-      await page.setViewportSize({ width, height: 800 });
+      await page().setViewportSize({ width, height: 800 });
       await expect(overflowing(), `at ${width} px`).resolves.toEqual([]);
       // The session has the width, the sidebar is put away and its button stays.
       await sidebar().waitFor({ state: 'hidden' });
@@ -145,7 +121,7 @@ describe('a narrow window', () => {
       const main = await box(session());
       expect(main.x).toBe(0);
       expect(main.width).toBe(width);
-      const send = await box(page.getByRole('button', { name: 'Send' }));
+      const send = await box(page().getByRole('button', { name: 'Send' }));
       expect(send.x + send.width).toBeLessThanOrEqual(width);
 
       await toggle().click();
@@ -164,7 +140,7 @@ describe('a narrow window', () => {
       await expect(
         session().evaluate((element) => element.closest('[inert]') !== null),
       ).resolves.toBe(true);
-      await page.keyboard.press('Escape');
+      await page().keyboard.press('Escape');
       await sidebar().waitFor({ state: 'hidden' });
       await expect(
         toggle().evaluate((element) => element === document.activeElement),
@@ -173,7 +149,7 @@ describe('a narrow window', () => {
 
     // Picking a session puts the sidebar away and shows that session.
     await toggle().click();
-    await page.getByRole('tab', { selected: true }).click();
+    await page().getByRole('tab', { selected: true }).click();
     await sidebar().waitFor({ state: 'hidden' });
     await composer().waitFor();
   });
@@ -181,19 +157,19 @@ describe('a narrow window', () => {
   it('shows the sidebar at first when no session is open, since sessions start there', async () => {
     const fresh = await startWebApp();
     try {
-      await page.setViewportSize({ width: 400, height: 800 });
-      await page.goto(fresh.url);
-      await page.getByRole('button', { name: 'Start session' }).waitFor();
+      await page().setViewportSize({ width: 400, height: 800 });
+      await page().goto(fresh.url);
+      await page().getByRole('button', { name: 'Start session' }).waitFor();
       await expect(overflowing()).resolves.toEqual([]);
-      await page.getByRole('button', { name: 'Start session' }).click();
+      await page().getByRole('button', { name: 'Start session' }).click();
       await sidebar().waitFor({ state: 'hidden' });
-      await page
+      await page()
         .getByRole('status', { name: 'Session status' })
         .filter({ hasText: 'Ready' })
         .waitFor();
       await expect(overflowing()).resolves.toEqual([]);
     } finally {
-      await page.goto('about:blank');
+      await page().goto('about:blank');
       await fresh.stop();
     }
   });
@@ -201,13 +177,13 @@ describe('a narrow window', () => {
 
 describe('a wide window', () => {
   it('centres the transcript and the composer in one column of the same width', async () => {
-    await page.setViewportSize({ width: 1920, height: 900 });
+    await page().setViewportSize({ width: 1920, height: 900 });
     await sessionWithContent();
     const main = await box(session());
     const prompt = await box(transcript().getByLabel('Your prompt').last().locator('p'));
     const reply = await box(transcript().getByRole('figure', { name: /Diff of/ }));
     const textarea = await box(composer());
-    const send = await box(page.getByRole('button', { name: 'Send' }));
+    const send = await box(page().getByRole('button', { name: 'Send' }));
     const column = { left: textarea.x, right: send.x + send.width };
 
     // The transcript's column and the composer's line up, edge to edge.
@@ -226,14 +202,14 @@ describe('a wide window', () => {
 describe('the agent log', () => {
   it('opens below the header without covering it, and Esc closes it and returns the focus', async () => {
     await startSession();
-    const header = page.locator('.session-header');
-    const show = page.getByRole('button', { name: 'Show agent log' });
+    const header = page().locator('.session-header');
+    const show = page().getByRole('button', { name: 'Show agent log' });
     await expect(show.getAttribute('aria-expanded')).resolves.toBe('false');
     await show.click();
-    const log = page.getByRole('region', { name: 'Agent log' });
+    const log = page().getByRole('region', { name: 'Agent log' });
     await log.getByText('Log file:').waitFor();
     await expect(
-      page.getByRole('button', { name: 'Hide agent log' }).getAttribute('aria-expanded'),
+      page().getByRole('button', { name: 'Hide agent log' }).getAttribute('aria-expanded'),
     ).resolves.toBe('true');
     // The focus is in the log, so it is read out and the keyboard reaches it.
     await expect(log.evaluate((element) => element.contains(document.activeElement))).resolves.toBe(
@@ -244,17 +220,17 @@ describe('the agent log', () => {
     const logBox = await box(log);
     expect(logBox.y).toBeGreaterThanOrEqual(headerBox.y + headerBox.height);
     // Everything in the header stays visible and clickable.
-    const status = page.getByRole('status', { name: 'Session status' });
+    const status = page().getByRole('status', { name: 'Session status' });
     const statusBox = await box(status);
     await expect(
-      page.evaluate(
+      page().evaluate(
         ([x, y]) =>
           document.elementFromPoint(x!, y!)?.closest('[aria-label="Session status"]') !== null,
         [statusBox.x + statusBox.width / 2, statusBox.y + statusBox.height / 2],
       ),
     ).resolves.toBe(true);
 
-    await page.keyboard.press('Escape');
+    await page().keyboard.press('Escape');
     await log.waitFor({ state: 'detached' });
     await expect(show.evaluate((element) => element === document.activeElement)).resolves.toBe(
       true,
@@ -264,24 +240,24 @@ describe('the agent log', () => {
     await show.click();
     await log.getByText('Log file:').waitFor();
     await send('/long 2000');
-    await page
+    await page()
       .getByRole('status', { name: 'Session status' })
       .filter({ hasText: 'Working' })
       .waitFor();
     await log.focus();
-    await page.keyboard.press('Escape');
+    await page().keyboard.press('Escape');
     await log.waitFor({ state: 'detached' });
-    await expect(page.getByRole('status', { name: 'Session status' }).textContent()).resolves.toBe(
-      'Working…',
-    );
-    await page.keyboard.press('Escape');
+    await expect(
+      page().getByRole('status', { name: 'Session status' }).textContent(),
+    ).resolves.toBe('Working…');
+    await page().keyboard.press('Escape');
     await turnEnded('Cancelled');
   });
 
   it('closes on a click elsewhere, with its close button, and with its button again', async () => {
     await startSession();
-    const show = page.getByRole('button', { name: 'Show agent log' });
-    const log = page.getByRole('region', { name: 'Agent log' });
+    const show = page().getByRole('button', { name: 'Show agent log' });
+    const log = page().getByRole('region', { name: 'Agent log' });
     await show.click();
     await log.waitFor();
     await transcript().click({ position: { x: 20, y: 20 } });
@@ -295,7 +271,7 @@ describe('the agent log', () => {
     );
 
     await show.click();
-    await page.getByRole('button', { name: 'Hide agent log' }).click();
+    await page().getByRole('button', { name: 'Hide agent log' }).click();
     await log.waitFor({ state: 'detached' });
   });
 });

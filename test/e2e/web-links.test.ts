@@ -5,65 +5,49 @@
  * tab the app cannot reach. Refused addresses say why and open nothing. Code blocks and agent
  * messages copy their raw text.
  */
-import type { Browser, BrowserContextOptions, Page, Request } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Page, Request } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { LINKS_TEXT } from '../../main/demo-agent/script.js';
 import { appPage } from '../helpers/app-page.js';
-import {
-  launchChromium,
-  startWebApp,
-  type WebApp,
-  reportFailure,
-  echoPageErrors,
-} from '../helpers/web-app.js';
+import { useWebApp, type PageOptions } from '../helpers/e2e.js';
 
-let app: WebApp;
-let browser: Browser;
-let page: Page;
 /** Every request the browser context made that did not go to the web host. */
 let outside: string[];
 
 const SPEC = 'https://agentclientprotocol.com/protocol/overview';
 
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startWebApp(), launchChromium()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
-afterEach(async ({ task }) => {
-  await reportFailure(page, task);
-  await page.context().close();
+const { app, page, open } = useWebApp({
+  openEachTest: false,
+  beforeLoad: (target) => {
+    outside = [];
+    target.context().on('request', (request: Request) => {
+      if (!request.url().startsWith(app().origin)) {
+        outside.push(request.url());
+      }
+    });
+    // Nothing leaves this machine: a page the user consents to is answered here.
+    return target
+      .context()
+      .route('https://agentclientprotocol.com/**', (route) =>
+        route.fulfill({ contentType: 'text/html', body: '<title>ACP</title><p>The spec</p>' }),
+      );
+  },
+  startSession: true,
 });
 beforeEach(async () => {
   await openApp();
 });
 
 /** Opens the app in a fresh context, starts a session and has the demo agent send its links. */
-async function openApp(options: BrowserContextOptions = {}) {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, ...options });
-  outside = [];
-  context.on('request', (request: Request) => {
-    if (!request.url().startsWith(app.origin)) {
-      outside.push(request.url());
-    }
-  });
-  // Nothing leaves this machine: a page the user consents to is answered here.
-  await context.route('https://agentclientprotocol.com/**', (route) =>
-    route.fulfill({ contentType: 'text/html', body: '<title>ACP</title><p>The spec</p>' }),
-  );
-  page = await context.newPage();
-  echoPageErrors(page);
-  await page.goto(app.url);
-  await startSession();
+async function openApp(options: PageOptions = {}) {
+  await open(options);
   await send('/links');
   await turnEnded('Done');
 }
 
-const { transcript, turnEnded, startSession, send } = appPage(() => page);
+const { transcript, turnEnded, send } = appPage(page);
 const link = (name: string) => transcript().getByRole('button', { name, exact: true });
-const dialog = () => page.getByRole('dialog');
+const dialog = () => page().getByRole('dialog');
 const primary = (locator: ReturnType<Page['locator']>) =>
   locator.evaluate((element) => element.classList.contains('primary'));
 const focused = (locator: ReturnType<Page['locator']>) =>
@@ -78,7 +62,7 @@ describe('a link in a reply', () => {
     // The address is shown beside the text.
     await expect(transcript().textContent()).resolves.toContain(`(${SPEC})`);
     expect(outside).toEqual([]);
-    expect(page.context().pages()).toHaveLength(1);
+    expect(page().context().pages()).toHaveLength(1);
   });
 
   it('shows where it leads on a click, and opens it in a tab the app cannot reach only on consent', async () => {
@@ -99,10 +83,10 @@ describe('a link in a reply', () => {
     // The way back has the focus: a held Enter cannot open it.
     await expect(focused(dialog().getByRole('button', { name: 'Cancel' }))).resolves.toBe(true);
     expect(outside).toEqual([]);
-    expect(page.context().pages()).toHaveLength(1);
+    expect(page().context().pages()).toHaveLength(1);
 
     const [tab] = await Promise.all([
-      page.context().waitForEvent('page'),
+      page().context().waitForEvent('page'),
       dialog().getByRole('button', { name: 'Open in browser' }).click(),
     ]);
     await tab.waitForLoadState('domcontentloaded');
@@ -111,7 +95,7 @@ describe('a link in a reply', () => {
     await expect(tab.evaluate(() => window.opener)).resolves.toBeNull();
     expect(outside).toEqual([SPEC]);
     await dialog().waitFor({ state: 'hidden' });
-    await page.bringToFront();
+    await page().bringToFront();
     await expect(focused(link('The ACP specification'))).resolves.toBe(true);
   });
 
@@ -126,7 +110,7 @@ describe('a link in a reply', () => {
     await expect(primary(dialog().getByRole('button', { name: 'Open in browser' }))).resolves.toBe(
       false,
     );
-    await page.keyboard.press('Escape');
+    await page().keyboard.press('Escape');
     await dialog().waitFor({ state: 'hidden' });
     await expect(focused(link('PayPal'))).resolves.toBe(true);
 
@@ -140,7 +124,7 @@ describe('a link in a reply', () => {
     await dialog().getByRole('button', { name: 'Cancel' }).click();
     await dialog().waitFor({ state: 'hidden' });
     expect(outside).toEqual([]);
-    expect(page.context().pages()).toHaveLength(1);
+    expect(page().context().pages()).toHaveLength(1);
   });
 
   it('says why a refused address cannot open, and offers nothing to open it with', async () => {
@@ -159,32 +143,32 @@ describe('a link in a reply', () => {
       await expect(focused(link(name))).resolves.toBe(true);
     }
     expect(outside).toEqual([]);
-    expect(page.context().pages()).toHaveLength(1);
-    await expect(page.evaluate(() => document.title)).resolves.toBe('Airlock');
+    expect(page().context().pages()).toHaveLength(1);
+    await expect(page().evaluate(() => document.title)).resolves.toBe('Airlock');
   });
 });
 
 describe('copying', () => {
   it('copies a code block and a whole message as their raw text, and says so', async () => {
-    await page.context().close();
-    await openApp({ permissions: ['clipboard-read', 'clipboard-write'] });
+    await page().context().close();
+    await openApp({ context: { permissions: ['clipboard-read', 'clipboard-write'] } });
     const code = transcript().getByRole('figure', { name: 'Code, ts' });
     await code.getByRole('button', { name: 'Copy code' }).click();
     await code.getByRole('button', { name: 'Copied code' }).waitFor();
-    await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(
+    await expect(page().evaluate(() => navigator.clipboard.readText())).resolves.toBe(
       "const greeting = 'Hello from the demo agent';\nconsole.log(greeting);",
     );
     await expect(
-      page.getByRole('status').filter({ hasText: 'Copied the code to the clipboard' }).count(),
+      page().getByRole('status').filter({ hasText: 'Copied the code to the clipboard' }).count(),
     ).resolves.toBe(1);
 
     await transcript().getByRole('button', { name: 'Copy message' }).last().click();
-    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(LINKS_TEXT);
+    await expect.poll(() => page().evaluate(() => navigator.clipboard.readText())).toBe(LINKS_TEXT);
   });
 
   it('copies a message cut into several rows whole', async () => {
-    await page.context().close();
-    await openApp({ permissions: ['clipboard-read', 'clipboard-write'] });
+    await page().context().close();
+    await openApp({ context: { permissions: ['clipboard-read', 'clipboard-write'] } });
     await send('/long 5');
     await turnEnded('Done');
     const rows = transcript().locator('.row.text.role-agent');
@@ -193,7 +177,7 @@ describe('copying', () => {
     await expect.poll(() => rows.count()).toBeGreaterThan(2);
     const buttons = transcript().getByRole('button', { name: 'Copy message' });
     await buttons.last().click();
-    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    const copied = await page().evaluate(() => navigator.clipboard.readText());
     expect(copied).toHaveLength(5000);
     expect(copied.startsWith('1. Airlock streams this text')).toBe(true);
   });

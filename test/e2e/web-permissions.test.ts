@@ -6,42 +6,19 @@
  * allow reads as not run.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Locator } from 'playwright-core';
 import { DEMO_FILE } from '../../main/demo-agent/tools.js';
 import { appPage } from '../helpers/app-page.js';
-import {
-  launchChromium,
-  startWebApp,
-  type WebApp,
-  reportFailure,
-  echoPageErrors,
-} from '../helpers/web-app.js';
+import { useWebApp } from '../helpers/e2e.js';
 
-let app: WebApp;
-let browser: Browser;
-let page: Page;
-
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startWebApp(), launchChromium()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
-afterEach(async ({ task }) => {
-  await reportFailure(page, task);
-  await page.close();
-});
-beforeEach(async () => {
-  // Tall enough that the list draws every row of a turn.
-  page = await browser.newPage({ viewport: { width: 1200, height: 1600 } });
-  echoPageErrors(page);
-  await page.goto(app.url);
-  await startSession();
+// Tall enough that the list draws every row of a turn.
+const { app, page, reopen } = useWebApp({
+  viewport: { width: 1200, height: 1600 },
+  startSession: true,
 });
 
-const { status, transcript, turnEnded, startSession, send } = appPage(() => page);
+const { status, transcript, turnEnded, send } = appPage(page);
 
 /** Waits until `count` turns have ended and the session is ready for the next. */
 async function turnsEnded(count: number): Promise<void> {
@@ -52,7 +29,7 @@ async function turnsEnded(count: number): Promise<void> {
   await status().filter({ hasText: 'Ready' }).waitFor();
 }
 
-const dock = () => page.getByRole('region', { name: 'Questions from the agent' });
+const dock = () => page().getByRole('region', { name: 'Questions from the agent' });
 /** The waiting card, in the dock. */
 const card = (title: string) => dock().getByRole('group', { name: `Permission request: ${title}` });
 /** The transcript's record of the latest request about `title`. */
@@ -79,7 +56,7 @@ const diffLines = (diff: Locator) =>
 
 /** The colour a CSS variable gives text, as the page computes it. */
 const colourOf = (variable: string) =>
-  page.evaluate((name) => {
+  page().evaluate((name) => {
     const probe = document.createElement('span');
     probe.style.color = `var(${name})`;
     document.body.append(probe);
@@ -155,11 +132,11 @@ describe('a permission card', () => {
     const asking = card('Run the tests');
     await asking.getByRole('button', { name: 'Reject' }).waitFor();
     // A new card takes the focus on its first choice.
-    await page.waitForFunction(() => document.activeElement?.textContent === 'Allow once');
+    await page().waitForFunction(() => document.activeElement?.textContent === 'Allow once');
     await expect(asking.textContent()).resolves.toContain('The agent asks to run: Run the tests');
     const command = asking.locator('.tool-command');
     await expect(command.textContent()).resolves.toBe(
-      `Command in ${app.configDir}$ bash -lc 'npm test -- --reporter=dot'`,
+      `Command in ${app().configDir}$ bash -lc 'npm test -- --reporter=dot'`,
     );
     await expect(
       asking
@@ -177,13 +154,15 @@ describe('a permission card', () => {
 
     // Back on the card: the arrows move between its choices, a digit picks one.
     await asking.getByRole('button', { name: 'Allow once' }).focus();
-    await page.keyboard.press('ArrowRight');
-    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe(
+    await page().keyboard.press('ArrowRight');
+    await expect(page().evaluate(() => document.activeElement?.textContent)).resolves.toBe(
       'Always allow',
     );
-    await page.keyboard.press('End');
-    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Reject');
-    await page.keyboard.press('1');
+    await page().keyboard.press('End');
+    await expect(page().evaluate(() => document.activeElement?.textContent)).resolves.toBe(
+      'Reject',
+    );
+    await page().keyboard.press('1');
     await record('Run the tests').getByText('Allowed once: you chose “Allow once”').waitFor();
     await transcript().getByText('The tests pass: 10 of 10.').waitFor();
     await expect(call.locator('.tool-content').textContent()).resolves.toContain(
@@ -193,35 +172,35 @@ describe('a permission card', () => {
 
   it('waits in the dock, keeping the focus, while the transcript scrolls far away', async () => {
     // A transcript much taller than the window, so the list draws only the rows in view.
-    await page.setViewportSize({ width: 1000, height: 700 });
+    await page().setViewportSize({ width: 1000, height: 700 });
     await send('/long 60');
     await turnEnded('Done');
     await send('/permission');
     // Anywhere on the page: where the card is drawn is what this test is about.
-    const asking = page.getByRole('group', { name: 'Permission request: Edit README.md' });
+    const asking = page().getByRole('group', { name: 'Permission request: Edit README.md' });
     const allow = asking.getByRole('button', { name: 'Allow once' });
     await allow.waitFor();
-    await page.waitForFunction(() => document.activeElement?.textContent === 'Allow once');
+    await page().waitForFunction(() => document.activeElement?.textContent === 'Allow once');
 
     // The user scrolls the transcript back to its start, far from the end where it was asked.
     const list = transcript();
     await list.hover();
     const first = list.getByLabel('Your prompt').filter({ hasText: '/long 60' });
     for (let turns = 0; turns < 200 && !(await first.isVisible()); turns++) {
-      await page.mouse.wheel(0, -5000);
+      await page().mouse.wheel(0, -5000);
     }
     await expect(first.isVisible()).resolves.toBe(true);
     // The record at the end is no longer drawn; the card and its focus are still there.
     await record('Edit README.md').waitFor({ state: 'detached' });
     await expect(allow.isVisible()).resolves.toBe(true);
-    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe(
+    await expect(page().evaluate(() => document.activeElement?.textContent)).resolves.toBe(
       'Allow once',
     );
-    await page.keyboard.press('ArrowRight');
-    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe(
+    await page().keyboard.press('ArrowRight');
+    await expect(page().evaluate(() => document.activeElement?.textContent)).resolves.toBe(
       'Always allow',
     );
-    await page.keyboard.press('1');
+    await page().keyboard.press('1');
     await asking.waitFor({ state: 'detached' });
     await status().filter({ hasText: 'Ready' }).waitFor();
   });
@@ -282,10 +261,10 @@ describe('a tool card', () => {
     await diff.waitFor({ state: 'detached' });
 
     await toggle.focus();
-    await page.keyboard.press('Enter');
+    await page().keyboard.press('Enter');
     await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('true');
     await diff.waitFor();
-    await page.keyboard.press('Space');
+    await page().keyboard.press('Space');
     await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('false');
   });
 
@@ -308,7 +287,7 @@ describe('a tool card', () => {
   it('reads “cancelled · not run” for a call whose permission the user cancelled', async () => {
     await send('/permission');
     await card('Edit README.md').getByRole('button', { name: 'Reject' }).waitFor();
-    await page.keyboard.press('Escape');
+    await page().keyboard.press('Escape');
     await turnEnded('Cancelled');
     await expect(tool('Edit README.md').getByRole('status').textContent()).resolves.toBe(
       'cancelled · not run',
@@ -325,20 +304,11 @@ describe('a tool card', () => {
 describe('accessibility', () => {
   for (const colorScheme of ['light', 'dark'] as const) {
     it(`has no serious or critical axe violations: permission cards, tool cards, diffs (${colorScheme})`, async () => {
-      // axe is injected as a script, which the app's CSP refuses.
-      await page.close();
-      // axe opens pages of its own, which it needs a context made for them to do.
-      const context = await browser.newContext({
-        viewport: { width: 1200, height: 1600 },
-        bypassCSP: true,
-        colorScheme,
-      });
-      page = await context.newPage();
-      page.once('close', () => void context.close());
-      await page.goto(app.url);
-      await startSession();
+      // axe is injected as a script, which the app's CSP refuses; it opens pages of its own,
+      // which it needs a context made for them to do.
+      await reopen({ context: { bypassCSP: true, colorScheme } });
       const scan = async (what: string) => {
-        const results = await new AxeBuilder({ page })
+        const results = await new AxeBuilder({ page: page() })
           .include('[role=log]')
           .include('.dock')
           .analyze();

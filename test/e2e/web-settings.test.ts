@@ -3,28 +3,19 @@
  * works, and an agent that needs signing in shows its methods.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
 import { fixtureSpec } from '../helpers/agents.js';
-import { launchChromium, startWebApp, type WebApp } from '../helpers/web-app.js';
+import { useWebApp } from '../helpers/e2e.js';
+import { startWebApp, type WebApp } from '../helpers/web-app.js';
 
-let app: WebApp;
-let browser: Browser;
-
-beforeAll(async () => {
-  [app, browser] = await Promise.all([
-    startWebApp('{ "agent_servers": { "Broken": { "command": 42 } } }'),
-    launchChromium(),
-  ]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
+const { app, browser } = useWebApp({
+  settings: '{ "agent_servers": { "Broken": { "command": 42 } } }',
+  openEachTest: false,
 });
 
 describe('a broken settings file', () => {
   it('is named with its problem, and the demo agent still works', async () => {
-    const page = await browser.newPage();
-    await page.goto(app.url);
+    const page = await browser().newPage();
+    await page.goto(app().url);
     const alert = page.getByRole('navigation', { name: 'Sessions' }).getByRole('alert');
     await expect(alert.textContent()).resolves.toMatch(
       /settings\.json: agent_servers\.Broken\.command/,
@@ -52,7 +43,7 @@ describe('an agent that needs signing in', () => {
   afterAll(() => authApp?.stop());
 
   it('lists the sign-in methods, explains the variable, and signs in', async () => {
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     await page.goto(authApp.url);
     await page.getByRole('combobox', { name: 'Agent' }).selectOption('Needs Login');
     await page.getByRole('button', { name: 'Start session' }).click();

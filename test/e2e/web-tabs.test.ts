@@ -4,64 +4,29 @@
  * with its help overlay.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { SHORTCUTS } from '../../renderer/src/keyboard.js';
 import { appPage } from '../helpers/app-page.js';
-import {
-  launchChromium,
-  startWebApp,
-  type WebApp,
-  reportFailure,
-  echoPageErrors,
-} from '../helpers/web-app.js';
+import { useWebApp } from '../helpers/e2e.js';
 
-let browser: Browser;
-let app: WebApp;
-let page: Page;
-
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 // A host of its own for each test: sessions live in the core, and every test counts them.
-beforeEach(async () => {
-  app = await startWebApp();
-  await openPage();
-});
-afterEach(async ({ task }) => {
-  await reportFailure(page, task);
-  await browser
-    .contexts()
-    .reduce((closing, context) => closing.then(() => context.close()), Promise.resolve());
-  await app?.stop();
-});
+const { app, page, open, reopen, setPage } = useWebApp({ host: 'test' });
 
-async function openPage(options: BrowserContextOptions = {}): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, ...options });
-  page = await context.newPage();
-  echoPageErrors(page);
-  await page.goto(app.url);
-  return page;
-}
-
-const { status, transcript, composer, turnEnded, startSession, send } = appPage(() => page);
-const tabs = () => page.getByRole('tab');
-const shownTab = () => page.getByRole('tab', { selected: true });
-const dialog = () => page.getByRole('dialog');
+const { status, transcript, composer, turnEnded, startSession, send } = appPage(page);
+const tabs = () => page().getByRole('tab');
+const shownTab = () => page().getByRole('tab', { selected: true });
+const dialog = () => page().getByRole('dialog');
 const permissionCard = () =>
-  page
+  page()
     .getByRole('region', { name: 'Questions from the agent' })
     .getByRole('group', { name: 'Permission request: Edit README.md' });
 const formCard = () =>
-  page
+  page()
     .getByRole('region', { name: 'Questions from the agent' })
     .getByRole('group', { name: 'Question from Airlock Demo Agent 0.1.0' });
 /** What has the focus, as a test can name it: a button's text, a field's label, a tab's name. */
 const focused = () =>
-  page.evaluate(() => {
+  page().evaluate(() => {
     const active = document.activeElement as HTMLElement | null;
     if (!active || active === document.body) {
       return 'nothing';
@@ -81,18 +46,22 @@ async function waitingSession(command: '/permission' | '/form'): Promise<void> {
 describe('a session that waits for the user', () => {
   it('is marked on its tab, and the window title counts the questions waiting', async () => {
     await startSession();
-    await expect(page.title()).resolves.toBe('Airlock');
+    await expect(page().title()).resolves.toBe('Airlock');
     await waitingSession('/permission');
     const asking = shownTab();
     // It says it waits for the user, not that it works, as a busy one does.
     await expect(asking.textContent()).resolves.toContain('Waits for you');
     await expect(asking.textContent()).resolves.not.toMatch(/Working|prompting/);
-    await expect(page.title()).resolves.toBe('(1) Airlock');
+    await expect(page().title()).resolves.toBe('(1) Airlock');
 
     await waitingSession('/form');
-    await expect.poll(() => page.title()).toBe('(2) Airlock');
+    await expect.poll(() => page().title()).toBe('(2) Airlock');
     // Both waiting tabs say so to assistive technology, and are marked where they can be seen.
-    await expect(page.getByRole('tab', { name: /Waits for you/ }).count()).resolves.toBe(2);
+    await expect(
+      page()
+        .getByRole('tab', { name: /Waits for you/ })
+        .count(),
+    ).resolves.toBe(2);
     const marks = () =>
       tabs().evaluateAll((all) => {
         // The bar down a waiting tab's side is in the warning colour (the shown tab's, the accent).
@@ -111,13 +80,13 @@ describe('a session that waits for the user', () => {
     await tabs().nth(0).filter({ hasText: 'Working…' }).waitFor();
     await expect(tabs().nth(0).textContent()).resolves.not.toContain('Waits for you');
     await expect(marks()).resolves.toEqual([false, true, true]);
-    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page().getByRole('button', { name: 'Cancel' }).click();
     await turnEnded('Cancelled');
 
     // Answering one: the count follows.
     await tabs().nth(2).click();
     await formCard().getByRole('button', { name: 'Cancel' }).click();
-    await expect.poll(() => page.title()).toBe('(1) Airlock');
+    await expect.poll(() => page().title()).toBe('(1) Airlock');
     await expect(tabs().nth(2).textContent()).resolves.not.toContain('Waits for you');
   });
 
@@ -129,37 +98,37 @@ describe('a session that waits for the user', () => {
 
     // From the idle third session, round to the first that waits: its permission card, in the
     // dock.
-    await page.keyboard.press('Alt+J');
+    await page().keyboard.press('Alt+J');
     await tabs().nth(0).and(shownTab()).waitFor();
     await expect.poll(focused).toBe('button: Allow once');
 
     // Then the next: the form's first field.
-    await page.keyboard.press('Alt+J');
+    await page().keyboard.press('Alt+J');
     await tabs().nth(1).and(shownTab()).waitFor();
     await expect.poll(focused).toBe('input: Name');
 
     // Round again.
-    await page.keyboard.press('Alt+J');
+    await page().keyboard.press('Alt+J');
     await tabs().nth(0).and(shownTab()).waitFor();
     await expect.poll(focused).toBe('button: Allow once');
     await expect(
-      page.evaluate(() => document.activeElement?.closest('.dock .permission') != null),
+      page().evaluate(() => document.activeElement?.closest('.dock .permission') != null),
     ).resolves.toBe(true);
-    await page.keyboard.press('Enter');
+    await page().keyboard.press('Enter');
     await transcript()
       .getByRole('group', { name: 'Permission asked: Edit README.md' })
       .getByText('Allowed once: you chose “Allow once”')
       .waitFor();
 
     // The one left is the form; with nothing waiting, the app says so.
-    await page.keyboard.press('Alt+J');
+    await page().keyboard.press('Alt+J');
     await tabs().nth(1).and(shownTab()).waitFor();
     await expect.poll(focused).toBe('input: Name');
-    await page.keyboard.press('Escape');
+    await page().keyboard.press('Escape');
     await transcript().getByText('You answered: cancel.').waitFor();
-    await page.keyboard.press('Alt+J');
-    await page.getByRole('status').filter({ hasText: 'Nothing waits for you.' }).waitFor();
-    await expect(page.title()).resolves.toBe('Airlock');
+    await page().keyboard.press('Alt+J');
+    await page().getByRole('status').filter({ hasText: 'Nothing waits for you.' }).waitFor();
+    await expect(page().title()).resolves.toBe('Airlock');
   });
 });
 
@@ -167,9 +136,9 @@ describe('closing a session', () => {
   it('asks first while a card waits: Esc keeps it, Enter closes it', async () => {
     await startSession();
     await waitingSession('/permission');
-    const close = page.getByRole('button', { name: 'Close session “/permission”' });
+    const close = page().getByRole('button', { name: 'Close session “/permission”' });
     await close.click();
-    const ask = page.getByRole('dialog', { name: 'Close “/permission”?' });
+    const ask = page().getByRole('dialog', { name: 'Close “/permission”?' });
     await ask.waitFor();
     await expect(ask.getAttribute('aria-describedby')).resolves.toBeTruthy();
     await expect(ask.textContent()).resolves.toContain(
@@ -178,7 +147,7 @@ describe('closing a session', () => {
     await expect.poll(focused).toBe('button: Close session');
 
     // Esc keeps it, and nothing else happens: the turn still waits on its card.
-    await page.keyboard.press('Escape');
+    await page().keyboard.press('Escape');
     await ask.waitFor({ state: 'detached' });
     await expect(tabs().count()).resolves.toBe(2);
     await expect(focused()).resolves.toBe('button: Close session “/permission”');
@@ -188,12 +157,12 @@ describe('closing a session', () => {
 
     // Alt+X asks too; Enter closes it.
     await composer().focus();
-    await page.keyboard.press('Alt+X');
+    await page().keyboard.press('Alt+X');
     await ask.waitFor();
-    await page.keyboard.press('Enter');
+    await page().keyboard.press('Enter');
     await ask.waitFor({ state: 'detached' });
     await expect.poll(() => tabs().count()).toBe(1);
-    await expect(page.title()).resolves.toBe('Airlock');
+    await expect(page().title()).resolves.toBe('Airlock');
     // The focus lands on the tab shown now, not nowhere.
     await expect.poll(focused).toMatch(/^tab: /);
   });
@@ -202,26 +171,26 @@ describe('closing a session', () => {
     await startSession();
     await send('/long 100000');
     await status().filter({ hasText: 'Working' }).waitFor();
-    await page.keyboard.press('Alt+X');
+    await page().keyboard.press('Alt+X');
     await dialog()
       .getByText('The agent is working. Closing the session cancels the turn.')
       .waitFor();
-    await page.getByRole('button', { name: 'Keep it open' }).click();
+    await page().getByRole('button', { name: 'Keep it open' }).click();
     await dialog().waitFor({ state: 'detached' });
     // Esc in the dialog did not reach the turn either: it is still running.
-    await page.keyboard.press('Alt+X');
+    await page().keyboard.press('Alt+X');
     await dialog().waitFor();
-    await page.keyboard.press('Escape');
+    await page().keyboard.press('Escape');
     await dialog().waitFor({ state: 'detached' });
     await expect(status().textContent()).resolves.toBe('Working…');
-    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page().getByRole('button', { name: 'Cancel' }).click();
     await turnEnded('Cancelled');
   });
 
   it('closes an idle session at once', async () => {
     await startSession();
     await startSession();
-    await page
+    await page()
       .getByRole('button', { name: /^Close session/ })
       .last()
       .click();
@@ -233,12 +202,12 @@ describe('closing a session', () => {
 describe('tab names', () => {
   it("shows the agent's title, else the first prompt, with the folder and the agent", async () => {
     await startSession();
-    const folder = app.configDir.split('/').at(-1)!;
+    const folder = app().configDir.split('/').at(-1)!;
     await expect(shownTab().textContent()).resolves.toBe(
       `Airlock Demo Agent${folder}Demo AgentReady`,
     );
     // The full path is the tab's tooltip and description.
-    await expect(shownTab().getAttribute('title')).resolves.toBe(app.configDir);
+    await expect(shownTab().getAttribute('title')).resolves.toBe(app().configDir);
 
     await send('  Why does the build\nfail on CI?  ');
     await turnEnded('Done');
@@ -247,7 +216,7 @@ describe('tab names', () => {
     await send('/title Release notes');
     await turnEnded('Done');
     await shownTab().getByText('Release notes', { exact: true }).waitFor();
-    await expect(page.getByRole('heading', { level: 2 }).first().textContent()).resolves.toBe(
+    await expect(page().getByRole('heading', { level: 2 }).first().textContent()).resolves.toBe(
       'Release notes',
     );
 
@@ -269,11 +238,11 @@ describe('tab names', () => {
 
     // Double-click: a field over the tab, with the name selected.
     await shownTab().dblclick();
-    const field = page.getByRole('textbox', { name: 'New name for session “Agent title”' });
+    const field = page().getByRole('textbox', { name: 'New name for session “Agent title”' });
     await expect.poll(focused).toBe('input: New name for session “Agent title”');
     await expect(field.inputValue()).resolves.toBe('Agent title');
-    await page.keyboard.type('Ship the release');
-    await page.keyboard.press('Enter');
+    await page().keyboard.type('Ship the release');
+    await page().keyboard.press('Enter');
     await field.waitFor({ state: 'detached' });
     await expect.poll(name).toBe('Ship the release');
     await expect.poll(focused).toMatch(/^tab: Ship the release/);
@@ -281,14 +250,18 @@ describe('tab names', () => {
     // F2, during a turn: Esc leaves the name as it was, and does not cancel the turn.
     await send('/long 100000');
     await status().filter({ hasText: 'Working' }).waitFor();
-    await page.keyboard.press('F2');
-    await page.getByRole('textbox', { name: /^New name/ }).waitFor();
-    await page.keyboard.type('Not this');
-    await page.keyboard.press('Escape');
-    await page.getByRole('textbox', { name: /^New name/ }).waitFor({ state: 'detached' });
+    await page().keyboard.press('F2');
+    await page()
+      .getByRole('textbox', { name: /^New name/ })
+      .waitFor();
+    await page().keyboard.type('Not this');
+    await page().keyboard.press('Escape');
+    await page()
+      .getByRole('textbox', { name: /^New name/ })
+      .waitFor({ state: 'detached' });
     await expect(name()).resolves.toBe('Ship the release');
     await expect(status().textContent()).resolves.toBe('Working…');
-    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page().getByRole('button', { name: 'Cancel' }).click();
     await turnEnded('Cancelled');
 
     // The agent's next title does not win over the user's name.
@@ -297,15 +270,19 @@ describe('tab names', () => {
     await expect(name()).resolves.toBe('Ship the release');
 
     // The name is the core's: a second page shows it too.
-    const first = page;
-    await openPage();
-    await page.getByRole('tab', { name: /^Ship the release/ }).waitFor();
-    page = first;
+    const first = page();
+    await open();
+    await page()
+      .getByRole('tab', { name: /^Ship the release/ })
+      .waitFor();
+    setPage(first);
 
     // The Rename button; an empty name gives the tab back the agent's title.
-    await page.getByRole('button', { name: 'Rename session “Ship the release”' }).click();
-    await page.getByRole('textbox', { name: /^New name/ }).fill('');
-    await page.keyboard.press('Enter');
+    await page().getByRole('button', { name: 'Rename session “Ship the release”' }).click();
+    await page()
+      .getByRole('textbox', { name: /^New name/ })
+      .fill('');
+    await page().keyboard.press('Enter');
     await expect.poll(name).toBe('Newer agent title');
   });
 });
@@ -315,14 +292,14 @@ describe('the keyboard map', () => {
     await startSession();
     // `?` typed in the message box is text.
     await composer().focus();
-    await page.keyboard.type('why?');
+    await page().keyboard.type('why?');
     await expect(composer().inputValue()).resolves.toBe('why?');
     await expect(dialog().count()).resolves.toBe(0);
 
     // Outside a text field, `?` opens the help.
     await shownTab().focus();
-    await page.keyboard.press('?');
-    const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await page().keyboard.press('?');
+    const help = page().getByRole('dialog', { name: 'Keyboard shortcuts' });
     await help.waitFor();
     const text = await help.textContent();
     for (const shortcut of SHORTCUTS) {
@@ -335,24 +312,24 @@ describe('the keyboard map', () => {
     // The focus stays in the dialog, both ways, and the page behind is inert.
     await expect.poll(focused).toBe('button: Close');
     for (const key of ['Tab', 'Tab', 'Shift+Tab', 'Shift+Tab']) {
-      await page.keyboard.press(key);
+      await page().keyboard.press(key);
       await expect(
         help.evaluate((element) => element.contains(document.activeElement)),
       ).resolves.toBe(true);
     }
     // Shortcuts wait while it is open.
-    await page.keyboard.press('Alt+N');
+    await page().keyboard.press('Alt+N');
     await expect(
       help.evaluate((element) => element.contains(document.activeElement)),
     ).resolves.toBe(true);
 
-    await page.keyboard.press('Escape');
+    await page().keyboard.press('Escape');
     await help.waitFor({ state: 'detached' });
     await expect(focused()).resolves.toMatch(/^tab: /);
 
     // F1 opens it from a text field too; the Close button closes it.
     await composer().focus();
-    await page.keyboard.press('F1');
+    await page().keyboard.press('F1');
     await help.waitFor();
     await help.getByRole('button', { name: 'Close' }).click();
     await help.waitFor({ state: 'detached' });
@@ -366,23 +343,23 @@ describe('the keyboard map', () => {
     await composer().focus();
 
     // Next and previous session, round the ends.
-    await page.keyboard.press('Alt+PageDown');
+    await page().keyboard.press('Alt+PageDown');
     await tabs().nth(0).and(shownTab()).waitFor();
-    await page.keyboard.press('Alt+PageUp');
+    await page().keyboard.press('Alt+PageUp');
     await tabs().nth(2).and(shownTab()).waitFor();
-    await page.keyboard.press('Alt+PageUp');
+    await page().keyboard.press('Alt+PageUp');
     await tabs().nth(1).and(shownTab()).waitFor();
 
     // New session: to the form that starts one.
-    await page.keyboard.press('Alt+N');
+    await page().keyboard.press('Alt+N');
     await expect.poll(focused).toMatch(/^select: Agent/);
 
     // The message box.
-    await page.keyboard.press('Alt+M');
+    await page().keyboard.press('Alt+M');
     await expect.poll(focused).toBe('textarea: Message');
 
     // Close the shown one (idle: at once).
-    await page.keyboard.press('Alt+X');
+    await page().keyboard.press('Alt+X');
     await expect.poll(() => tabs().count()).toBe(2);
   });
 });
@@ -390,15 +367,14 @@ describe('the keyboard map', () => {
 describe('accessibility', () => {
   for (const colorScheme of ['light', 'dark'] as const) {
     it(`has no serious or critical axe violations: tabs, help, confirm, rename (${colorScheme})`, async () => {
-      await page.context().close();
       // axe is injected as a script, which the app's CSP refuses.
-      await openPage({ bypassCSP: true, colorScheme });
+      await reopen({ context: { bypassCSP: true, colorScheme } });
       await startSession();
       await send('/title A named session');
       await turnEnded('Done');
       await waitingSession('/permission');
       const scan = async (what: string) => {
-        const results = await new AxeBuilder({ page }).analyze();
+        const results = await new AxeBuilder({ page: page() }).analyze();
         const serious = results.violations.filter(
           (violation) => violation.impact === 'serious' || violation.impact === 'critical',
         );
@@ -410,16 +386,18 @@ describe('accessibility', () => {
         ).toEqual([]);
       };
       await scan('tabs');
-      await page.keyboard.press('F1');
+      await page().keyboard.press('F1');
       await dialog().waitFor();
       await scan('help');
-      await page.keyboard.press('Escape');
-      await page.keyboard.press('Alt+X');
+      await page().keyboard.press('Escape');
+      await page().keyboard.press('Alt+X');
       await dialog().waitFor();
       await scan('confirm');
-      await page.keyboard.press('Escape');
-      await page.keyboard.press('F2');
-      await page.getByRole('textbox', { name: /^New name/ }).waitFor();
+      await page().keyboard.press('Escape');
+      await page().keyboard.press('F2');
+      await page()
+        .getByRole('textbox', { name: /^New name/ })
+        .waitFor();
       await scan('rename');
     });
   }

@@ -3,43 +3,18 @@
  * reads once it is cut into rows.
  */
 import { mkdirSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { appPage } from '../helpers/app-page.js';
-import {
-  echoPageErrors,
-  launchChromium,
-  reportFailure,
-  startWebApp,
-  type WebApp,
-} from '../helpers/web-app.js';
+import { useWebApp } from '../helpers/e2e.js';
 
 const SHOTS = '/tmp/airlock-shots/transcript';
 
-let app: WebApp;
-let browser: Browser;
-let page: Page;
-
-beforeAll(async () => {
+beforeAll(() => {
   mkdirSync(SHOTS, { recursive: true });
-  [app, browser] = await Promise.all([startWebApp(), launchChromium()]);
 });
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
-afterEach(async ({ task }) => {
-  await reportFailure(page, task);
-  await page.close();
-});
-beforeEach(async () => {
-  page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-  echoPageErrors(page);
-  await page.goto(app.url);
-  await startSession();
-});
+const { page } = useWebApp({ startSession: true });
 
-const { transcript, startSession, send, turnEnded } = appPage(() => page);
+const { transcript, send, turnEnded } = appPage(page);
 
 /** The gaps in pixels between each list item on screen and the next one, in order. */
 function itemGaps(): Promise<number[]> {
@@ -54,7 +29,7 @@ function itemGaps(): Promise<number[]> {
 describe('a long reply cut into rows', () => {
   it('keeps one gap between all the items of a list, across the rows it is cut into', async () => {
     // Tall enough to show the whole reply: its rows are all in the list's view at once.
-    await page.setViewportSize({ width: 1200, height: 4_000 });
+    await page().setViewportSize({ width: 1200, height: 4_000 });
     // About 22 numbered paragraphs, blank lines between them: one loose list, cut into rows.
     await send('/long 12');
     await turnEnded('Done');
@@ -67,9 +42,9 @@ describe('a long reply cut into rows', () => {
       `gaps between items: ${gaps.join(', ')}`,
     ).toBeLessThanOrEqual(1);
     for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
-      await page.setViewportSize({ width: 1200, height: 900 });
-      await page.screenshot({ path: `${SHOTS}/long-list-${scheme}.png` });
+      await page().emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+      await page().setViewportSize({ width: 1200, height: 900 });
+      await page().screenshot({ path: `${SHOTS}/long-list-${scheme}.png` });
     }
   });
 });

@@ -5,59 +5,21 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { mkdir } from 'node:fs/promises';
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { appPage } from '../helpers/app-page.js';
-import {
-  launchChromium,
-  startWebApp,
-  type WebApp,
-  reportFailure,
-  echoPageErrors,
-} from '../helpers/web-app.js';
+import { useWebApp } from '../helpers/e2e.js';
 
 const SHOTS = '/tmp/airlock-shots';
 const ASKER = 'Airlock Demo Agent 0.1.0';
 
-let app: WebApp;
-let browser: Browser;
-let page: Page;
-
 beforeAll(async () => {
-  [app, browser] = await Promise.all([
-    startWebApp(),
-    launchChromium(),
-    mkdir(SHOTS, { recursive: true }),
-  ]);
+  await mkdir(SHOTS, { recursive: true });
 });
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
-afterEach(async ({ task }) => {
-  await reportFailure(page, task);
-  await page.context().close();
-});
-beforeEach(async () => {
-  await openApp();
-});
+const { page, reopen } = useWebApp({ viewport: { width: 1200, height: 1000 }, startSession: true });
 
-/** Opens the app in a fresh browser context and starts a session with the demo agent. */
-async function openApp(options: BrowserContextOptions = {}) {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 1000 }, ...options });
-  page = await context.newPage();
-  echoPageErrors(page);
-  await page.goto(app.url);
-  await startSession();
-}
-
-async function reopen(options: BrowserContextOptions) {
-  await page.context().close();
-  await openApp(options);
-}
-
-const { transcript, turnEnded, startSession, send } = appPage(() => page);
-const dock = () => page.getByRole('region', { name: 'Questions from the agent' });
+const { transcript, turnEnded, startSession, send } = appPage(page);
+const dock = () => page().getByRole('region', { name: 'Questions from the agent' });
 const card = () => dock().getByRole('group', { name: `${ASKER} asks you to open a web page` });
 /** The transcript record of the latest URL request. */
 const record = () =>
@@ -69,7 +31,7 @@ const fullUrl = () => card().locator('code.url-full');
 const warnings = () =>
   card().getByRole('list', { name: 'Warnings about this URL' }).getByRole('listitem');
 /** Pages open in the test's browser context: the app, and any tab the card opened. */
-const pages = () => page.context().pages().length;
+const pages = () => page().context().pages().length;
 
 async function ask(command: string): Promise<void> {
   await send(command);
@@ -78,7 +40,7 @@ async function ask(command: string): Promise<void> {
 
 /** Clicks a button of the card that opens the URL, and returns the tab it opened. */
 async function openFrom(name: 'Open' | 'Open again'): Promise<Page> {
-  const [popup] = await Promise.all([page.context().waitForEvent('page'), button(name).click()]);
+  const [popup] = await Promise.all([page().context().waitForEvent('page'), button(name).click()]);
   return popup;
 }
 
@@ -99,11 +61,11 @@ describe('the URL card', () => {
     await expect(card().getByText('http: not encrypted').count()).resolves.toBe(1);
 
     // Focus is on the card, not on Open: a stray Enter opens nothing.
-    await expect(page.evaluate(() => document.activeElement?.className)).resolves.toContain(
+    await expect(page().evaluate(() => document.activeElement?.className)).resolves.toContain(
       'url-card',
     );
-    await page.keyboard.press('Enter');
-    await expect(page.evaluate(() => document.title)).resolves.toBeTruthy();
+    await page().keyboard.press('Enter');
+    await expect(page().evaluate(() => document.title)).resolves.toBeTruthy();
     expect(pages()).toBe(1);
 
     const popup = await openFrom('Open');
@@ -151,18 +113,18 @@ describe('the URL card', () => {
 
   it('cancels the card with Esc, and only the card: the turn goes on', async () => {
     await ask('/url');
-    await page.keyboard.press('Escape');
+    await page().keyboard.press('Escape');
     await transcript().getByText('You answered: cancel.').waitFor();
     await turnEnded('Done');
     await expect(record().getByText('Cancelled').count()).resolves.toBe(1);
   });
 
   it('copies the URL with Copy URL', async () => {
-    await reopen({ permissions: ['clipboard-read', 'clipboard-write'] });
+    await reopen({ context: { permissions: ['clipboard-read', 'clipboard-write'] } });
     await ask('/url');
     await button('Copy URL').click();
     await button('Copied').waitFor();
-    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    const copied = await page().evaluate(() => navigator.clipboard.readText());
     expect(copied).toBe(await fullUrl().textContent());
     expect(pages()).toBe(1);
     await button('Cancel').click();
@@ -223,7 +185,7 @@ describe('the URL card', () => {
     await ask('/url-never-completes');
     await openFrom('Open');
     await card().getByText('Waiting for you to finish on example.com…').waitFor();
-    await page.keyboard.press('Escape');
+    await page().keyboard.press('Escape');
     await record().getByText('Dismissed: you stopped waiting for the page').waitFor();
     await expect(card().count()).resolves.toBe(0);
   });
@@ -243,7 +205,7 @@ describe('the URL card', () => {
 
   it('closes the consent card when the turn is cancelled', async () => {
     await ask('/url');
-    await page.locator('.composer').getByRole('button', { name: 'Cancel' }).click();
+    await page().locator('.composer').getByRole('button', { name: 'Cancel' }).click();
     await record().getByText('Closed: the turn was cancelled').waitFor();
     await turnEnded('Cancelled');
     await expect(card().count()).resolves.toBe(0);
@@ -255,29 +217,29 @@ describe('accessibility and looks', () => {
   for (const colorScheme of ['light', 'dark'] as const) {
     it(`has no serious or critical axe violations with a URL card open (${colorScheme})`, async () => {
       // axe is injected as a script, which the app's CSP refuses.
-      await reopen({ bypassCSP: true, colorScheme });
+      await reopen({ context: { bypassCSP: true, colorScheme } });
       await ask('/url-lookalike');
       const violations = async () => {
-        const results = await new AxeBuilder({ page }).analyze();
+        const results = await new AxeBuilder({ page: page() }).analyze();
         return results.violations
           .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
           .map((violation) => `${violation.id}: ${violation.nodes.map((n) => n.target).join(' ')}`);
       };
       await expect(violations()).resolves.toEqual([]);
-      await page.screenshot({ path: `${SHOTS}/url-lookalike-${colorScheme}.png` });
+      await page().screenshot({ path: `${SHOTS}/url-lookalike-${colorScheme}.png` });
       await button('Cancel').click();
       await transcript().getByText('You answered: cancel.').waitFor();
 
       await ask('/url');
-      await page.screenshot({ path: `${SHOTS}/url-consent-${colorScheme}.png` });
+      await page().screenshot({ path: `${SHOTS}/url-consent-${colorScheme}.png` });
       const popup = await openFrom('Open');
       await card().getByText('Waiting for you to finish on 127.0.0.1…').waitFor();
-      await page.bringToFront();
+      await page().bringToFront();
       await expect(violations()).resolves.toEqual([]);
-      await page.screenshot({ path: `${SHOTS}/url-waiting-${colorScheme}.png` });
+      await page().screenshot({ path: `${SHOTS}/url-waiting-${colorScheme}.png` });
       await popup.getByRole('button', { name: 'Authorize' }).click();
       await transcript().getByText('The Demo Service is connected.').waitFor();
-      await page.screenshot({ path: `${SHOTS}/url-completed-${colorScheme}.png` });
+      await page().screenshot({ path: `${SHOTS}/url-completed-${colorScheme}.png` });
     });
   }
 });
@@ -288,18 +250,18 @@ describe('the agent exiting', () => {
     await ask('/url-never-completes');
     await openFrom('Open');
     await card().getByText('Waiting for you to finish on example.com…').waitFor();
-    const waitingTab = (await page.getByRole('tab').count()) - 1;
+    const waitingTab = (await page().getByRole('tab').count()) - 1;
     await startSession();
     await ask('/url');
     const consentTab = waitingTab + 1;
     // The same agent process serves every tab; crash it from a third.
     await startSession();
     await send('/crash');
-    await page.getByRole('region', { name: 'Agent stopped' }).waitFor();
-    await page.getByRole('tab').nth(consentTab).click();
+    await page().getByRole('region', { name: 'Agent stopped' }).waitFor();
+    await page().getByRole('tab').nth(consentTab).click();
     await record().getByText('Closed: the agent exited').waitFor();
     await expect(card().count()).resolves.toBe(0);
-    await page.getByRole('tab').nth(waitingTab).click();
+    await page().getByRole('tab').nth(waitingTab).click();
     await record().getByText('Closed while waiting for the page: the agent exited').waitFor();
     await expect(card().count()).resolves.toBe(0);
   });
