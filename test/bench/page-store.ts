@@ -61,6 +61,17 @@ export function storeReplyText(page: Page): Promise<string> {
   });
 }
 
+/** The active session's rows from `from` on, each as its index and its text ('' for none). */
+export function storeRowTexts(page: Page, from: number): Promise<[number, string][]> {
+  return page.evaluate((first) => {
+    const state = (window as unknown as StoreWindow).airlockBenchStore().getState();
+    const rows = state.activeKey ? (state.transcripts[state.activeKey]?.rows ?? []) : [];
+    return rows.flatMap((row, index): [number, string][] =>
+      index < first ? [] : [[index, row.kind === 'text' ? row.text : '']],
+    );
+  }, from);
+}
+
 /** The index in the active session's rows (the list's `data-index`) of the last prompt. */
 export function lastPromptRow(page: Page): Promise<number> {
   return page.evaluate(() => {

@@ -12,7 +12,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { longText } from '../../main/demo-agent/script.js';
 import { launchChromium, startWebApp } from '../helpers/web-app.js';
-import { exposeStore, lastPromptRow, storeReplyText } from './page-store.js';
+import { exposeStore, lastPromptRow, storeReplyText, storeRowTexts } from './page-store.js';
 import { ms, spread, whole } from './spread.js';
 
 const RUNS = 3;
@@ -105,43 +105,76 @@ async function traceTasks(
  * to bottom: each `N. text`, from the numbered lists the markdown of the reply renders to. The
  * viewport is made tall for the read, so the list needs tens of steps, not hundreds.
  */
-async function screenParagraphs(page: Page, from: number): Promise<string[]> {
+async function screenParagraphs(page: Page, from: number): Promise<Map<number, string[]>> {
   const viewport = page.viewportSize();
   await page.setViewportSize({ width: viewport?.width ?? 1200, height: 8_000 });
   try {
     const scroller = page
       .getByRole('log', { name: 'Transcript' })
       .locator('[data-virtuoso-scroller="true"]');
-    return await scroller.evaluate(async (element, first) => {
-      const frames = () =>
-        new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-      const rows = new Map<number, string[]>();
-      element.scrollTo({ top: 0 });
-      await frames();
-      for (;;) {
-        for (const item of element.querySelectorAll('[data-item-index]')) {
-          const index = Number(item.getAttribute('data-item-index'));
-          if (index < first || rows.has(index)) {
-            continue;
+    return await scroller
+      .evaluate(async (element, first) => {
+        const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+        // Rows are measured as they come into view, and the list moves to keep what is shown in
+        // place: a read waits until the rows drawn and the position hold still for two frames.
+        const settle = async () => {
+          let last = '';
+          for (let n = 0; n < 60; n++) {
+            await frame();
+            const now = `${element.scrollTop} ${[...element.querySelectorAll('[data-item-index]')]
+              .map((item) => item.getAttribute('data-item-index'))
+              .join(',')}`;
+            if (now === last) {
+              return;
+            }
+            last = now;
           }
-          rows.set(
-            index,
-            [...item.querySelectorAll('ol')].flatMap((list) =>
-              [...list.children].map(
-                (entry, n) =>
-                  `${Number(list.getAttribute('start') ?? 1) + n}. ${(entry.textContent ?? '').trim()}`,
+        };
+        const rows = new Map<number, string[]>();
+        const read = () => {
+          for (const item of element.querySelectorAll('[data-item-index]')) {
+            const index = Number(item.getAttribute('data-item-index'));
+            if (index < first || rows.has(index)) {
+              continue;
+            }
+            rows.set(
+              index,
+              [...item.querySelectorAll('ol')].flatMap((list) =>
+                [...list.children].map(
+                  (entry, n) =>
+                    `${Number(list.getAttribute('start') ?? 1) + n}. ${(entry.textContent ?? '').trim()}`,
+                ),
               ),
-            ),
-          );
+            );
+          }
+        };
+        // Half a viewport at a time, so consecutive reads overlap; a second pass reads any row a
+        // first one passed over while the list was moving. A row missed twice is reported missing.
+        // A wheel turn up first, as a reader's: the list stops following the end.
+        element.dispatchEvent(new WheelEvent('wheel', { deltaY: -1, bubbles: true }));
+        for (let pass = 0; pass < 2; pass++) {
+          element.scrollTo({ top: 0 });
+          await settle();
+          for (;;) {
+            read();
+            if (element.scrollTop + element.clientHeight >= element.scrollHeight - 1) {
+              break;
+            }
+            element.scrollTo({ top: element.scrollTop + element.clientHeight / 2 });
+            await settle();
+          }
+          const indexes = [...rows.keys()].sort((a, b) => a - b);
+          if (indexes.every((index, n) => n === 0 || index === indexes[n - 1]! + 1)) {
+            break;
+          }
         }
-        if (element.scrollTop + element.clientHeight >= element.scrollHeight - 1) {
-          break;
-        }
-        element.scrollTo({ top: element.scrollTop + element.clientHeight });
-        await frames();
-      }
-      return [...rows.entries()].sort(([a], [b]) => a - b).flatMap(([, paragraphs]) => paragraphs);
-    }, from);
+        // Back to the end by a wheel turn down, as a reader's: the list follows the end again.
+        element.dispatchEvent(new WheelEvent('wheel', { deltaY: 1, bubbles: true }));
+        element.scrollTo({ top: element.scrollHeight });
+        await settle();
+        return [...rows.entries()];
+      }, from)
+      .then((entries) => new Map(entries.sort(([a], [b]) => a - b)));
   } finally {
     await page.setViewportSize(viewport ?? { width: 1200, height: 900 });
   }
@@ -159,6 +192,29 @@ function firstDifference(actual: string, expected: string): number | undefined {
   return at;
 }
 
+/**
+ * The first row of the reply where the screen and the store part: how many list entries the
+ * store's row holds, and how many the screen showed for it (or that the list never drew it).
+ */
+async function whereScreenParts(
+  page: Page,
+  from: number,
+  byRow: Map<number, string[]>,
+): Promise<string> {
+  const stored = await storeRowTexts(page, from);
+  for (const [index, text] of stored) {
+    const entries = text.split('\n').filter((line) => /^\d+\. /.test(line)).length;
+    const onScreen = byRow.get(index);
+    if (onScreen === undefined) {
+      return `row ${index} (${entries} entries in the store) was never drawn while scrolling`;
+    }
+    if (onScreen.length !== entries) {
+      return `row ${index}: ${entries} entries in the store, ${onScreen.length} on screen`;
+    }
+  }
+  return `every row of the store (${stored.length}) showed its entries`;
+}
+
 /** Checks that the last reply arrived whole: in the store, and on screen. Empty when it did. */
 async function missingText(page: Page): Promise<string[]> {
   const problems: string[] = [];
@@ -170,13 +226,16 @@ async function missingText(page: Page): Promise<string[]> {
         `the first wrong or missing at ${whole(storeDiff)}`,
     );
   }
-  const shown = await screenParagraphs(page, await lastPromptRow(page));
+  const from = await lastPromptRow(page);
+  const byRow = await screenParagraphs(page, from);
+  const shown = [...byRow.values()].flat();
   const wrong = shown.findIndex((paragraph, n) => paragraph !== PARAGRAPHS[n]);
   if (wrong !== -1 || shown.length !== PARAGRAPHS.length) {
     const at = wrong === -1 ? Math.min(shown.length, PARAGRAPHS.length) : wrong;
     problems.push(
       `${whole(shown.length)} of ${whole(PARAGRAPHS.length)} paragraphs on screen, ` +
-        `the first wrong or missing is number ${whole(at + 1)}: "${(shown[at] ?? '').slice(0, 40)}…"`,
+        `the first wrong or missing is number ${whole(at + 1)}: "${(shown[at] ?? '').slice(0, 40)}…"; ` +
+        (await whereScreenParts(page, from, byRow)),
     );
   }
   return problems;

@@ -40,15 +40,15 @@ describe('a session in the browser', () => {
       await expect.poll(fromBottom).toBeLessThan(2);
     }
 
-    // The list moving up by itself (rows measured anew, the view growing) is not the user
-    // scrolling up: following goes on.
+    // The list moving up by itself (here the view growing, as when the dock empties) is not
+    // the user scrolling up: following goes on.
     await send('/long 300');
     await status().filter({ hasText: 'Working' }).waitFor();
-    await scroller.evaluate((element) => {
-      element.scrollTop = 0;
-    });
+    await page().setViewportSize({ width: 1200, height: 1300 });
     await status().filter({ hasText: 'Ready' }).waitFor();
     await turnEnded('Done');
+    await expect.poll(fromBottom).toBeLessThan(2);
+    await page().setViewportSize({ width: 1200, height: 900 });
     await expect.poll(fromBottom).toBeLessThan(2);
 
     // Part of a long reply is on screen.

@@ -110,6 +110,17 @@ export function SessionView({
     }
   }, []);
 
+  // The view shrinking (the window, or the dock growing) keeps the end in view too.
+  useEffect(() => {
+    const element = scroller.current;
+    if (!element) {
+      return;
+    }
+    const observer = new ResizeObserver(follow);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [follow]);
+
   const run = useCallback((action: Promise<unknown>) => {
     setError(undefined);
     action.catch((failure: unknown) => setError((failure as Error).message));
