@@ -1,7 +1,8 @@
 /**
  * The app: sessions on the left, the active session on the right.
  */
-import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { AgentSettings } from './components/agent-settings';
 import { LinkConsentProvider } from './components/link-consent';
 import { LoadFailed } from './components/load-failed';
 import { NewSession } from './components/new-session';
@@ -11,6 +12,7 @@ import { SidebarToggle, useSidebar } from './components/sidebar';
 import type { Store } from './state/store';
 import { ariaKeyShortcuts } from './keyboard';
 import { useTabCommands } from './tab-commands';
+import { useShortcuts } from './use-shortcuts';
 
 /**
  * The root component. `onReconnect` tries the link to the core again at once (the web host);
@@ -22,6 +24,22 @@ export function App({ store, onReconnect }: { store: Store; onReconnect?: () => 
   const sidebar = useSidebar(state.sessions.length === 0);
   const commands = useTabCommands(store, state, sidebar);
   const toggle = useRef<HTMLButtonElement>(null);
+  // The agents' settings show in place of the session until closed or a session is picked.
+  const [agentSettings, setAgentSettings] = useState(false);
+  const settingsButton = useRef<HTMLButtonElement>(null);
+  const openAgentSettings = () => {
+    setAgentSettings(true);
+    sidebar.picked();
+    document.querySelector<HTMLElement>('.agent-settings h2')?.focus();
+  };
+  useShortcuts({ agentSettings: openAgentSettings });
+  const shownKey = useRef(state.activeKey);
+  useEffect(() => {
+    if (shownKey.current !== state.activeKey) {
+      shownKey.current = state.activeKey;
+      setAgentSettings(false);
+    }
+  }, [state.activeKey]);
   // A narrow window's sidebar lies over the session: while it shows, the session waits behind it.
   const overlay = sidebar.narrow && sidebar.expanded;
   const hideOverlay = () => {
@@ -110,7 +128,10 @@ export function App({ store, onReconnect }: { store: Store; onReconnect?: () => 
           <SessionTabs
             sessions={state.sessions}
             activeKey={state.activeKey}
-            onActivate={(key) => store.activate(key)}
+            onActivate={(key) => {
+              setAgentSettings(false);
+              store.activate(key);
+            }}
             onClose={commands.requestClose}
             renaming={commands.renaming}
             onRenameStart={commands.startRename}
@@ -125,6 +146,15 @@ export function App({ store, onReconnect }: { store: Store; onReconnect?: () => 
           >
             Keyboard shortcuts <kbd>?</kbd>
           </button>
+          <button
+            ref={settingsButton}
+            type="button"
+            className="shortcuts-button"
+            aria-keyshortcuts={ariaKeyShortcuts('agentSettings')}
+            onClick={openAgentSettings}
+          >
+            Agent settings <kbd>Alt+,</kbd>
+          </button>
           <p className="settings-path">
             Agents are configured in <code>{state.settingsPath}</code>
           </p>
@@ -134,7 +164,15 @@ export function App({ store, onReconnect }: { store: Store; onReconnect?: () => 
         ) : null}
         <div className="app-main" inert={overlay}>
           <LinkConsentProvider api={store.api} opener={state.urlElicitation.opener}>
-            {active ? (
+            {agentSettings ? (
+              <AgentSettings
+                api={store.api}
+                onClose={() => {
+                  setAgentSettings(false);
+                  settingsButton.current?.focus();
+                }}
+              />
+            ) : active ? (
               <SessionView
                 key={active.key}
                 api={store.api}

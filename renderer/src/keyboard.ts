@@ -25,6 +25,7 @@ export type AppShortcutId =
   | 'focusComposer'
   | 'jumpToWaiting'
   | 'renameSession'
+  | 'agentSettings'
   | 'help';
 
 /** One way to press a shortcut. */
@@ -95,6 +96,12 @@ export const SHORTCUTS: readonly Shortcut[] = [
     id: 'renameSession',
     action: 'Rename the shown session',
     chords: [{ key: 'F2' }],
+    scope: 'Anywhere',
+  },
+  {
+    id: 'agentSettings',
+    action: 'Open the agents’ settings: add, edit and test agents',
+    chords: [{ alt: true, code: 'Comma' }],
     scope: 'Anywhere',
   },
   {
@@ -189,6 +196,7 @@ const KEY_NAMES: Record<string, string> = {
   PageUp: 'Page Up',
   PageDown: 'Page Down',
   Escape: 'Esc',
+  Comma: ',',
 };
 
 /** A chord's keys as the help overlay shows them, one label per key (`['Alt', 'J']`). */
@@ -203,7 +211,8 @@ export function chordKeys(chord: Chord): string[] {
 
 /** A chord in `aria-keyshortcuts` syntax (`Alt+J`, `Alt+PageDown`, `?`). */
 export function ariaChord(chord: Chord): string {
-  const main = chord.code?.replace(/^Key|^Digit/, '') ?? chord.key ?? '';
+  const code = chord.code?.replace(/^Key|^Digit/, '');
+  const main = (code === 'Comma' ? ',' : code) ?? chord.key ?? '';
   return [...(chord.alt ? ['Alt'] : []), ...(chord.shift ? ['Shift'] : []), main].join('+');
 }
 

@@ -1,0 +1,462 @@
+/**
+ * The agents' settings: the list of agents from the settings file (and the built-in one, which
+ * cannot be changed), with Edit, Duplicate, Remove and Test for each, and the form that adds or
+ * edits one. Every decision is the core's: the view sends what the user typed and shows what the
+ * core answers, field by field. It reads the list again whenever the agents change, a hand edit
+ * of the file included.
+ */
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import type {
+  AgentSettingsView,
+  AgentTestReport,
+  AirlockApi,
+  CallResponse,
+} from '../../../preload/contract';
+import { AgentForm } from './agent-settings-form';
+import { ModalDialog } from './modal-dialog';
+
+type Listing = CallResponse<'settings:getAgents'>;
+
+/** A test of an agent: running, or what it found, or why it could not be asked. */
+type TestState =
+  { busy: true } | { busy: false; report: AgentTestReport } | { busy: false; error: string };
+
+/** What the form shows: a new agent, or one of the list's. */
+type Editing = { agent?: AgentSettingsView };
+
+/** The settings view. `onClose` goes back to the sessions. */
+export function AgentSettings({ api, onClose }: { api: AirlockApi; onClose(): void }) {
+  const [listing, setListing] = useState<Listing | undefined>();
+  const [loadError, setLoadError] = useState<string | undefined>();
+  const [editing, setEditing] = useState<Editing | undefined>();
+  const [removing, setRemoving] = useState<string | undefined>();
+  const [tests, setTests] = useState<Record<string, TestState>>({});
+  const [notice, setNotice] = useState('');
+  const [failure, setFailure] = useState<string | undefined>();
+  const heading = useRef<HTMLHeadingElement>(null);
+  const view = useRef<HTMLElement>(null);
+  const headingId = useId();
+  const lockedId = useId();
+
+  const load = useCallback(
+    () =>
+      api.invoke('settings:getAgents', {}).then(
+        (answer) => {
+          setListing(answer);
+          setLoadError(undefined);
+        },
+        (error: unknown) => setLoadError((error as Error).message),
+      ),
+    [api],
+  );
+  useEffect(() => {
+    void load();
+    // A change to the file, by this view or by hand, is read again.
+    return api.on('app:onDidChangeAgents', () => void load());
+  }, [api, load]);
+  useEffect(() => {
+    heading.current?.focus();
+  }, []);
+
+  /** A control of the view to focus once it is drawn (a saved agent's shows once listed). */
+  const [focusTarget, focusLater] = useState<string | undefined>();
+  useEffect(() => {
+    const target =
+      focusTarget === undefined ? null : view.current?.querySelector<HTMLElement>(focusTarget);
+    if (target) {
+      target.focus();
+      focusLater(undefined);
+    }
+  }, [focusTarget, listing, editing]);
+
+  const act = async (what: () => Promise<string>) => {
+    setFailure(undefined);
+    try {
+      setNotice(await what());
+    } catch (error) {
+      setFailure((error as Error).message);
+    }
+    await load();
+  };
+
+  const test = (name: string) => {
+    setTests((known) => ({ ...known, [name]: { busy: true } }));
+    api.invoke('settings:testAgent', { agentName: name }).then(
+      (report) => setTests((known) => ({ ...known, [name]: { busy: false, report } })),
+      (error: unknown) =>
+        setTests((known) => ({
+          ...known,
+          [name]: { busy: false, error: (error as Error).message },
+        })),
+    );
+  };
+
+  const editable = listing?.editable ?? false;
+  const locked = listing !== undefined && !listing.editable;
+  const lockedBy = locked ? lockedId : undefined;
+
+  if (editing && listing) {
+    return (
+      <main className="agent-settings" ref={view} aria-labelledby={headingId}>
+        <AgentForm
+          api={api}
+          headingId={headingId}
+          agent={editing.agent}
+          editable={editable}
+          settingsPath={listing.path}
+          fileError={listing.error}
+          onSaved={(name) => {
+            setEditing(undefined);
+            setNotice(`Saved ${name}.`);
+            void load();
+            focusLater(`[data-agent-edit="${CSS.escape(name)}"]`);
+          }}
+          onCancel={() => {
+            const name = editing.agent?.name;
+            setEditing(undefined);
+            focusLater(
+              name === undefined ? '[data-agent-add]' : `[data-agent-edit="${CSS.escape(name)}"]`,
+            );
+          }}
+        />
+      </main>
+    );
+  }
+
+  return (
+    <main className="agent-settings" ref={view} aria-labelledby={headingId}>
+      <header className="agent-settings-header">
+        <h2 id={headingId} ref={heading} tabIndex={-1}>
+          Agents
+        </h2>
+        <button type="button" onClick={onClose}>
+          Back to sessions
+        </button>
+      </header>
+      {listing ? (
+        <p className="agent-settings-path">
+          Settings file: <code>{listing.path}</code>
+        </p>
+      ) : null}
+      {loadError ? (
+        <p className="agent-settings-problem" role="alert">
+          Could not read the agents: {loadError}
+        </p>
+      ) : null}
+      {listing?.error ? (
+        <div
+          id={lockedId}
+          className={`agent-settings-file-error${locked ? ' locked' : ''}`}
+          role="alert"
+        >
+          <p>
+            <strong>
+              {locked
+                ? 'The settings file cannot be read, so agents cannot be changed here.'
+                : 'Part of the settings file is not used.'}
+            </strong>
+          </p>
+          <p className="agent-settings-error-text">{listing.error}</p>
+          <p>
+            {locked
+              ? 'Fix the file in a text editor and save it; this list follows as soon as it can be read.'
+              : 'Fix the file in a text editor, or edit the agent here.'}
+          </p>
+        </div>
+      ) : null}
+      <div className="agent-settings-actions">
+        <button
+          type="button"
+          className="primary"
+          data-agent-add
+          disabled={!editable}
+          aria-describedby={lockedBy}
+          onClick={() => setEditing({})}
+        >
+          Add agent
+        </button>
+      </div>
+      <p className="visually-hidden" role="status">
+        {notice}
+      </p>
+      {failure ? (
+        <p className="agent-settings-problem" role="alert">
+          {failure}
+        </p>
+      ) : null}
+      {listing ? (
+        <ul className="agent-list" aria-label="Agents">
+          {listing.agents.map((agent) => (
+            <AgentItem
+              key={agent.name}
+              agent={agent}
+              editable={editable}
+              lockedBy={lockedBy}
+              test={tests[agent.name]}
+              onEdit={() => setEditing({ agent })}
+              onDuplicate={() =>
+                void act(async () => {
+                  const { name } = await api.invoke('settings:duplicateAgent', {
+                    agentName: agent.name,
+                  });
+                  focusLater(`[data-agent-edit="${CSS.escape(name)}"]`);
+                  return `Copied ${agent.name} as ${name}.`;
+                })
+              }
+              onRemove={() => setRemoving(agent.name)}
+              onTest={() => test(agent.name)}
+            />
+          ))}
+        </ul>
+      ) : loadError ? null : (
+        <p>Loading the agents…</p>
+      )}
+      {removing !== undefined ? (
+        <ModalDialog
+          title={`Remove “${removing}”?`}
+          description={`${removing} is taken out of the settings file. Sessions already running with it go on.`}
+          className="confirm-remove"
+          onClose={() => setRemoving(undefined)}
+        >
+          <div className="dialog-actions">
+            <button
+              type="button"
+              className="danger"
+              onClick={() => {
+                const name = removing;
+                setRemoving(undefined);
+                void act(async () => {
+                  await api.invoke('settings:removeAgent', { agentName: name });
+                  focusLater('[data-agent-add]');
+                  return `Removed ${name}.`;
+                });
+              }}
+            >
+              Remove agent
+            </button>
+            <button type="button" data-autofocus onClick={() => setRemoving(undefined)}>
+              Keep it
+            </button>
+          </div>
+        </ModalDialog>
+      ) : null}
+    </main>
+  );
+}
+
+/** One agent of the list, with its actions and its test's result. */
+function AgentItem({
+  agent,
+  editable,
+  lockedBy,
+  test,
+  onEdit,
+  onDuplicate,
+  onRemove,
+  onTest,
+}: {
+  agent: AgentSettingsView;
+  editable: boolean;
+  lockedBy: string | undefined;
+  test: TestState | undefined;
+  onEdit(): void;
+  onDuplicate(): void;
+  onRemove(): void;
+  onTest(): void;
+}) {
+  const nameId = useId();
+  const changeable = editable && !agent.builtIn;
+  const commandLine = [agent.command, ...agent.args].join(' ');
+  return (
+    <li className="agent-item" aria-labelledby={nameId}>
+      <div className="agent-item-head">
+        <h3 id={nameId}>{agent.name}</h3>
+        {agent.builtIn ? <span className="agent-tag">Built in, cannot be changed</span> : null}
+      </div>
+      <p className="agent-command">
+        <code>{commandLine}</code>
+      </p>
+      {agent.env.length > 0 ? (
+        <p className="agent-env-names">
+          Variables: {agent.env.map((variable) => variable.name).join(', ')}
+        </p>
+      ) : null}
+      <div className="agent-item-actions">
+        {agent.builtIn ? null : (
+          <>
+            <button
+              type="button"
+              data-agent-edit={agent.name}
+              aria-label={`Edit ${agent.name}`}
+              disabled={!changeable}
+              aria-describedby={lockedBy}
+              onClick={onEdit}
+            >
+              Edit
+            </button>
+            <button
+              type="button"
+              aria-label={`Duplicate ${agent.name}`}
+              disabled={!changeable}
+              aria-describedby={lockedBy}
+              onClick={onDuplicate}
+            >
+              Duplicate
+            </button>
+            <button
+              type="button"
+              aria-label={`Remove ${agent.name}`}
+              disabled={!changeable}
+              aria-describedby={lockedBy}
+              onClick={onRemove}
+            >
+              Remove
+            </button>
+          </>
+        )}
+        <button
+          type="button"
+          aria-label={`Test ${agent.name}`}
+          // Not disabled: the focus stays on it while the test runs.
+          aria-disabled={test?.busy === true}
+          onClick={() => test?.busy !== true && onTest()}
+        >
+          {test?.busy ? 'Testing…' : 'Test'}
+        </button>
+      </div>
+      {test ? <TestResult name={agent.name} test={test} /> : null}
+    </li>
+  );
+}
+
+/** What a test found, in place under its agent. */
+function TestResult({ name, test }: { name: string; test: TestState }) {
+  return (
+    <section className="agent-test" aria-label={`Test of ${name}`} aria-busy={test.busy}>
+      <div role="status">
+        {test.busy ? (
+          <p className="agent-test-busy">
+            Testing {name}: starting it and asking who it is. This can take up to a minute.
+          </p>
+        ) : 'error' in test ? (
+          <p className="agent-test-bad">
+            The test could not run: {test.error} Try again; if it goes on failing, reload the page.
+          </p>
+        ) : (
+          <Report report={test.report} />
+        )}
+      </div>
+    </section>
+  );
+}
+
+function Report({ report }: { report: AgentTestReport }) {
+  const session = report.session;
+  return (
+    <>
+      {report.ok ? (
+        <p className="agent-test-good">
+          <strong>{report.agentName} started and answered.</strong>
+        </p>
+      ) : (
+        <div className="agent-test-bad">
+          <p>
+            <strong>{report.agentName} did not start.</strong>
+          </p>
+          {report.error ? <p>{report.error}</p> : null}
+          <p>Check its command and arguments (Edit), then test again; its log may say more.</p>
+        </div>
+      )}
+      <dl className="agent-test-facts">
+        <dt>Command</dt>
+        <dd>
+          <code>{report.commandLine}</code>
+        </dd>
+        {report.name !== undefined ? (
+          <>
+            <dt>Agent</dt>
+            <dd>
+              {report.title ?? report.name}
+              {report.title !== undefined && report.title !== report.name
+                ? ` (${report.name})`
+                : ''}
+              {report.version !== undefined ? `, version ${report.version}` : ''}
+            </dd>
+          </>
+        ) : null}
+        {report.protocolVersion !== undefined ? (
+          <>
+            <dt>Protocol</dt>
+            <dd>ACP version {report.protocolVersion}</dd>
+          </>
+        ) : null}
+        {session ? (
+          <>
+            <dt>Session</dt>
+            <dd className={session.ok ? 'agent-test-good' : 'agent-test-bad'}>
+              <p>
+                {session.ok
+                  ? `A session starts${session.signedInWith ? ` (signed in with ${session.signedInWith})` : ''}.`
+                  : `A session does not start: ${session.error}`}
+              </p>
+              {!session.ok && session.authRequired ? (
+                <p>
+                  It needs signing in: start a session with it and pick a sign-in method, or set the
+                  variables its method names in its environment (Edit).
+                </p>
+              ) : null}
+            </dd>
+            {session.ok && session.modes.length > 0 ? (
+              <>
+                <dt>Modes</dt>
+                <dd>{session.modes.join(', ')}</dd>
+              </>
+            ) : null}
+            {session.ok && session.configOptions.length > 0 ? (
+              <>
+                <dt>Options</dt>
+                <dd>{session.configOptions.join(', ')}</dd>
+              </>
+            ) : null}
+          </>
+        ) : null}
+        {report.authMethods.length > 0 ? (
+          <>
+            <dt>Sign-in</dt>
+            <dd>
+              <ul className="agent-test-list">
+                {report.authMethods.map((method) => (
+                  <li key={method.id}>
+                    {method.name}
+                    {method.description ? `: ${method.description}` : ''}
+                    {method.vars && method.vars.length > 0
+                      ? ` (${method.vars.map((variable) => `${variable.name} ${variable.set ? 'set' : 'not set'}`).join(', ')})`
+                      : ''}
+                  </li>
+                ))}
+              </ul>
+            </dd>
+          </>
+        ) : null}
+        {report.capabilities.length > 0 ? (
+          <>
+            <dt>Capabilities</dt>
+            <dd>
+              <ul className="agent-test-list">
+                {report.capabilities.map((capability) => (
+                  <li key={capability.name}>
+                    {capability.name}: {capability.value}
+                  </li>
+                ))}
+              </ul>
+            </dd>
+          </>
+        ) : null}
+        <dt>Log</dt>
+        <dd>
+          <code>{report.log}</code>
+        </dd>
+      </dl>
+    </>
+  );
+}
