@@ -1,0 +1,280 @@
+/**
+ * Tabs and the agent processes behind them, at the edges: a tab opened just after the last one
+ * closed, the last tab of one agent closed while another agent's stay, a tab opened while a card
+ * waits, what an agent is told when it names a session that is not its own, the limit on updates
+ * held before `session/new` answers, what a text chunk sends to the UI, restarting a failed tab
+ * while another agent's tab runs, a mode the agent did not list, and stopping one of two tabs
+ * starting on the same process.
+ */
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AirlockCore } from '../../../main/core/core.js';
+import type { AgentSpec } from '../../../main/core/settings/catalog.js';
+import { fixtureSpec } from '../../helpers/agents.js';
+import { readySession, settledSession, startCore } from '../../helpers/core-harness.js';
+
+const timeouts = { requestMs: 10_000, cancelGraceMs: 500 };
+
+let core: AirlockCore | undefined;
+afterEach(() => core?.dispose());
+
+describe('a tab opened as soon as the last tab of its agent closed', () => {
+  it('starts on a new process, not on the one that is stopping', async () => {
+    const pidFile = join(await mkdtemp(join(tmpdir(), 'airlock-pid-')), 'agent.pid');
+    // An agent that takes its time to go (until SIGKILL, 3 s after SIGTERM): while it does, the
+    // new tab must not be handed the connection that is closing.
+    const agent: AgentSpec = {
+      ...fixtureSpec('basic'),
+      env: { SCRIPTED_PID_FILE: pidFile, SCRIPTED_IGNORE_TERM: '1', SCRIPTED_LINGER: '1' },
+    };
+    const started = await startCore([agent], timeouts);
+    core = started.core;
+    const { recorder, dir } = started;
+    const first = await readySession(core, recorder, agent.name, dir);
+    const pid = await readFile(pidFile, 'utf8');
+
+    await core.invoke('session:close', { key: first });
+    const second = await readySession(core, recorder, agent.name, dir);
+    expect(await readFile(pidFile, 'utf8')).not.toBe(pid);
+
+    await core.invoke('session:prompt', { key: second, text: 'hi' });
+    await recorder.event(second, 'turn_end');
+    expect(recorder.transcript(second)).toEqual([
+      { type: 'prompt', text: 'hi' },
+      { type: 'chunk', role: 'agent', text: 'Hello from the scripted agent.' },
+      { type: 'turn_end', stopReason: 'end_turn' },
+    ]);
+  });
+});
+
+/** Whether a process runs. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('closing the last tab of one agent while another agent has tabs', () => {
+  it("stops that agent's process and leaves the other's running", async () => {
+    const pids = await mkdtemp(join(tmpdir(), 'airlock-pid-'));
+    const closing: AgentSpec = {
+      ...fixtureSpec('basic', 'closing'),
+      env: { SCRIPTED_PID_FILE: join(pids, 'closing.pid') },
+    };
+    const staying: AgentSpec = {
+      ...fixtureSpec('basic', 'staying'),
+      env: { SCRIPTED_PID_FILE: join(pids, 'staying.pid') },
+    };
+    const started = await startCore([closing, staying], timeouts);
+    core = started.core;
+    const { recorder, dir } = started;
+    const key = await readySession(core, recorder, closing.name, dir);
+    const other = await readySession(core, recorder, staying.name, dir);
+    const closingPid = Number(await readFile(join(pids, 'closing.pid'), 'utf8'));
+    const stayingPid = Number(await readFile(join(pids, 'staying.pid'), 'utf8'));
+
+    await core.invoke('session:close', { key });
+    await expect.poll(() => alive(closingPid), { timeout: 5_000 }).toBe(false);
+    expect(alive(stayingPid)).toBe(true);
+    await core.invoke('session:prompt', { key: other, text: 'still there?' });
+    expect((await recorder.event(other, 'turn_end')).stopReason).toBe('end_turn');
+  });
+});
+
+describe('a tab opened while another shows a permission card', () => {
+  it('gets a key of its own, and the card still answers in its tab', async () => {
+    const agent = fixtureSpec('permission');
+    const started = await startCore([agent], timeouts);
+    core = started.core;
+    const { recorder, dir } = started;
+    const first = await readySession(core, recorder, agent.name, dir);
+    await core.invoke('session:prompt', { key: first, text: 'clean up' });
+    const card = await recorder.event(first, 'permission');
+
+    const second = await readySession(core, recorder, agent.name, dir);
+    expect(second).not.toBe(first);
+    await core.invoke('permission:respond', {
+      key: first,
+      promptKey: card.promptKey,
+      outcome: { outcome: 'selected', optionId: 'yes' },
+    });
+    expect((await recorder.event(first, 'turn_end')).stopReason).toBe('end_turn');
+    expect(recorder.text(first)).toBe('permission: selected yes');
+    expect(recorder.transcript(second)).toEqual([]);
+  });
+});
+
+describe("a permission request for a session that is not the connection's", () => {
+  it('is refused with a message naming the first 100 characters of the id', async () => {
+    const agent = {
+      ...fixtureSpec('fixed-session'),
+      env: { SCRIPTED_SESSION_ID: 'mine' },
+    };
+    const started = await startCore([agent], timeouts);
+    core = started.core;
+    const { recorder, dir } = started;
+    const key = await readySession(core, recorder, agent.name, dir);
+    const id = `${'a'.repeat(100)}${'b'.repeat(100)}`;
+
+    await core.invoke('session:prompt', { key, text: `refused ${id}` });
+    await recorder.event(key, 'turn_end');
+    expect(recorder.text(key)).toBe(
+      `refused: Invalid params: "${'a'.repeat(100)}" is not a session on this connection.`,
+    );
+  });
+});
+
+describe('updates for a session before session/new answers, at the limit', () => {
+  it('are kept for the 16th session id sent, and not for the 17th', async () => {
+    // Updates came for "early-1" to "early-20", one id after the other.
+    const agent = { ...fixtureSpec('early-flood'), env: { SCRIPTED_OPENS: 'early-16,early-17' } };
+    const started = await startCore([agent], timeouts);
+    core = started.core;
+    const { recorder, dir } = started;
+    await readySession(core, recorder, agent.name, dir);
+    const sixteenth = await readySession(core, recorder, agent.name, dir);
+    expect(recorder.transcript(sixteenth)).toEqual([
+      { type: 'chunk', role: 'agent', text: 'early 16' },
+    ]);
+
+    const seventeenth = await readySession(core, recorder, agent.name, dir);
+    await core.invoke('session:prompt', { key: seventeenth, text: 'hello' });
+    await recorder.event(seventeenth, 'turn_end');
+    expect(recorder.transcript(seventeenth)).toEqual([
+      { type: 'prompt', text: 'hello' },
+      { type: 'chunk', role: 'agent', text: 'Hello from the scripted agent.' },
+      { type: 'turn_end', stopReason: 'end_turn' },
+    ]);
+  });
+});
+
+describe('a text chunk', () => {
+  it("is sent without the tab's summary, which it does not change", async () => {
+    const agent = { ...fixtureSpec('fixed-session'), env: { SCRIPTED_SESSION_ID: 'mine' } };
+    const started = await startCore([agent], timeouts);
+    core = started.core;
+    const { recorder, dir } = started;
+    const key = await readySession(core, recorder, agent.name, dir);
+    // What the core emits for the tab, in order.
+    const emitted: string[] = [];
+    core.onEvent((channel, payload) => {
+      if (channel === 'session:onDidChange' && (payload as { key: string }).key === key) {
+        emitted.push('summary');
+      } else if (channel === 'session:onDidAppend' && (payload as { key: string }).key === key) {
+        const { events } = payload as { events: { type: string; text?: string }[] };
+        emitted.push(
+          ...events.map((event) => `${event.type}${event.text ? ` ${event.text}` : ''}`),
+        );
+      }
+    });
+
+    // "step 1" to "step 3", each followed by a round trip through the core: "step 2" comes in a
+    // batch of its own, after the one that said the turn began.
+    await core.invoke('session:prompt', { key, text: 'steps' });
+    await recorder.event(key, 'turn_end');
+    const second = emitted.indexOf('chunk step 2');
+    expect(second).toBeGreaterThan(-1);
+    expect(emitted.slice(second, second + 2)).toEqual(['chunk step 2', 'chunk step 3']);
+  });
+});
+
+describe("restarting a failed tab while another agent's tab runs", () => {
+  it('stops the process it failed on, starts a new one, and leaves keys unique', async () => {
+    const pids = await mkdtemp(join(tmpdir(), 'airlock-pid-'));
+    const pidFile = join(pids, 'failing.pid');
+    // Answers every session/new with an error, and keeps running.
+    const failing: AgentSpec = {
+      ...fixtureSpec('new-fails-quietly', 'failing'),
+      env: { SCRIPTED_PID_FILE: pidFile },
+    };
+    const other = fixtureSpec('basic', 'other');
+    const started = await startCore([failing, other], timeouts);
+    core = started.core;
+    const { recorder, dir } = started;
+    const failed = await settledSession(core, recorder, failing.name, dir);
+    expect(failed.summary.status).toBe('failed');
+    const running = await readySession(core, recorder, other.name, dir);
+    const oldPid = Number(await readFile(pidFile, 'utf8'));
+
+    await core.invoke('session:restart', { key: failed.key });
+    await recorder.until(
+      () =>
+        recorder
+          .transcript(failed.key)
+          .some(
+            (event) =>
+              event.type === 'system' && event.text.startsWith('failing could not restart:'),
+          ),
+      'the restart to end',
+    );
+    // A fresh process (it would pick up changed settings), and the old one stopped.
+    const newPid = Number(await readFile(pidFile, 'utf8'));
+    expect(newPid).not.toBe(oldPid);
+    await expect.poll(() => alive(oldPid), { timeout: 5_000 }).toBe(false);
+    expect(alive(newPid)).toBe(true);
+
+    // A tab opened after the restart gets a key no other tab has, and each tab works alone.
+    const third = await readySession(core, recorder, other.name, dir);
+    expect([failed.key, running]).not.toContain(third);
+    await core.invoke('session:prompt', { key: running, text: 'hi' });
+    expect((await recorder.event(running, 'turn_end')).stopReason).toBe('end_turn');
+    expect(recorder.transcript(third)).toEqual([]);
+  });
+});
+
+describe('session:setMode with a mode the agent did not list', () => {
+  it('sets it when the agent accepts it', async () => {
+    const agent = fixtureSpec('modes-echo');
+    const started = await startCore([agent], timeouts);
+    core = started.core;
+    const { recorder } = started;
+    const key = await readySession(core, recorder, agent.name, started.dir);
+
+    await core.invoke('session:setMode', { key, modeId: 'review' });
+    await recorder.until(
+      () => recorder.summaries.get(key)?.currentModeId === 'review',
+      'the summary to show the mode "review"',
+    );
+  });
+});
+
+describe('stopping one of two tabs that start on the same process', () => {
+  it('leaves the process to the other, which then opens on it', async () => {
+    const pidFile = join(await mkdtemp(join(tmpdir(), 'airlock-pid-')), 'agent.pid');
+    // Answers session/new only once three are waiting.
+    const agent: AgentSpec = { ...fixtureSpec('new-held'), env: { SCRIPTED_PID_FILE: pidFile } };
+    const started = await startCore([agent], timeouts);
+    core = started.core;
+    const { recorder, dir } = started;
+    const create = async () =>
+      (
+        (await core!.invoke('session:create', { agentName: agent.name, cwd: dir })) as {
+          key: string;
+        }
+      ).key;
+    const stopped = await create();
+    const waiting = await create();
+    await recorder.status(stopped, 'starting');
+    await recorder.status(waiting, 'starting');
+    await expect
+      .poll(() => readFile(pidFile, 'utf8').catch(() => ''), { timeout: 5_000 })
+      .not.toBe('');
+    const pid = await readFile(pidFile, 'utf8');
+
+    await core.invoke('session:stopStart', { key: stopped });
+    expect((await recorder.status(stopped, 'failed')).error).toBe(
+      `You stopped ${agent.name} while it was starting.`,
+    );
+    // The third session/new, on the same process, lets all three answer.
+    const third = await create();
+    await recorder.status(third, 'ready');
+    expect((await recorder.status(waiting, 'ready', 'failed', 'exited')).status).toBe('ready');
+    expect(await readFile(pidFile, 'utf8')).toBe(pid);
+    expect(recorder.summaries.get(stopped)?.status).toBe('failed');
+  });
+});
