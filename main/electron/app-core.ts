@@ -3,7 +3,7 @@
  * picker, the demo agent in a utility process, and consented URLs opened in the isolated
  * window or the system browser.
  */
-import { app, BrowserWindow, dialog, type OpenDialogOptions } from 'electron';
+import { BrowserWindow, dialog, type OpenDialogOptions } from 'electron';
 import { homedir } from 'node:os';
 import { AirlockCore } from '../core/core.js';
 import {
@@ -56,9 +56,4 @@ export async function startCore(demoAgentScript: string): Promise<AirlockCore> {
   });
   await core.init();
   return core;
-}
-
-/** Stops every agent when the app quits. */
-export function setupQuit(core: AirlockCore): void {
-  app.once('before-quit', () => void core.dispose());
 }

@@ -5,7 +5,9 @@
  */
 import { app } from 'electron';
 import { fileURLToPath } from 'node:url';
-import { startCore, setupQuit } from './app-core.js';
+import { startCore } from './app-core.js';
+import { setupProfile } from './app-profile.js';
+import { setupQuit } from './app-quit.js';
 import { registerAppScheme, setupAppProtocol } from './app-protocol.js';
 import { appWindows, setupWindows } from './app-window.js';
 import { setupHardening } from './hardening.js';
@@ -19,8 +21,9 @@ const paths = {
   demoAgent: fileURLToPath(new URL('./demo-agent.js', import.meta.url)),
 };
 
-// Both must run before the app is ready: scheme privileges are fixed at startup, and no
-// web contents may exist before the hardening does.
+// All must run before the app is ready: Chromium opens its profile folder at startup, scheme
+// privileges are fixed then, and no web contents may exist before the hardening does.
+setupProfile();
 registerAppScheme();
 setupHardening();
 

@@ -294,11 +294,15 @@ export const app = Object.assign(new EventEmitter(), {
   enableSandbox: vi.fn<App['enableSandbox']>(),
   quit: vi.fn<App['quit']>(),
   exit: vi.fn<App['exit']>(),
+  setPath: vi.fn<App['setPath']>(),
   whenReady: vi.fn<App['whenReady']>(() => ready.promise),
   commandLine: {
     hasSwitch: vi.fn<CommandLine['hasSwitch']>(() => false),
   } satisfies Pick<CommandLine, 'hasSwitch'>,
-}) satisfies Pick<App, 'enableSandbox' | 'quit' | 'exit' | 'whenReady'>;
+}) satisfies Pick<App, 'enableSandbox' | 'quit' | 'exit' | 'setPath' | 'whenReady'>;
+
+/** The system's power events ('shutdown'), emitted by the test. */
+export const powerMonitor = new EventEmitter();
 
 let ready = deferred();
 
@@ -569,6 +573,7 @@ export function resetFakeElectron(): void {
   ipcHandlers.clear();
   ipcRenderer.removeAllListeners();
   app.removeAllListeners();
+  powerMonitor.removeAllListeners();
   defaultSession = new FakeSession();
   ready = deferred();
 }

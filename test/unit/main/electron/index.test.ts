@@ -14,6 +14,7 @@ import {
 import { calls } from '../../../../preload/contract.js';
 import { STRIP_CHANNELS } from '../../../../preload/strip-contract.js';
 import { AirlockCore } from '../../../../main/core/core.js';
+import { profileDir } from '../../../../main/electron/app-profile.js';
 
 vi.mock('electron', () => import('./fake-electron.js'));
 
@@ -26,8 +27,9 @@ afterAll(() => {
 const dispose = vi.spyOn(AirlockCore.prototype, 'dispose');
 
 describe('the Electron entry point', () => {
-  it('registers the scheme and the hardening before the app is ready, and nothing else', async () => {
+  it('sets the profile folder, the scheme and the hardening before the app is ready, and nothing else', async () => {
     await import('../../../../main/electron/index.js');
+    expect(app.setPath).toHaveBeenCalledExactlyOnceWith('userData', profileDir());
     expect(protocol.registerSchemesAsPrivileged).toHaveBeenCalledTimes(1);
     expect(app.enableSandbox).toHaveBeenCalledTimes(1);
     expect(app.listenerCount('web-contents-created')).toBe(1);
@@ -74,9 +76,12 @@ describe('the Electron entry point', () => {
     expect(options.properties).toContain('openDirectory');
   });
 
-  it('stops the agents when the app quits', () => {
+  it('stops the agents when the app quits, holding the quit until they have', async () => {
     expect(dispose).not.toHaveBeenCalled();
-    app.emit('before-quit', { preventDefault: () => undefined });
+    const preventDefault = vi.fn();
+    app.emit('before-quit', { preventDefault });
+    expect(preventDefault).toHaveBeenCalledTimes(1);
     expect(dispose).toHaveBeenCalledTimes(1);
+    await vi.waitFor(() => expect(app.quit).toHaveBeenCalledTimes(1));
   });
 });

@@ -62,7 +62,7 @@ describe('the electron-builder configuration', () => {
     expect(targets(config.win?.target)).toEqual(['nsis']);
   });
 
-  it('flips the fuses: no run-as-node, NODE_OPTIONS or --inspect; only a checked app.asar loads', () => {
+  it('flips the fuses: no run-as-node, NODE_OPTIONS or --inspect; only app.asar loads; no file:// privileges', () => {
     expect(config.electronFuses).toEqual({
       runAsNode: false,
       enableCookieEncryption: true,
@@ -70,6 +70,7 @@ describe('the electron-builder configuration', () => {
       enableNodeCliInspectArguments: false,
       enableEmbeddedAsarIntegrityValidation: true,
       onlyLoadAppFromAsar: true,
+      grantFileProtocolExtraPrivileges: false,
     });
   });
 });
