@@ -211,7 +211,7 @@ export class AgentConnection {
 
     // Set when Airlock stops a still-running agent because its stream broke; the exit says why.
     let broken: string | undefined;
-    const exit = watchExit(child, tail, log, () => broken);
+    const exit = watchExit(child, tail, log, () => broken, spec);
     let initDone = false;
     const client = acp
       .client({ name: 'airlock' })
@@ -269,8 +269,11 @@ export class AgentConnection {
     const exitDuringInit = exit.then((info) => {
       if (!initDone) {
         const lastLine = info.stderrTail.at(-1);
+        // A process that never ran (no exit code, no signal) has nothing more to say.
+        const when =
+          info.code === null && info.signal === null ? '' : ' before it finished starting';
         throw new UserFacingError(
-          `${spec.name} ${info.reason} before it finished starting${lastLine ? `: ${lastLine}` : ''}`,
+          `${spec.name} ${info.reason}${when}${lastLine ? `: ${lastLine}` : ''}`,
         );
       }
       return new Promise<never>(() => undefined);
@@ -532,11 +535,40 @@ export function agentLogPath(dir: string, agentName: string): string {
   return join(dir, `${agentName.replace(/[^A-Za-z0-9._-]+/g, '_')}.log`);
 }
 
+/** The longest PATH an error quotes. */
+const MAX_PATH_QUOTED = 1_000;
+
+/**
+ * Why an agent's process could not be started, in words that say what to fix: a program not
+ * found names the PATH searched (an app started from a desktop launcher may get a shorter one
+ * than a terminal), a file that is there but cannot be run says so.
+ */
+export function startFailure(error: NodeJS.ErrnoException, spec: AgentSpec): string {
+  const isPath = spec.command.includes('/') || spec.command.includes('\\');
+  if (error.code === 'ENOENT') {
+    if (isPath) {
+      return `could not be started: ${spec.command} does not exist`;
+    }
+    const searched = spec.env.PATH ?? process.env.PATH ?? '';
+    const shown =
+      searched.length > MAX_PATH_QUOTED ? `${searched.slice(0, MAX_PATH_QUOTED - 1)}…` : searched;
+    return (
+      `could not be started: no program named "${spec.command}" was found on the PATH ` +
+      `(${shown || 'empty'}); give its full path as the command, or add its folder to PATH`
+    );
+  }
+  if (error.code === 'EACCES') {
+    return `could not be started: ${spec.command} cannot be run (permission denied); make it executable`;
+  }
+  return `could not be started (${error.message})`;
+}
+
 function watchExit(
   child: AgentProcess,
   tail: StderrTail,
   log: WriteStream | undefined,
   broken: () => string | undefined,
+  spec: AgentSpec,
 ): Promise<AgentExit> {
   return new Promise((resolve) => {
     let settled = false;
@@ -549,7 +581,7 @@ function watchExit(
       log?.end();
       resolve({ code, signal, reason, stderrTail: tail.lines() });
     };
-    child.once('error', (error) => finish(null, null, `could not be started (${error.message})`));
+    child.once('error', (error) => finish(null, null, startFailure(error, spec)));
     // 'close' comes after stdio has drained, so the stderr tail is complete.
     child.once('close', (code, signal) => {
       const why = broken();

@@ -201,7 +201,7 @@ describe('airlock probe', () => {
     const run = await inProcess(['probe', '--', '/nonexistent/agent-binary']);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(
-      'Handshake     FAILED: agent-binary could not be started (spawn /nonexistent/agent-binary ENOENT) before it finished starting',
+      'Handshake     FAILED: agent-binary could not be started: /nonexistent/agent-binary does not exist',
     );
   });
 

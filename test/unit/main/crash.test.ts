@@ -1,7 +1,10 @@
 import { existsSync } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AirlockCore } from '../../../main/core/core.js';
+import type { AgentSpec } from '../../../main/core/settings/catalog.js';
 import { replyFor } from '../../../main/demo-agent/script.js';
 import { fixtureSpec } from '../../helpers/agents.js';
 import { readySession, startCore } from '../../helpers/core-harness.js';
@@ -134,8 +137,46 @@ describe('an agent that cannot be started', () => {
       cwd: started.dir,
     })) as { key: string };
     const summary = await started.recorder.status(key, 'failed');
-    expect(summary.error).toMatch(
-      /^missing could not be started \(spawn \/nonexistent\/agent-binary ENOENT\)/,
+    expect(summary.error).toBe(
+      'missing could not be started: /nonexistent/agent-binary does not exist',
     );
+  });
+
+  /** The error a session of `spec` fails with. */
+  async function startError(spec: Partial<AgentSpec>): Promise<string | undefined> {
+    const agent: AgentSpec = {
+      name: 'missing',
+      args: [],
+      env: {},
+      builtIn: false,
+      command: '',
+      ...spec,
+    };
+    const started = await startCore([agent], timeouts);
+    core = started.core;
+    const { key } = (await core.invoke('session:create', {
+      agentName: agent.name,
+      cwd: started.dir,
+    })) as { key: string };
+    return (await started.recorder.status(key, 'failed')).error;
+  }
+
+  it('names the PATH it searched for a program not found there', async () => {
+    const error = await startError({
+      command: 'airlock-no-such-agent',
+      env: { PATH: '/opt/one:/opt/two' },
+    });
+    expect(error).toContain(
+      'could not be started: no program named "airlock-no-such-agent" was found on the PATH ' +
+        '(/opt/one:/opt/two); give its full path as the command, or add its folder to PATH',
+    );
+  });
+
+  it('says a file that is there cannot be run', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'airlock-noexec-'));
+    const file = join(dir, 'agent.sh');
+    await writeFile(file, '#!/bin/sh\n', { mode: 0o644 });
+    const error = await startError({ command: file });
+    expect(error).toContain(`could not be started: ${file} cannot be run (permission denied)`);
   });
 });
