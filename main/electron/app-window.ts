@@ -8,10 +8,17 @@
 import { app, BrowserWindow, type WebPreferences } from 'electron';
 import { APP_URL } from './app-protocol.js';
 
-/** The web preferences of the app window; every security-relevant flag is spelled out. */
-export function appWebPreferences(preloadPath: string): WebPreferences {
+/**
+ * The web preferences of the app window; every security-relevant flag is spelled out. A
+ * packaged app has no developer tools: their console could call the bridge by hand.
+ */
+export function appWebPreferences(
+  preloadPath: string,
+  packaged: boolean = app.isPackaged,
+): WebPreferences {
   return {
     preload: preloadPath,
+    devTools: !packaged,
     sandbox: true,
     contextIsolation: true,
     nodeIntegration: false,

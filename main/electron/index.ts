@@ -6,6 +6,7 @@
 import { app } from 'electron';
 import { fileURLToPath } from 'node:url';
 import { startCore } from './app-core.js';
+import { setupAppMenu } from './app-menu.js';
 import { setupProfile } from './app-profile.js';
 import { setupQuit } from './app-quit.js';
 import { registerAppScheme, setupAppProtocol } from './app-protocol.js';
@@ -30,6 +31,7 @@ setupHardening();
 app
   .whenReady()
   .then(async () => {
+    setupAppMenu();
     setupAppProtocol(paths.renderer);
     const core = await startCore(paths.demoAgent);
     setupIpc(core, () => appWindows().map((window) => window.webContents));

@@ -34,6 +34,7 @@ import type {
   IpcMain,
   IpcMainInvokeEvent,
   IpcRenderer,
+  MenuItemConstructorOptions,
   Protocol,
   session as electronSession,
   Rectangle,
@@ -284,10 +285,27 @@ export const session = {
   }),
 };
 
-/** Records what is handed to the system browser. */
+/** Records what is handed to the system browser and the file manager. */
 export const shell = {
   openExternal: vi.fn<Shell['openExternal']>(async () => undefined),
-} satisfies Pick<Shell, 'openExternal'>;
+  /** Answers '' (opened), as Electron does; a test may script an error message. */
+  openPath: vi.fn<Shell['openPath']>(async () => ''),
+} satisfies Pick<Shell, 'openExternal' | 'openPath'>;
+
+/** A menu built from a template: it keeps the template. */
+export class FakeMenu {
+  constructor(readonly template: MenuItemConstructorOptions[]) {}
+}
+
+/** `Menu`: records the application menu set. */
+export const Menu = {
+  /** The menu `setApplicationMenu` set last (null: none, or removed). */
+  application: null as FakeMenu | null,
+  buildFromTemplate: vi.fn((template: MenuItemConstructorOptions[]) => new FakeMenu(template)),
+  setApplicationMenu: vi.fn((menu: FakeMenu | null) => {
+    Menu.application = menu;
+  }),
+};
 
 /** The app: an event emitter whose readiness and command line the test controls. */
 export const app = Object.assign(new EventEmitter(), {
@@ -296,6 +314,8 @@ export const app = Object.assign(new EventEmitter(), {
   exit: vi.fn<App['exit']>(),
   setPath: vi.fn<App['setPath']>(),
   whenReady: vi.fn<App['whenReady']>(() => ready.promise),
+  /** Whether the app runs from a packaged build; tests set it. */
+  isPackaged: false,
   commandLine: {
     hasSwitch: vi.fn<CommandLine['hasSwitch']>(() => false),
   } satisfies Pick<CommandLine, 'hasSwitch'>,
@@ -570,6 +590,9 @@ export function resetFakeElectron(): void {
   partitions.clear();
   app.commandLine.hasSwitch.mockImplementation(() => false);
   shell.openExternal.mockImplementation(async () => undefined);
+  shell.openPath.mockImplementation(async () => '');
+  Menu.application = null;
+  app.isPackaged = false;
   ipcHandlers.clear();
   ipcRenderer.removeAllListeners();
   app.removeAllListeners();

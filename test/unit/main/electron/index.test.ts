@@ -9,6 +9,7 @@ import {
   invokeMain,
   ipcHandlers,
   makeReady,
+  Menu,
   protocol,
 } from './fake-electron.js';
 import { calls } from '../../../../preload/contract.js';
@@ -41,6 +42,7 @@ describe('the Electron entry point', () => {
   it('once ready, serves the app, wires IPC to the core and the URL windows’ strips, and opens the window', async () => {
     makeReady();
     await vi.waitFor(() => expect(BrowserWindow.created).toHaveLength(1));
+    expect(Menu.setApplicationMenu).toHaveBeenCalledTimes(1);
     expect(protocol.handle).toHaveBeenCalledWith('airlock', expect.any(Function));
     expect([...ipcHandlers.keys()].sort()).toEqual(
       [...Object.keys(calls), STRIP_CHANNELS.close, STRIP_CHANNELS.openInBrowser].sort(),

@@ -1,0 +1,157 @@
+import { mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { MenuItemConstructorOptions } from 'electron';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { app, BrowserWindow, Menu, resetFakeElectron, shell } from './fake-electron.js';
+import {
+  appMenuTemplate,
+  openLogsFolder,
+  setupAppMenu,
+} from '../../../../main/electron/app-menu.js';
+import { createAppWindow } from '../../../../main/electron/app-window.js';
+
+vi.mock('electron', () => import('./fake-electron.js'));
+
+beforeEach(() => {
+  for (const window of BrowserWindow.created) {
+    window.emit('closed');
+  }
+  resetFakeElectron();
+});
+
+const actions = { openLogsFolder: vi.fn() };
+
+/** Every item of a template, submenus included. */
+function allItems(template: MenuItemConstructorOptions[]): MenuItemConstructorOptions[] {
+  return template.flatMap((item) => [
+    item,
+    ...(Array.isArray(item.submenu) ? allItems(item.submenu as MenuItemConstructorOptions[]) : []),
+  ]);
+}
+
+/** The items of the top-level menu labelled `label`. */
+function submenu(template: MenuItemConstructorOptions[], label: string) {
+  const menu = template.find((item) => item.label === label);
+  return (menu?.submenu ?? []) as MenuItemConstructorOptions[];
+}
+
+const roles = (items: MenuItemConstructorOptions[]) => items.map((item) => item.role);
+
+const DEV_ROLES = ['reload', 'forceReload', 'toggleDevTools'];
+
+describe('appMenuTemplate', () => {
+  it.each(['darwin', 'linux', 'win32'] as const)(
+    'packaged on %s: no reload and no developer tools anywhere',
+    (platform) => {
+      const items = allItems(appMenuTemplate(platform, true, actions));
+      for (const item of items) {
+        expect(DEV_ROLES).not.toContain(item.role);
+        expect(String(item.label ?? '')).not.toMatch(/reload|developer|devtools/i);
+        expect(String(item.accelerator ?? '')).not.toMatch(/^(CmdOrCtrl\+R|F5|F12)$/i);
+      }
+    },
+  );
+
+  it('not packaged: View has reload, force reload and the developer tools', () => {
+    const view = submenu(appMenuTemplate('linux', false, actions), 'View');
+    expect(roles(view)).toEqual(expect.arrayContaining(DEV_ROLES));
+  });
+
+  it('Edit has the clipboard and undo roles, on every platform', () => {
+    for (const platform of ['darwin', 'linux', 'win32'] as const) {
+      const edit = submenu(appMenuTemplate(platform, true, actions), 'Edit');
+      expect(roles(edit)).toEqual(
+        expect.arrayContaining(['undo', 'redo', 'cut', 'copy', 'paste', 'selectAll']),
+      );
+    }
+  });
+
+  it('has the macOS app menu (about, hide, quit) on macOS only', () => {
+    const mac = appMenuTemplate('darwin', true, actions);
+    expect(mac[0]?.role).toBe('appMenu');
+    expect(roles(mac[0]?.submenu as MenuItemConstructorOptions[])).toEqual(
+      expect.arrayContaining(['about', 'hide', 'hideOthers', 'quit']),
+    );
+    for (const platform of ['linux', 'win32'] as const) {
+      const template = appMenuTemplate(platform, true, actions);
+      expect(roles(template)).not.toContain('appMenu');
+      expect(template[0]?.label).toBe('File');
+    }
+  });
+
+  it('File opens the logs folder; it quits there except on macOS, where the app menu does', () => {
+    const linuxFile = submenu(appMenuTemplate('linux', true, actions), 'File');
+    expect(roles(linuxFile)).toContain('quit');
+    const open = linuxFile.find((item) => item.label === 'Open Logs Folder');
+    expect(open?.click).toBeTypeOf('function');
+    (open?.click as () => void)();
+    expect(actions.openLogsFolder).toHaveBeenCalledTimes(1);
+    const macFile = submenu(appMenuTemplate('darwin', true, actions), 'File');
+    expect(roles(macFile)).not.toContain('quit');
+    expect(macFile.some((item) => item.label === 'Open Logs Folder')).toBe(true);
+  });
+
+  it('Help has About on every platform', () => {
+    for (const platform of ['darwin', 'linux', 'win32'] as const) {
+      expect(roles(submenu(appMenuTemplate(platform, true, actions), 'Help'))).toContain('about');
+    }
+  });
+
+  it('takes no Ctrl/Cmd key from the page and no Alt mnemonic (the page’s shortcuts are Alt+letter)', () => {
+    for (const platform of ['darwin', 'linux', 'win32'] as const) {
+      for (const item of allItems(appMenuTemplate(platform, false, actions))) {
+        // Only roles carry accelerators: Electron's own, for what the role does.
+        expect(item.accelerator).toBeUndefined();
+        expect(String(item.label ?? '')).not.toContain('&');
+      }
+    }
+  });
+});
+
+describe('setupAppMenu', () => {
+  it('sets the packaged menu, without the developer tools, when the app is packaged', () => {
+    app.isPackaged = true;
+    setupAppMenu();
+    expect(Menu.setApplicationMenu).toHaveBeenCalledTimes(1);
+    const items = allItems(Menu.application?.template ?? []);
+    expect(items.length).toBeGreaterThan(0);
+    expect(items.some((item) => DEV_ROLES.includes(String(item.role)))).toBe(false);
+  });
+
+  it('keeps the developer tools in the menu when not packaged', () => {
+    setupAppMenu();
+    const items = allItems(Menu.application?.template ?? []);
+    expect(items.some((item) => item.role === 'toggleDevTools')).toBe(true);
+  });
+});
+
+describe('openLogsFolder', () => {
+  it('makes the folder if needed and opens it in the file manager', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'airlock-menu-')), 'logs');
+    await openLogsFolder(dir);
+    expect(statSync(dir).isDirectory()).toBe(true);
+    expect(shell.openPath).toHaveBeenCalledExactlyOnceWith(dir);
+  });
+
+  it('logs what the file manager answers when it cannot open it', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    shell.openPath.mockResolvedValue('no file manager');
+    await openLogsFolder(mkdtempSync(join(tmpdir(), 'airlock-menu-')));
+    expect(error).toHaveBeenCalledWith(expect.any(String), 'no file manager');
+    error.mockRestore();
+  });
+});
+
+describe('the app window and the developer tools', () => {
+  it('a packaged app window has no developer tools', () => {
+    app.isPackaged = true;
+    createAppWindow('/app/out/preload/index.cjs');
+    expect(BrowserWindow.created[0]?.options.webPreferences?.devTools).toBe(false);
+  });
+
+  it('an unpackaged one has them', () => {
+    createAppWindow('/app/out/preload/index.cjs');
+    expect(BrowserWindow.created[0]?.options.webPreferences?.devTools).toBe(true);
+  });
+});
