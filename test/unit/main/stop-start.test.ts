@@ -77,18 +77,24 @@ describe('session:stopStart', () => {
   });
 
   it('leaves the agent running while another tab waits on the same start', async () => {
-    const { recorder, agent, dir } = await setUp('never-answer-new');
+    // Its session/new answers once three wait: the third tab comes after the stop.
+    const { recorder, agent, dir } = await setUp('new-held');
     const first = await create(agent.name, dir);
     const second = await create(agent.name, dir);
     const pid = await pidOf(agent.pidFile);
     await core!.invoke('session:stopStart', { key: first });
     await recorder.status(first, 'failed');
-    expect(recorder.summaries.get(second)?.status).toBe('starting');
-    expect(alive(pid)).toBe(true);
 
-    await core!.invoke('session:stopStart', { key: second });
-    await recorder.status(second, 'failed');
-    await expect.poll(() => alive(pid), { timeout: 5_000 }).toBe(false);
+    // The process still serves: the waiting tab opens on it and answers a prompt.
+    const third = await create(agent.name, dir);
+    await recorder.status(third, 'ready');
+    await recorder.status(second, 'ready');
+    await core!.invoke('session:prompt', { key: second, text: 'hi' });
+    await recorder.event(second, 'turn_end');
+    expect(recorder.text(second)).toBe('Hello from the scripted agent.');
+    expect(readFileSync(agent.pidFile, 'utf8')).toBe(String(pid));
+    expect(alive(pid)).toBe(true);
+    expect(recorder.summaries.get(first)?.status).toBe('failed');
   });
 
   it('refuses a session that is not starting', async () => {

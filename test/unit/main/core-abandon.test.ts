@@ -1,0 +1,169 @@
+/**
+ * Stopping a start (`session:stopStart`, or closing the tab): which agent process it stops and
+ * which it leaves serving other tabs, a restart stopped while it starts, the stopped start's late
+ * end meeting the next start, a tab opened after a stopped start, and closing a tab mid-turn
+ * while another tab shares its process.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { TranscriptEvent } from '../../../preload/contract.js';
+import type { AirlockCore } from '../../../main/core/core.js';
+import type { AgentSpec } from '../../../main/core/settings/catalog.js';
+import { fixtureSpec } from '../../helpers/agents.js';
+import { readySession, startCore } from '../../helpers/core-harness.js';
+
+const timeouts = { requestMs: 60_000, cancelGraceMs: 500 };
+
+let core: AirlockCore | undefined;
+afterEach(() => core?.dispose());
+
+/** A scripted agent that writes its pid to a file of its own. */
+async function withPid(
+  scenario: string,
+  name: string,
+  env: Record<string, string> = {},
+): Promise<AgentSpec & { pidFile: string }> {
+  const pidFile = join(await mkdtemp(join(tmpdir(), 'airlock-pid-')), `${name}.pid`);
+  return { ...fixtureSpec(scenario, name), env: { ...env, SCRIPTED_PID_FILE: pidFile }, pidFile };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The pid the agent wrote, once it is one other than `not`. */
+async function pidOf(pidFile: string, not?: number): Promise<number> {
+  const read = () => (existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8') || 0) : 0);
+  await expect.poll(() => read() !== 0 && read() !== not, { timeout: 10_000 }).toBe(true);
+  return read();
+}
+
+type SystemEvent = Extract<TranscriptEvent, { type: 'system' }>;
+
+/** Ignores SIGTERM and stays when its stdin closes, so it ends only at SIGKILL. */
+const lingers = { SCRIPTED_IGNORE_TERM: '1', SCRIPTED_LINGER: '1' };
+
+async function create(agentName: string, cwd: string): Promise<string> {
+  const { key } = (await core!.invoke('session:create', { agentName, cwd })) as { key: string };
+  return key;
+}
+
+describe('stopping a start', () => {
+  it("stops its agent's process while tabs of other agents run or start", async () => {
+    const mine = await withPid('never-answer-new', 'mine');
+    const theirs = await withPid('never-answer-new', 'theirs');
+    const started = await startCore([mine, theirs], timeouts);
+    core = started.core;
+    const { recorder, dir } = started;
+    // Another agent's tab that is running, and one that is starting.
+    const running = await readySession(core, recorder, 'Demo Agent', dir);
+    const starting = await create(theirs.name, dir);
+    const stopped = await create(mine.name, dir);
+    const theirPid = await pidOf(theirs.pidFile);
+    const myPid = await pidOf(mine.pidFile);
+
+    await core.invoke('session:stopStart', { key: stopped });
+    await expect.poll(() => alive(myPid), { timeout: 5_000 }).toBe(false);
+    expect(alive(theirPid)).toBe(true);
+    expect(recorder.summaries.get(starting)?.status).toBe('starting');
+    expect(recorder.summaries.get(running)?.status).toBe('ready');
+  });
+
+  it('leaves the process serving a tab that is ready on it', async () => {
+    const agent = await withPid('new-held-after', 'held');
+    const started = await startCore([agent], timeouts);
+    core = started.core;
+    const { recorder, dir } = started;
+    const ready = await readySession(core, recorder, agent.name, dir);
+    const pid = await pidOf(agent.pidFile);
+    // Its session/new is held: it starts on the process the ready tab uses.
+    const stopped = await create(agent.name, dir);
+    await core.invoke('session:stopStart', { key: stopped });
+    await recorder.status(stopped, 'failed');
+
+    await core.invoke('session:prompt', { key: ready, text: 'hi' });
+    await recorder.event(ready, 'turn_end');
+    expect(recorder.text(ready)).toBe('cancelled: ');
+    expect(recorder.summaries.get(ready)?.status).toBe('ready');
+    expect(readFileSync(agent.pidFile, 'utf8')).toBe(String(pid));
+    expect(alive(pid)).toBe(true);
+  });
+
+  it('opens the next tab on a new process', async () => {
+    // It takes its time to go (until SIGKILL, 3 s after SIGTERM): the next tab comes meanwhile.
+    const agent = await withPid('never-answer-new', 'hangs', lingers);
+    const started = await startCore([agent], timeouts);
+    core = started.core;
+    const { recorder, dir } = started;
+    const stopped = await create(agent.name, dir);
+    const pid = await pidOf(agent.pidFile);
+    await core.invoke('session:stopStart', { key: stopped });
+    const next = await create(agent.name, dir);
+
+    const newPid = await pidOf(agent.pidFile, pid);
+    await expect.poll(() => alive(pid), { timeout: 10_000 }).toBe(false);
+    expect(alive(newPid)).toBe(true);
+    expect(recorder.summaries.get(next)?.status).toBe('starting');
+  });
+});
+
+describe('a restart stopped while it starts', () => {
+  it('is not ended by the stopped start, and says it was stopped', async () => {
+    // It takes its time to go: the restart comes before the stopped start's process has gone.
+    const agent = await withPid('never-answer-new', 'restarts', lingers);
+    const started = await startCore([agent], timeouts);
+    core = started.core;
+    const { recorder, dir } = started;
+    const key = await create(agent.name, dir);
+    const pid = await pidOf(agent.pidFile);
+    await recorder.status(key, 'starting');
+
+    // Restarted while the stopped start's process goes: its session/new fails as it does, which
+    // must not end the new start.
+    await core.invoke('session:stopStart', { key });
+    await core.invoke('session:restart', { key });
+    await pidOf(agent.pidFile, pid);
+    await expect.poll(() => alive(pid), { timeout: 10_000 }).toBe(false);
+    // Its session/new failed at most `cancelGraceMs` after the stop, long before SIGKILL (3 s).
+    expect(recorder.summaries.get(key)?.status).toBe('starting');
+    const system = () =>
+      recorder.transcript(key).filter((event): event is SystemEvent => event.type === 'system');
+    const restarting = system().find((event) => event.text === `Restarting ${agent.name}…`);
+    expect(restarting?.id).toBeDefined();
+
+    await core.invoke('session:stopStart', { key });
+    await recorder.status(key, 'failed');
+    const lines = system().filter((event) => event.id === restarting!.id);
+    expect(lines.at(-1)).toEqual({
+      type: 'system',
+      id: restarting!.id,
+      text: `Stopped restarting ${agent.name}.`,
+    });
+  });
+});
+
+describe('closing a tab mid-turn while another tab shares its process', () => {
+  it('tells the agent to cancel the turn', async () => {
+    const agent = await withPid('new-held-after', 'shared', { SCRIPTED_ANSWER_NEW: '2' });
+    const started = await startCore([agent], timeouts);
+    core = started.core;
+    const { recorder, dir } = started;
+    const closed = await readySession(core, recorder, agent.name, dir);
+    const stays = await readySession(core, recorder, agent.name, dir);
+    await core.invoke('session:prompt', { key: closed, text: 'wait' });
+    await recorder.until(() => recorder.text(closed) === 'waiting', 'the turn to start');
+
+    await core.invoke('session:close', { key: closed });
+    await core.invoke('session:prompt', { key: stays, text: 'hi' });
+    await recorder.event(stays, 'turn_end');
+    expect(recorder.text(stays)).toBe('cancelled: scripted-1');
+  });
+});
