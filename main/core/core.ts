@@ -282,9 +282,13 @@ export class AirlockCore {
       this.sessions.delete(key);
       this.closedSummaries.set(key, session.summary);
       const connection = session.connection;
+      // The process stays while any other tab is ready on it or still starting on it (a tab
+      // starting on a running process waits on it for session/new).
       if (
         connection &&
-        ![...this.sessions.values()].some((other) => other.connection === connection)
+        ![...this.sessions.values()].some(
+          (other) => other.connection === connection || other.startingOn === connection,
+        )
       ) {
         this.connections.delete(session.summary.agentName);
         void connection.stop();

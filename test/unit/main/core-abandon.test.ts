@@ -97,6 +97,27 @@ describe('stopping a start', () => {
     expect(alive(pid)).toBe(true);
   });
 
+  it('leaves the process to a tab still starting on it when the last ready tab closes', async () => {
+    // Holds a second session/new until a third arrives, then answers both.
+    const agent = await withPid('new-held-after', 'closing', { SCRIPTED_RELEASE_AT: '2' });
+    const started = await startCore([agent], timeouts);
+    core = started.core;
+    const { recorder, dir } = started;
+    const ready = await readySession(core, recorder, agent.name, dir);
+    const pid = await pidOf(agent.pidFile);
+    const waiting = await create(agent.name, dir);
+
+    await core.invoke('session:close', { key: ready });
+    // A third tab: on the same process, it lets the waiting tab's session/new be answered.
+    const third = await create(agent.name, dir);
+    const settled = (key: string) =>
+      ['ready', 'failed'].includes(recorder.summaries.get(key)?.status ?? '');
+    await recorder.until(() => settled(waiting) && settled(third));
+    expect(recorder.summaries.get(waiting)?.status).toBe('ready');
+    expect(recorder.summaries.get(third)?.status).toBe('ready');
+    expect(readFileSync(agent.pidFile, 'utf8')).toBe(String(pid));
+  });
+
   it('opens the next tab on a new process', async () => {
     // It takes its time to go (until SIGKILL, 3 s after SIGTERM): the next tab comes meanwhile.
     const agent = await withPid('never-answer-new', 'hangs', lingers);
