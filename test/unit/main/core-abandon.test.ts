@@ -14,6 +14,7 @@ import type { AirlockCore } from '../../../main/core/core.js';
 import type { AgentSpec } from '../../../main/core/settings/catalog.js';
 import { fixtureSpec } from '../../helpers/agents.js';
 import { readySession, startCore } from '../../helpers/core-harness.js';
+import { alive } from '../../helpers/processes.js';
 
 const timeouts = { requestMs: 60_000, cancelGraceMs: 500 };
 
@@ -28,15 +29,6 @@ async function withPid(
 ): Promise<AgentSpec & { pidFile: string }> {
   const pidFile = join(await mkdtemp(join(tmpdir(), 'airlock-pid-')), `${name}.pid`);
   return { ...fixtureSpec(scenario, name), env: { ...env, SCRIPTED_PID_FILE: pidFile }, pidFile };
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The pid the agent wrote, once it is one other than `not`. */

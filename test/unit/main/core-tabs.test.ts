@@ -14,6 +14,7 @@ import type { AirlockCore } from '../../../main/core/core.js';
 import type { AgentSpec } from '../../../main/core/settings/catalog.js';
 import { fixtureSpec } from '../../helpers/agents.js';
 import { readySession, settledSession, startCore } from '../../helpers/core-harness.js';
+import { alive } from '../../helpers/processes.js';
 
 const timeouts = { requestMs: 10_000, cancelGraceMs: 500 };
 
@@ -48,16 +49,6 @@ describe('a tab opened as soon as the last tab of its agent closed', () => {
     ]);
   });
 });
-
-/** Whether a process runs. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('closing the last tab of one agent while another agent has tabs', () => {
   it("stops that agent's process and leaves the other's running", async () => {

@@ -3,7 +3,6 @@
  * closing another tab or restarting a tab that others share does not, and disposing of the
  * core stops them all. Checked on the real processes, by pid.
  */
-import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +12,7 @@ import type { AirlockCore } from '../../../main/core/core.js';
 import type { AgentSpec } from '../../../main/core/settings/catalog.js';
 import { fixtureSpec } from '../../helpers/agents.js';
 import { deadline, readySession, settledSession, startCore } from '../../helpers/core-harness.js';
+import { alive } from '../../helpers/processes.js';
 
 const timeouts = { requestMs: 10_000, cancelGraceMs: 500 };
 
@@ -28,23 +28,6 @@ afterEach(async () => {
     }
   }
 });
-
-/** Whether a process runs; a zombie (ended, not yet reaped) does not. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  if (process.platform !== 'linux') {
-    return true;
-  }
-  try {
-    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
 
 /** A scripted agent that writes its pid to a file of its own; `pid()` reads the latest. */
 async function pidAgent(scenario: string, name: string) {

@@ -7,6 +7,7 @@ import type { AirlockCore } from '../../../main/core/core.js';
 import type { AgentSpec } from '../../../main/core/settings/catalog.js';
 import { fixtureSpec } from '../../helpers/agents.js';
 import { readySession, startCore } from '../../helpers/core-harness.js';
+import { alive } from '../../helpers/processes.js';
 
 // Far longer than any wait below: a stop that works does not wait for the timeout.
 const timeouts = { requestMs: 60_000, cancelGraceMs: 500 };
@@ -19,15 +20,6 @@ function hanging(scenario: string, dir: string): AgentSpec & { pidFile: string }
   const spec = fixtureSpec(scenario);
   const pidFile = join(dir, `${scenario}.pid`);
   return { ...spec, env: { SCRIPTED_PID_FILE: pidFile }, pidFile };
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The agent's pid, once it has started. */
@@ -82,6 +74,15 @@ describe('session:stopStart', () => {
     const first = await create(agent.name, dir);
     const second = await create(agent.name, dir);
     const pid = await pidOf(agent.pidFile);
+    // Both session/new have reached the agent: the stopped one counts towards the three.
+    await expect
+      .poll(
+        async () =>
+          ((await core!.invoke('agent:readLog', { agentName: agent.name })) as { text: string })
+            .text,
+        { timeout: 10_000 },
+      )
+      .toContain('2 session/new waiting');
     await core!.invoke('session:stopStart', { key: first });
     await recorder.status(first, 'failed');
 

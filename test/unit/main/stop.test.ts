@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,29 +7,13 @@ import type { AirlockCore } from '../../../main/core/core.js';
 import type { AgentSpec } from '../../../main/core/settings/catalog.js';
 import { fixtureSpec, TSX_LOADER } from '../../helpers/agents.js';
 import { readySession, startCore } from '../../helpers/core-harness.js';
+import { alive } from '../../helpers/processes.js';
 
 const timeouts = { requestMs: 10_000, cancelGraceMs: 500 };
 const wrapper = fileURLToPath(new URL('../../fixtures/agents/wrapper.ts', import.meta.url));
 
 let core: AirlockCore | undefined;
 afterEach(() => core?.dispose());
-
-/** Whether a process runs; a zombie (ended, not yet reaped by its new parent) does not. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  if (process.platform !== 'linux') {
-    return true;
-  }
-  try {
-    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
 
 async function pidFile(): Promise<string> {
   return join(await mkdtemp(join(tmpdir(), 'airlock-pid-')), 'agent.pid');

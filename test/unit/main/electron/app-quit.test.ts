@@ -1,5 +1,4 @@
 import { EventEmitter } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,25 +8,9 @@ import type { AirlockCore } from '../../../../main/core/core.js';
 import { setupQuit } from '../../../../main/electron/app-quit.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
 import { readySession, startCore } from '../../../helpers/core-harness.js';
+import { alive } from '../../../helpers/processes.js';
 
 vi.mock('electron', () => import('./fake-electron.js'));
-
-/** Whether a process runs; a zombie (ended, not yet reaped) does not. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  if (process.platform !== 'linux') {
-    return true;
-  }
-  try {
-    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
 
 function quitEvent(): { preventDefault: Mock<() => void> } {
   return { preventDefault: vi.fn<() => void>() };

@@ -17,28 +17,13 @@ import {
 } from '../../../../preload/contract.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
 import { readySession, startCore } from '../../../helpers/core-harness.js';
+import { alive } from '../../../helpers/processes.js';
+import { ZED } from '../../../fixtures/zed-settings.js';
 
 const timeouts = { requestMs: 10_000, cancelGraceMs: 500 };
 
 let core: AirlockCore | undefined;
 afterEach(() => core?.dispose());
-
-/** A Zed settings file: comments, trailing commas, four-space indents, keys Airlock does not use. */
-const ZED = `// Airlock settings, pasted from Zed
-{
-    "theme": "dark", // the app's own
-    "agent_servers": {
-        // OpenAI's agent
-        "Codex": { "command": "codex-acp", },
-        "Gemini": {
-            "command": "gemini", // on the PATH
-            "args": ["--experimental-acp"],
-            "env": { "GEMINI_API_KEY": "k1", "DEBUG": "1" },
-            "default_mode": "plan",
-        },
-    },
-}
-`;
 
 type AgentsEvent = { agents: AgentEntry[]; settingsError?: string };
 
@@ -541,15 +526,6 @@ describe('testing an agent', () => {
     );
   });
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Checks `condition` on every turn of the event loop until it holds; fails after 10 s. */
 async function until(condition: () => boolean, what: string): Promise<void> {

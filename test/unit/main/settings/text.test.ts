@@ -5,23 +5,7 @@ import {
   removeAgentServer,
   setAgentServer,
 } from '../../../../main/core/settings/text.js';
-
-/** A settings file as Zed users keep them: comments, trailing commas, four-space indents. */
-const ZED = `// Airlock settings, pasted from Zed
-{
-    "theme": "dark", // the app's own
-    "agent_servers": {
-        // OpenAI's agent
-        "Codex": { "command": "codex-acp", },
-        "Gemini": {
-            "command": "gemini", // on the PATH
-            "args": ["--experimental-acp"],
-            "env": { "GEMINI_API_KEY": "k1", "DEBUG": "1" },
-            "default_mode": "plan",
-        },
-    },
-}
-`;
+import { ZED } from '../../../fixtures/zed-settings.js';
 
 const value = (text: string) => {
   const read = readSettingsText(text);
