@@ -472,6 +472,9 @@ export class AgentConnection {
       return new UserFacingError(`${this.identity.configName} ${this.exited.reason}`);
     }
     const failure = toUserFacing(error, this.identity.configName);
+    // What the agent wrote to stderr before its answer may be read just after it: stdout and
+    // stderr are two pipes, read in the same turn of the event loop in either order.
+    await new Promise((resolve) => setImmediate(resolve));
     const said = this.tail.since(mark).at(-1);
     if (!said || this.exited) {
       // An exit is reported with its whole stderr tail already.
