@@ -2,9 +2,10 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AirlockCore } from '../../../main/core/core.js';
 import type { AgentSpec } from '../../../main/core/settings/catalog.js';
+import { startFailure } from '../../../main/core/agent-connection.js';
 import { replyFor } from '../../../main/demo-agent/script.js';
 import { fixtureSpec } from '../../helpers/agents.js';
 import { readySession, startCore } from '../../helpers/core-harness.js';
@@ -178,5 +179,49 @@ describe('an agent that cannot be started', () => {
     await writeFile(file, '#!/bin/sh\n', { mode: 0o644 });
     const error = await startError({ command: file });
     expect(error).toContain(`could not be started: ${file} cannot be run (permission denied)`);
+  });
+});
+
+describe('startFailure: the words for a process that could not be started', () => {
+  const spec = (command: string, env: Record<string, string> = {}): AgentSpec => ({
+    ...fixtureSpec('crash-mid-turn'),
+    command,
+    env,
+  });
+  const errno = (code: string, message = `spawn ${code}`) =>
+    Object.assign(new Error(message), { code }) as NodeJS.ErrnoException;
+
+  it('clips a PATH longer than 1,000 characters, ending it with an ellipsis', () => {
+    const path = Array.from({ length: 200 }, (_, i) => `/opt/p${i}`).join(':');
+    const words = startFailure(errno('ENOENT'), spec('agent', { PATH: path }));
+    const quoted = /on the PATH \((.*)\); give/.exec(words)?.[1] ?? '';
+    expect(quoted).toHaveLength(1_000);
+    expect(quoted).toBe(`${path.slice(0, 999)}…`);
+  });
+
+  it('quotes a PATH of exactly 1,000 characters whole', () => {
+    const path = `/${'a'.repeat(999)}`;
+    const words = startFailure(errno('ENOENT'), spec('agent', { PATH: path }));
+    expect(words).toContain(`(${path});`);
+  });
+
+  it('says the PATH is empty when it is', () => {
+    const words = startFailure(errno('ENOENT'), spec('agent', { PATH: '' }));
+    expect(words).toContain('was found on the PATH (empty);');
+  });
+
+  it("quotes Airlock's own PATH when the agent's environment sets none", () => {
+    vi.stubEnv('PATH', '/usr/local/bin:/usr/bin');
+    try {
+      const words = startFailure(errno('ENOENT'), spec('agent'));
+      expect(words).toContain('was found on the PATH (/usr/local/bin:/usr/bin);');
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it('gives the system’s words for any other failure', () => {
+    const words = startFailure(errno('ENOTDIR', 'spawn /a/b ENOTDIR'), spec('/a/b'));
+    expect(words).toBe('could not be started (spawn /a/b ENOTDIR)');
   });
 });

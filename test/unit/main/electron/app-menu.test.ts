@@ -80,6 +80,46 @@ describe('appMenuTemplate', () => {
     }
   });
 
+  it('the macOS app menu is, in order: about, services, hide, hide others, show all, quit, with separators between groups', () => {
+    const appMenu = appMenuTemplate('darwin', true, actions)[0]?.submenu;
+    expect((appMenu as MenuItemConstructorOptions[]).map((item) => item.role ?? item.type)).toEqual(
+      [
+        'about',
+        'separator',
+        'services',
+        'separator',
+        'hide',
+        'hideOthers',
+        'unhide',
+        'separator',
+        'quit',
+      ],
+    );
+  });
+
+  it('has the Window menu, between View and Help, on macOS only', () => {
+    const mac = appMenuTemplate('darwin', true, actions);
+    const window = mac.findIndex((item) => item.role === 'windowMenu');
+    expect(window).toBe(mac.findIndex((item) => item.label === 'View') + 1);
+    expect(mac[window + 1]?.label).toBe('Help');
+    for (const platform of ['linux', 'win32'] as const) {
+      expect(roles(appMenuTemplate(platform, true, actions))).not.toContain('windowMenu');
+    }
+  });
+
+  it('File is Open Logs Folder, a separator and Quit, except on macOS where it is Open Logs Folder alone', () => {
+    for (const platform of ['linux', 'win32'] as const) {
+      const file = submenu(appMenuTemplate(platform, true, actions), 'File');
+      expect(file.map((item) => item.role ?? item.type ?? item.label)).toEqual([
+        'Open Logs Folder',
+        'separator',
+        'quit',
+      ]);
+    }
+    const macFile = submenu(appMenuTemplate('darwin', true, actions), 'File');
+    expect(macFile.map((item) => item.label)).toEqual(['Open Logs Folder']);
+  });
+
   it('File opens the logs folder; it quits there except on macOS, where the app menu does', () => {
     const linuxFile = submenu(appMenuTemplate('linux', true, actions), 'File');
     expect(roles(linuxFile)).toContain('quit');
@@ -126,12 +166,64 @@ describe('setupAppMenu', () => {
   });
 });
 
+describe('setupAppMenu: Open Logs Folder', () => {
+  /** Clicks File → Open Logs Folder in the menu `setupAppMenu` set. */
+  function clickOpenLogsFolder(): void {
+    setupAppMenu();
+    const file = submenu(Menu.application?.template ?? [], 'File');
+    (file.find((item) => item.label === 'Open Logs Folder')?.click as () => void)();
+  }
+
+  it('opens the logs folder under the configuration folder', async () => {
+    const config = mkdtempSync(join(tmpdir(), 'airlock-menu-'));
+    vi.stubEnv('AIRLOCK_CONFIG_DIR', config);
+    try {
+      const opened = new Promise<string>((resolve) =>
+        shell.openPath.mockImplementation(async (path) => {
+          resolve(path);
+          return '';
+        }),
+      );
+      clickOpenLogsFolder();
+      expect(await opened).toBe(join(config, 'logs'));
+      expect(statSync(join(config, 'logs')).isDirectory()).toBe(true);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it('logs, and does not throw, when opening the folder fails', async () => {
+    vi.stubEnv('AIRLOCK_CONFIG_DIR', mkdtempSync(join(tmpdir(), 'airlock-menu-')));
+    const logged = new Promise<unknown[]>((resolve) =>
+      vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => resolve(args)),
+    );
+    try {
+      shell.openPath.mockRejectedValue(new Error('no desktop session'));
+      expect(() => clickOpenLogsFolder()).not.toThrow();
+      const [message, error] = await logged;
+      expect(message).toMatch(/could not open the logs folder/);
+      expect((error as Error).message).toBe('no desktop session');
+    } finally {
+      vi.mocked(console.error).mockRestore();
+      vi.unstubAllEnvs();
+    }
+  });
+});
+
 describe('openLogsFolder', () => {
   it('makes the folder if needed and opens it in the file manager', async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'airlock-menu-')), 'logs');
     await openLogsFolder(dir);
     expect(statSync(dir).isDirectory()).toBe(true);
     expect(shell.openPath).toHaveBeenCalledExactlyOnceWith(dir);
+  });
+
+  it('logs nothing when the file manager opens it', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    await openLogsFolder(mkdtempSync(join(tmpdir(), 'airlock-menu-')));
+    expect(shell.openPath).toHaveBeenCalledTimes(1);
+    expect(error).not.toHaveBeenCalled();
+    error.mockRestore();
   });
 
   it('logs what the file manager answers when it cannot open it', async () => {

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { app, powerMonitor, resetFakeElectron } from './fake-electron.js';
 import type { AirlockCore } from '../../../../main/core/core.js';
-import { setupQuit } from '../../../../main/electron/app-quit.js';
+import { STOP_GRACE_MS } from '../../../../main/core/agent-connection.js';
+import { QUIT_DEADLINE_MS, setupQuit } from '../../../../main/electron/app-quit.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
 import { readySession, startCore } from '../../../helpers/core-harness.js';
 import { alive } from '../../../helpers/processes.js';
@@ -97,6 +98,24 @@ describe('quitting the app', () => {
     await held.dispose.mock.results[0]?.value;
     await Promise.resolve();
     expect(app.quit).not.toHaveBeenCalled();
+  });
+
+  it('by default waits longer than stopping an agent can take (SIGTERM, then SIGKILL and its wait)', async () => {
+    // core.dispose() waits at most twice the grace period for a process to end.
+    expect(QUIT_DEADLINE_MS).toBeGreaterThan(STOP_GRACE_MS * 2);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      setupQuit(heldCore());
+      app.emit('before-quit', quitEvent());
+      vi.advanceTimersByTime(QUIT_DEADLINE_MS - 1);
+      expect(app.exit).not.toHaveBeenCalled();
+      vi.advanceTimersByTime(1);
+      expect(app.exit).toHaveBeenCalledWith(0);
+    } finally {
+      error.mockRestore();
+      vi.useRealTimers();
+    }
   });
 
   it('quits when stopping the agents fails', async () => {
