@@ -76,6 +76,61 @@ describe('a session in the browser', () => {
     await expect.poll(fromBottom).toBeLessThan(2);
   });
 
+  it('stops following while the focus is on a row above the end, and follows again on the next message', async () => {
+    const scroller = transcript().locator('[data-virtuoso-scroller="true"]');
+    const fromBottom = () =>
+      scroller.evaluate(
+        (element) => element.scrollHeight - element.scrollTop - element.clientHeight,
+      );
+    await send('hello focus');
+    await turnEnded('Done');
+    const lastIndex = await scroller.evaluate((element) =>
+      Math.max(
+        ...[...element.querySelectorAll<HTMLElement>('[data-index]')].map((row) =>
+          Number(row.dataset.index),
+        ),
+      ),
+    );
+    await send('/long 2000');
+    // The reply's Copy button gets the focus as soon as it is drawn, as Tab or a click gives it
+    // (in the same frame: the list would move it out of reach while the test looked on).
+    await page().evaluate(
+      (after) =>
+        new Promise<void>((resolve) => {
+          const tick = () => {
+            const button = [...document.querySelectorAll<HTMLElement>('.transcript [data-index]')]
+              .filter((row) => Number(row.dataset.index) > after)
+              .map((row) => row.querySelector<HTMLElement>('button.message-copy'))
+              .find((found) => found !== null);
+            if (button) {
+              button.focus();
+              resolve();
+            } else {
+              requestAnimationFrame(tick);
+            }
+          };
+          tick();
+        }),
+      lastIndex,
+    );
+    await status().filter({ hasText: 'Ready' }).waitFor();
+    await turnEnded('Done');
+    // The reply went on below; the focused button stayed where the user can see it.
+    await expect.poll(fromBottom).toBeGreaterThan(20_000);
+    const focused = page().locator('button.message-copy:focus');
+    await expect(focused.count()).resolves.toBe(1);
+    const [box, view] = await Promise.all([focused.boundingBox(), scroller.boundingBox()]);
+    expect(box!.y).toBeGreaterThanOrEqual(view!.y);
+    expect(box!.y + box!.height).toBeLessThanOrEqual(view!.y + view!.height);
+
+    // Sending the next message shows its reply, to the end.
+    await send('/long 300');
+    await status().filter({ hasText: 'Working' }).waitFor();
+    await status().filter({ hasText: 'Ready' }).waitFor();
+    await turnEnded('Done');
+    await expect.poll(fromBottom).toBeLessThan(2);
+  });
+
   it('scrolls the transcript by keyboard, with the focus shown', async () => {
     await send('/long 100');
     await status().filter({ hasText: 'Working' }).waitFor();

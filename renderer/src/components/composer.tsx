@@ -40,6 +40,8 @@ type Props = {
   onError(message: string | undefined): void;
   /** Cancels the running turn. */
   onCancel(): void;
+  /** A message was sent: the transcript goes to its end to show the reply. */
+  onSent(): void;
 };
 
 /** The composer. */
@@ -52,6 +54,7 @@ export function Composer({
   inputRef,
   onError,
   onCancel,
+  onSent,
 }: Props) {
   const key = session.key;
   const [draft, setDraftState] = useState(() => composerDrafts.get(key));
@@ -128,6 +131,7 @@ export function Composer({
     history.current = undefined;
     onError(undefined);
     focusAt(0);
+    onSent();
     api.invoke('session:prompt', { key, text }).catch((failure: unknown) => {
       onError((failure as Error).message);
       // Nothing typed is lost: the message comes back unless something new was typed.

@@ -103,11 +103,23 @@ export function SessionView({
 
   // While following, the list keeps its end in view as it grows: new rows, a row that grows as
   // text streams in, and rows whose measured height differs from the estimate.
+  // Following never pulls the focus out of view: while it is in a row above the last (reached
+  // with Tab, a screen reader or a click on a Copy button), the list stays where it is, as if
+  // the user had scrolled up.
   const follow = useCallback(() => {
     const element = scroller.current;
-    if (stick.current && element) {
-      element.scrollTop = element.scrollHeight;
+    if (!stick.current || !element) {
+      return;
     }
+    const focused = element.contains(document.activeElement)
+      ? document.activeElement?.closest('[data-index]')
+      : null;
+    if (focused && Number(focused.getAttribute('data-index')) < latestRows.current.length - 1) {
+      stick.current = false;
+      lastGesture.current = 'up';
+      return;
+    }
+    element.scrollTop = element.scrollHeight;
   }, []);
 
   // The view shrinking (the window, or the dock growing) keeps the end in view too.
@@ -119,6 +131,13 @@ export function SessionView({
     const observer = new ResizeObserver(follow);
     observer.observe(element);
     return () => observer.disconnect();
+  }, [follow]);
+
+  // Sending a message shows its reply: the list goes to its end and follows it.
+  const followReply = useCallback(() => {
+    stick.current = true;
+    lastGesture.current = undefined;
+    follow();
   }, [follow]);
 
   const run = useCallback((action: Promise<unknown>) => {
@@ -350,6 +369,7 @@ export function SessionView({
         inputRef={composer}
         onError={setError}
         onCancel={cancel}
+        onSent={followReply}
       />
     </main>
   );
