@@ -6,7 +6,7 @@ import { replyFor } from '../../main/demo-agent/script.js';
 import { appPage } from '../helpers/app-page.js';
 import { useWebApp } from '../helpers/e2e.js';
 
-const { page } = useWebApp({ startSession: true });
+const { page, reopen } = useWebApp({ startSession: true });
 
 const { status, transcript, turnEnded, startSession, send } = appPage(page);
 
@@ -129,6 +129,53 @@ describe('a session in the browser', () => {
     await status().filter({ hasText: 'Ready' }).waitFor();
     await turnEnded('Done');
     await expect.poll(fromBottom).toBeLessThan(2);
+  });
+
+  it("keeps an option's new value shown while the answer to another option arrives", async () => {
+    // The page's call to change "Show thinking" is held on its way to the host, so the answer
+    // to "Reply style" arrives first.
+    let releaseThinking: (() => void) | undefined;
+    let held: () => void;
+    const thinkingHeld = new Promise<void>((resolve) => (held = resolve));
+    await reopen({
+      startSession: true,
+      beforeLoad: (target) =>
+        target.routeWebSocket(/\/ws$/, (socket) => {
+          const server = socket.connectToServer();
+          socket.onMessage((message) => {
+            const data = JSON.parse(String(message)) as {
+              channel?: string;
+              payload?: { value?: unknown };
+            };
+            if (
+              data.channel === 'session:setConfigOption' &&
+              typeof data.payload?.value === 'boolean'
+            ) {
+              releaseThinking = () => server.send(message);
+              held();
+              return;
+            }
+            server.send(message);
+          });
+          server.onMessage((message) => socket.send(message));
+        }),
+    });
+    const thinking = page().getByRole('checkbox', { name: 'Show thinking' });
+    await page().getByRole('combobox', { name: 'Reply style' }).selectOption({ label: 'Detailed' });
+    await thinking.uncheck();
+    await thinkingHeld;
+    // The answer to "Reply style" (the agent says Detailed, and thinking still on) has come by
+    // the time a new turn's reply is drawn.
+    await send('hello options');
+    await turnEnded('Done');
+    await transcript().getByText('In detail: your message was 13 characters long.').waitFor();
+    await expect(thinking.isChecked()).resolves.toBe(false);
+    releaseThinking!();
+    await expect.poll(() => thinking.isChecked()).toBe(false);
+    // Thinking was still on for the first reply, and is off for the next.
+    await send('hello again');
+    await turnEnded('Done');
+    await expect(transcript().getByText('Thinking', { exact: true }).count()).resolves.toBe(1);
   });
 
   it('scrolls the transcript by keyboard, with the focus shown', async () => {

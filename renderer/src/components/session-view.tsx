@@ -57,6 +57,9 @@ const UP_KEYS = new Set(['PageUp', 'ArrowUp', 'Home']);
 const DOWN_KEYS = new Set(['PageDown', 'ArrowDown', ' ']);
 
 /** Whether a scroller shows the end of its content (to within a pixel of rounding). */
+/** A value the user chose for an option, shown until the agent's answer is. */
+type PendingOption = { value: string | boolean; answered: boolean };
+
 function atBottom(element: HTMLElement): boolean {
   return element.scrollHeight - element.scrollTop - element.clientHeight <= 1;
 }
@@ -152,22 +155,43 @@ export function SessionView({
     [api, run, session.key],
   );
 
-  // An option shows its new value at once, until the agent's answer (or refusal) arrives.
-  const [pendingOptions, setPendingOptions] = useState<Record<string, string | boolean>>({});
-  useEffect(() => setPendingOptions({}), [session.configOptions]);
+  // An option shows its new value at once, until the agent's answer (or refusal) arrives. The
+  // core answers a call before it sends the options that answer brought, so a value is dropped
+  // at the first change of the options after its own answer: the answer to another option,
+  // arriving meanwhile, leaves it shown.
+  const [pendingOptions, setPendingOptions] = useState<Record<string, PendingOption>>({});
+  useEffect(
+    () =>
+      setPendingOptions((pending) =>
+        Object.fromEntries(Object.entries(pending).filter(([, entry]) => !entry.answered)),
+      ),
+    [session.configOptions],
+  );
   const setOption = (configId: string, value: string | boolean) => {
     setError(undefined);
-    setPendingOptions((pending) => ({ ...pending, [configId]: value }));
-    api
-      .invoke('session:setConfigOption', { key: session.key, configId, value })
-      .catch((failure: unknown) => {
-        setError((failure as Error).message);
-        setPendingOptions(({ [configId]: _dropped, ...rest }) => rest);
+    const entry: PendingOption = { value, answered: false };
+    setPendingOptions((pending) => ({ ...pending, [configId]: entry }));
+    const settle = (answered: boolean) =>
+      setPendingOptions((pending) => {
+        // A later choice for the same option waits for its own answer.
+        if (pending[configId] !== entry) {
+          return pending;
+        }
+        const { [configId]: _settled, ...rest } = pending;
+        return answered ? { ...rest, [configId]: { value, answered } } : rest;
       });
+    api.invoke('session:setConfigOption', { key: session.key, configId, value }).then(
+      () => settle(true),
+      (failure: unknown) => {
+        setError((failure as Error).message);
+        settle(false);
+      },
+    );
   };
-  const shownOptions = session.configOptions.map((option) =>
-    option.id in pendingOptions ? { ...option, currentValue: pendingOptions[option.id]! } : option,
-  );
+  const shownOptions = session.configOptions.map((option) => {
+    const pending = pendingOptions[option.id];
+    return pending ? { ...option, currentValue: pending.value } : option;
+  });
 
   const cancel = useCallback(() => {
     run(api.invoke('session:cancel', { key: session.key }));
