@@ -499,6 +499,21 @@ export const AgentTestReport = z.object({
 });
 export type AgentTestReport = z.infer<typeof AgentTestReport>;
 
+/**
+ * A command the host gives the window, from outside the page: the application menu's items, or
+ * a click on a notification. The window runs the same action as the matching keyboard shortcut
+ * (renderer/src/keyboard.ts); `showWaiting` shows session `key` and focuses the card that waits
+ * there, as Alt+J does for the next one.
+ */
+export const HostCommand = z.discriminatedUnion('command', [
+  z.object({ command: z.literal('newSession') }).strict(),
+  z.object({ command: z.literal('closeSession') }).strict(),
+  z.object({ command: z.literal('agentSettings') }).strict(),
+  z.object({ command: z.literal('agentLog') }).strict(),
+  z.object({ command: z.literal('showWaiting'), key: SessionKey }).strict(),
+]);
+export type HostCommand = z.infer<typeof HostCommand>;
+
 /** Every call the UI can make, with its request and response schemas. */
 export const calls = {
   /** A snapshot of the app: agents, settings, open sessions. */
@@ -737,6 +752,8 @@ export const events = {
     agents: z.array(AgentEntry),
     settingsError: shortText.optional(),
   }),
+  /** The host asks the window to run one of its commands (see {@link HostCommand}). */
+  'app:onCommand': HostCommand,
 } as const;
 
 /** The name of a call. */

@@ -9,6 +9,7 @@ import { open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
   calls,
+  HostCommand,
   isCallChannel,
   type AgentEntry,
   type CallChannel,
@@ -25,6 +26,7 @@ import {
   DEFAULT_TIMEOUTS,
   type ConnectionTimeouts,
 } from './agent-connection.js';
+import { Attention, type AttentionListener } from './attention.js';
 import { AgentRequestError, AUTH_REQUIRED, UserFacingError } from './errors.js';
 import { ElicitationBroker } from './elicitation/broker.js';
 import { analyseUrl } from './elicitation/url-analysis.js';
@@ -73,7 +75,13 @@ type Handlers = { [C in CallChannel]: (request: CallRequest<C>) => Promise<CallR
 export class AirlockCore {
   private catalog: AgentCatalog = { agents: [], urlElicitation: 'isolated_window' };
   private readonly sessions = new Map<string, Session>();
+  /** The process a new tab of each agent starts on: the latest, started with its settings. */
   private readonly connections = new Map<string, Promise<AgentConnection>>();
+  /**
+   * Every process started and not ended, with the settings it started with. A process started
+   * before its agent's settings changed keeps its tabs, but no new tab starts on it.
+   */
+  private readonly running = new Map<Promise<AgentConnection>, string>();
   private readonly listeners = new Set<CoreListener>();
   private readonly outbox = new Map<string, TranscriptEvent[]>();
   private readonly changed = new Set<string>();
@@ -99,6 +107,8 @@ export class AirlockCore {
   private agentsReload: Promise<void> = Promise.resolve();
   /** The settings view's calls. */
   private readonly agentSettings: AgentSettings;
+  /** The cards waiting on the user, for the host's notifications and badge. */
+  private readonly attention = new Attention((key) => this.sessions.get(key)?.summary.agentName);
 
   constructor(private readonly options: CoreOptions) {
     this.recentFolders = new RecentFolders(
@@ -120,6 +130,11 @@ export class AirlockCore {
       cwd: options.defaultCwd,
       timeouts: this.timeouts,
       testDeadlineMs: options.testDeadlineMs,
+    });
+    this.onEvent((channel, payload) => {
+      if (channel === 'session:onDidAppend') {
+        this.attention.appended(payload as EventPayload<'session:onDidAppend'>);
+      }
     });
   }
 
@@ -156,6 +171,31 @@ export class AirlockCore {
   }
 
   /**
+   * Subscribes to the cards waiting on the user, across sessions: their count, and what a
+   * notification says of each card as it opens (see attention.ts). Returns the unsubscribe
+   * function.
+   */
+  onAttention(listener: AttentionListener): () => void {
+    return this.attention.subscribe(listener);
+  }
+
+  /**
+   * Gives the window a command of the host's own (its application menu, a notification's
+   * click): checked against the contract, then emitted as the `app:onCommand` event, the path
+   * every core event takes to the UI on both hosts. One that fails the check is a bug in the
+   * host: it throws, naming what is wrong, and nothing is sent.
+   */
+  hostCommand(command: HostCommand): void {
+    const parsed = HostCommand.safeParse(command);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue?.path.length ? ` (${issue.path.join('.')})` : '';
+      throw new Error(`Invalid host command${where}: ${issue?.message ?? 'wrong shape'}`);
+    }
+    this.emit('app:onCommand', parsed.data);
+  }
+
+  /**
    * Runs a call from the UI. The channel and payload are untrusted: both are checked against
    * the contract, and a failure rejects with a user-facing message.
    */
@@ -187,8 +227,9 @@ export class AirlockCore {
     for (const abort of this.startAborts.values()) {
       abort.abort();
     }
-    const pending = [...this.connections.values()];
+    const pending = [...this.running.keys()];
     this.connections.clear();
+    this.running.clear();
     await Promise.all(
       pending.map((started) =>
         started.then((connection) => connection.stop()).catch(() => undefined),
@@ -290,7 +331,10 @@ export class AirlockCore {
           (other) => other.connection === connection || other.startingOn === connection,
         )
       ) {
-        this.connections.delete(session.summary.agentName);
+        const pending = this.pendingOf.get(connection);
+        if (this.connections.get(session.summary.agentName) === pending) {
+          this.connections.delete(session.summary.agentName);
+        }
         void connection.stop();
       }
       return {};
@@ -800,12 +844,14 @@ export class AirlockCore {
 
   /** The running agent, or a new process started in `cwd` (the first session's folder). */
   private connectionFor(agentName: string, cwd: string): Promise<AgentConnection> {
+    const spec = this.catalog.agents.find((agent) => agent.name === agentName);
     const existing = this.connections.get(agentName);
-    if (existing) {
+    const settings = spec && launchSettings(spec);
+    // The settings changed since it started (an edit in the app or by hand): a new process.
+    if (existing && (!spec || this.running.get(existing) === settings)) {
       return existing;
     }
-    const spec = this.catalog.agents.find((agent) => agent.name === agentName);
-    if (!spec) {
+    if (!spec || settings === undefined) {
       return Promise.reject(new UserFacingError(`No agent named "${agentName}"`));
     }
     let started: AgentConnection | undefined;
@@ -845,6 +891,7 @@ export class AirlockCore {
                 }
               },
               onExit: (exit) => {
+                this.running.delete(pending);
                 if (this.connections.get(agentName) === pending) {
                   this.connections.delete(agentName);
                 }
@@ -867,6 +914,7 @@ export class AirlockCore {
         return connection;
       });
     pending.catch(() => {
+      this.running.delete(pending);
       if (this.connections.get(agentName) === pending) {
         this.connections.delete(agentName);
       }
@@ -877,6 +925,7 @@ export class AirlockCore {
       () => this.startAborts.delete(pending),
     );
     this.connections.set(agentName, pending);
+    this.running.set(pending, settings);
     return pending;
   }
 
@@ -1028,4 +1077,9 @@ async function readTail(path: string, bytes: number): Promise<string> {
   } finally {
     await handle.close();
   }
+}
+
+/** What an agent's process is started with from the settings, to tell when they change. */
+function launchSettings(spec: AgentSpec): string {
+  return JSON.stringify([spec.command, spec.args, Object.entries(spec.env).sort()]);
 }

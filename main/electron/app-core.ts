@@ -12,6 +12,7 @@ import {
   settingsPath,
   type AgentSpec,
 } from '../core/settings/catalog.js';
+import { applyLoginShellPath } from '../core/shell-env.js';
 import { keychainSecretStore } from './keychain.js';
 import { openUrl } from './url-opener.js';
 import { forkUtilityAgent } from './utility-agent.js';
@@ -41,8 +42,20 @@ export async function pickFolder(): Promise<string | null> {
   return result.canceled ? null : (result.filePaths[0] ?? null);
 }
 
-/** Creates the core and loads the settings file. */
+/**
+ * Creates the core and loads the settings file, and meanwhile takes the user's login-shell
+ * `PATH` for the agents (see main/core/shell-env.ts). Both are awaited: no agent, nor the
+ * settings view's Test, may start with the launcher's short `PATH`.
+ */
 export async function startCore(demoAgentScript: string): Promise<AirlockCore> {
+  const shellPath = applyLoginShellPath(process.env, {
+    platform: process.platform,
+    fromTerminal: Boolean(process.stdin.isTTY || process.stdout.isTTY),
+  }).then((kept) => {
+    if (kept) {
+      console.warn(`airlock: ${kept}`);
+    }
+  });
   const core = new AirlockCore({
     settingsPath: settingsPath(),
     logsDir: logsDir(),
@@ -54,6 +67,6 @@ export async function startCore(demoAgentScript: string): Promise<AirlockCore> {
     // Consented URLs open in the isolated window (set up in index.ts) or the system browser.
     openUrl,
   });
-  await core.init();
+  await Promise.all([core.init(), shellPath]);
   return core;
 }

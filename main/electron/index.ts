@@ -5,12 +5,14 @@
  */
 import { app } from 'electron';
 import { fileURLToPath } from 'node:url';
+import { setupAttention } from './app-attention.js';
 import { startCore } from './app-core.js';
+import { setupSecondInstance, takeSingleInstanceLock } from './app-instance.js';
 import { setupAppMenu } from './app-menu.js';
 import { setupProfile } from './app-profile.js';
 import { setupQuit } from './app-quit.js';
 import { registerAppScheme, setupAppProtocol } from './app-protocol.js';
-import { appWindows, setupWindows } from './app-window.js';
+import { appWindows, createAppWindow, setupWindows } from './app-window.js';
 import { setupHardening } from './hardening.js';
 import { setupIpc } from './ipc.js';
 import { setupUrlWindows } from './url-window.js';
@@ -23,23 +25,31 @@ const paths = {
 };
 
 // All must run before the app is ready: Chromium opens its profile folder at startup, scheme
-// privileges are fixed then, and no web contents may exist before the hardening does.
+// privileges are fixed then, and no web contents may exist before the hardening does. The
+// single-instance lock lives in the profile folder, so it is taken just after that is set and
+// before anything else: a second instance quits having started nothing (app-instance.ts).
 setupProfile();
-registerAppScheme();
-setupHardening();
+if (takeSingleInstanceLock()) {
+  registerAppScheme();
+  setupHardening();
 
-app
-  .whenReady()
-  .then(async () => {
-    setupAppMenu();
-    setupAppProtocol(paths.renderer);
-    const core = await startCore(paths.demoAgent);
-    setupIpc(core, () => appWindows().map((window) => window.webContents));
-    setupUrlWindows({ stripPreload: paths.stripPreload });
-    setupQuit(core);
-    setupWindows(paths.preload);
-  })
-  .catch((error: unknown) => {
-    console.error('airlock: could not start:', error);
-    app.exit(1);
-  });
+  app
+    .whenReady()
+    .then(async () => {
+      setupAppProtocol(paths.renderer);
+      const core = await startCore(paths.demoAgent);
+      // Set before any window opens, so none ever has Electron's default menu; its window
+      // commands go to the core.
+      setupAppMenu(core);
+      setupIpc(core, () => appWindows().map((window) => window.webContents));
+      setupAttention(core, appWindows);
+      setupUrlWindows({ stripPreload: paths.stripPreload });
+      setupQuit(core);
+      await setupWindows(paths.preload);
+      setupSecondInstance({ open: appWindows, create: () => createAppWindow(paths.preload) });
+    })
+    .catch((error: unknown) => {
+      console.error('airlock: could not start:', error);
+      app.exit(1);
+    });
+}

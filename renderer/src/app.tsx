@@ -32,7 +32,7 @@ export function App({ store, onReconnect }: { store: Store; onReconnect?: () => 
     sidebar.picked();
     document.querySelector<HTMLElement>('.agent-settings h2')?.focus();
   };
-  useShortcuts({ agentSettings: openAgentSettings });
+  useShortcuts(store.api, { agentSettings: openAgentSettings });
   const shownKey = useRef(state.activeKey);
   useEffect(() => {
     if (shownKey.current !== state.activeKey) {

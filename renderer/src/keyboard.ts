@@ -10,11 +10,13 @@
  * between tabs with Alt+1 to 8, and Alt+Up and Alt+Down open a select), function keys, and `?`
  * outside text fields. Letters are matched by the key's place on the keyboard (`event.code`),
  * since on macOS Option with a letter types a character (Option+J is "∆"). Ctrl and Cmd are never
- * taken, so AltGr (Ctrl+Alt on Windows) still types. The desktop app may add native menu
- * accelerators for the browser's keys later; these keep working there too.
+ * taken, so AltGr (Ctrl+Alt on Windows) still types. The desktop app's menu shows the same chords
+ * beside its items without taking the keys (main/electron/app-menu.ts), and sends its items as
+ * host commands, which run the same handlers ({@link HOST_COMMAND_SHORTCUTS}).
  *
  * Pure: no DOM, so it is tested in Node.
  */
+import type { HostCommand } from '../../preload/contract';
 
 /** A shortcut the app itself handles (the others are listed here, handled where they act). */
 export type AppShortcutId =
@@ -26,6 +28,7 @@ export type AppShortcutId =
   | 'jumpToWaiting'
   | 'renameSession'
   | 'agentSettings'
+  | 'agentLog'
   | 'help';
 
 /** One way to press a shortcut. */
@@ -105,6 +108,14 @@ export const SHORTCUTS: readonly Shortcut[] = [
     scope: 'Anywhere',
   },
   {
+    id: 'agentLog',
+    action: 'Show the agent log of the shown session',
+    // L for log: no browser menu or desktop menu opens with it (Alt+F, E, V, S, B, T, H, W),
+    // and no browser takes it (Chrome's Alt+D, Alt+Home, Alt+1 to 8).
+    chords: [{ alt: true, code: 'KeyL' }],
+    scope: 'Anywhere',
+  },
+  {
     action: 'Cancel the running turn',
     chords: [{ key: 'Escape' }],
     scope: 'Anywhere',
@@ -151,6 +162,18 @@ export const SHORTCUTS: readonly Shortcut[] = [
     scope: 'Dialogs',
   },
 ];
+
+/**
+ * The shortcut whose action each host command runs (the desktop app's menu items, a click on a
+ * notification): a command does what its keys do. `showWaiting` names the session to show.
+ */
+export const HOST_COMMAND_SHORTCUTS: Readonly<Record<HostCommand['command'], AppShortcutId>> = {
+  newSession: 'newSession',
+  closeSession: 'closeSession',
+  agentSettings: 'agentSettings',
+  agentLog: 'agentLog',
+  showWaiting: 'jumpToWaiting',
+};
 
 /** The parts of a key event the map looks at. */
 export type KeyPress = {

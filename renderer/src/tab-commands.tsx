@@ -91,7 +91,7 @@ export function useTabCommands(store: Store, state: AppState, sidebar: Sidebar):
     }
   };
 
-  useShortcuts({
+  useShortcuts(store.api, {
     newSession: () => {
       sidebar.setExpanded(true);
       // The sidebar may only now be drawn: focus its first field once it is.
@@ -108,8 +108,12 @@ export function useTabCommands(store: Store, state: AppState, sidebar: Sidebar):
         document.querySelector<HTMLElement>('textarea[aria-label="Message"]')?.focus(),
       );
     },
-    jumpToWaiting: () => {
-      const key = nextWaiting(sessions, activeKey, inWaitingCard(document.activeElement));
+    // A host command names its session (a notification's); the keys go to the next that waits.
+    jumpToWaiting: (named) => {
+      const key =
+        named === undefined
+          ? nextWaiting(sessions, activeKey, inWaitingCard(document.activeElement))
+          : sessions.find((session) => session.key === named)?.key;
       if (key === undefined) {
         setNotice('Nothing waits for you.');
         return;

@@ -17,6 +17,8 @@ import type {
   SecretStorageView,
   SessionSummary,
 } from '../../../preload/contract';
+import { ariaKeyShortcuts } from '../keyboard';
+import { useShortcuts } from '../use-shortcuts';
 
 /** What the host offers for signing in with variables: a keychain, or the settings file. */
 export type SignInHost = { secretStorage: SecretStorageView; settingsPath: string };
@@ -24,7 +26,8 @@ export type SignInHost = { secretStorage: SecretStorageView; settingsPath: strin
 /**
  * The agent log: a button that shows, below the session's header, the log file's path and its
  * last part. Esc, the button again, the close button or a click elsewhere hides it, and the
- * focus goes back to the button.
+ * focus goes back to the button. Its shortcut (Alt+L) and the desktop menu's Show Agent Log
+ * open it too, for the session shown: with none shown, this is not drawn and they do nothing.
  */
 export function AgentLog({ api, agentName }: { api: AirlockApi; agentName: string }) {
   const [open, setOpen] = useState(false);
@@ -55,6 +58,9 @@ export function AgentLog({ api, agentName }: { api: AirlockApi; agentName: strin
       toggle.current?.focus();
     }
   }, []);
+
+  // Open already, it takes the focus again.
+  useShortcuts(api, { agentLog: () => (open ? panel.current?.focus() : show()) });
 
   // The log takes the focus, so it is read out and Esc reaches it.
   useEffect(() => {
@@ -94,6 +100,7 @@ export function AgentLog({ api, agentName }: { api: AirlockApi; agentName: strin
         aria-expanded={open}
         aria-controls={open ? id : undefined}
         aria-busy={reading}
+        aria-keyshortcuts={ariaKeyShortcuts('agentLog')}
         onClick={() => (open ? hide(true) : show())}
       >
         {open ? 'Hide agent log' : 'Show agent log'}

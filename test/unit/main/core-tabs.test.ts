@@ -6,7 +6,7 @@
  * while another agent's tab runs, a mode the agent did not list, and stopping one of two tabs
  * starting on the same process.
  */
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -256,6 +256,15 @@ describe('stopping one of two tabs that start on the same process', () => {
       .poll(() => readFile(pidFile, 'utf8').catch(() => ''), { timeout: 5_000 })
       .not.toBe('');
     const pid = await readFile(pidFile, 'utf8');
+    // Both session/new have reached the agent: stopping one now leaves its request there.
+    await expect
+      .poll(
+        async () =>
+          ((await core!.invoke('agent:readLog', { agentName: agent.name })) as { text: string })
+            .text,
+        { timeout: 10_000 },
+      )
+      .toContain('2 session/new waiting');
 
     await core.invoke('session:stopStart', { key: stopped });
     expect((await recorder.status(stopped, 'failed')).error).toBe(
@@ -267,5 +276,64 @@ describe('stopping one of two tabs that start on the same process', () => {
     expect((await recorder.status(waiting, 'ready', 'failed', 'exited')).status).toBe('ready');
     expect(await readFile(pidFile, 'utf8')).toBe(pid);
     expect(recorder.summaries.get(stopped)?.status).toBe('failed');
+  });
+});
+
+describe("a new tab after its agent's settings changed", () => {
+  /** An agent writing its pid to `pidFile`, in a settings file the test can rewrite. */
+  async function agentWithPidFile() {
+    const pids = await mkdtemp(join(tmpdir(), 'airlock-pid-'));
+    const agent: AgentSpec = {
+      ...fixtureSpec('basic'),
+      env: { SCRIPTED_PID_FILE: join(pids, 'before.pid') },
+    };
+    const started = await startCore([agent], timeouts);
+    core = started.core;
+    /** Saves the agent with its pid going to `after.pid` instead, and reloads the settings. */
+    const edit = async () => {
+      const settings = JSON.parse(await readFile(started.settingsPath, 'utf8')) as {
+        agent_servers: Record<string, { env: Record<string, string> }>;
+      };
+      settings.agent_servers[agent.name]!.env.SCRIPTED_PID_FILE = join(pids, 'after.pid');
+      await writeFile(started.settingsPath, JSON.stringify(settings));
+      await started.core.init();
+    };
+    const pid = async (name: 'before' | 'after') =>
+      Number(await readFile(join(pids, `${name}.pid`), 'utf8'));
+    return { ...started, agent, edit, pid };
+  }
+
+  it('starts on a new process with the new settings; the old one keeps its tab until it closes', async () => {
+    const { core: started, recorder, dir, agent, edit, pid } = await agentWithPidFile();
+    const old = await readySession(started, recorder, agent.name, dir);
+    const oldPid = await pid('before');
+    await edit();
+
+    const fresh = await readySession(started, recorder, agent.name, dir);
+    const newPid = await pid('after');
+    expect(newPid).not.toBe(oldPid);
+    expect(alive(oldPid)).toBe(true);
+    // A third tab joins the process started with the settings as they are now.
+    await readySession(started, recorder, agent.name, dir);
+    await expect(pid('after')).resolves.toBe(newPid);
+
+    await started.invoke('session:close', { key: old });
+    await expect.poll(() => alive(oldPid), { timeout: 10_000 }).toBe(false);
+    expect(alive(newPid)).toBe(true);
+    // Closing the old tab left the new process the one new tabs start on.
+    await readySession(started, recorder, agent.name, dir);
+    await expect(pid('after')).resolves.toBe(newPid);
+    await started.invoke('session:prompt', { key: fresh, text: 'hi' });
+    await recorder.event(fresh, 'turn_end');
+  });
+
+  it('stops both processes when the core is disposed', async () => {
+    const { core: started, recorder, dir, agent, edit, pid } = await agentWithPidFile();
+    await readySession(started, recorder, agent.name, dir);
+    await edit();
+    await readySession(started, recorder, agent.name, dir);
+    const pids = [await pid('before'), await pid('after')];
+    await started.dispose();
+    expect(pids.map(alive)).toEqual([false, false]);
   });
 });

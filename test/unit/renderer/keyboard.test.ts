@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { HostCommand } from '../../../preload/contract';
 import {
   ariaKeyShortcuts,
   chordKeys,
+  HOST_COMMAND_SHORTCUTS,
   isTypingTarget,
   matchShortcut,
   SHORTCUTS,
@@ -113,6 +115,8 @@ describe('the keyboard map', () => {
       'focusComposer',
       'jumpToWaiting',
       'renameSession',
+      'agentSettings',
+      'agentLog',
       'help',
     ] as const) {
       expect(ids.has(id), id).toBe(true);
@@ -125,6 +129,33 @@ describe('the keyboard map', () => {
     expect(chordKeys({ alt: true, key: 'PageDown' })).toEqual(['Alt', 'Page Down']);
     expect(ariaKeyShortcuts('help')).toBe('? F1');
     expect(ariaKeyShortcuts('closeSession')).toBe('Alt+X');
+  });
+});
+
+describe('HOST_COMMAND_SHORTCUTS', () => {
+  it('gives every host command the shortcut whose action it runs, one with keys', () => {
+    const commands = HostCommand.options.map((option) => option.shape.command.value);
+    expect(Object.keys(HOST_COMMAND_SHORTCUTS).sort()).toEqual([...commands].sort());
+    expect(HOST_COMMAND_SHORTCUTS).toEqual({
+      newSession: 'newSession',
+      closeSession: 'closeSession',
+      agentSettings: 'agentSettings',
+      agentLog: 'agentLog',
+      showWaiting: 'jumpToWaiting',
+    });
+    for (const id of Object.values(HOST_COMMAND_SHORTCUTS)) {
+      const shortcut = SHORTCUTS.find((candidate) => candidate.id === id);
+      expect(shortcut?.chords.length, id).toBeGreaterThan(0);
+    }
+  });
+
+  it('Alt+L shows the agent log, wherever the focus is', () => {
+    const altL = press({ altKey: true, key: 'l', code: 'KeyL' });
+    expect(matchShortcut(altL, false)).toBe('agentLog');
+    expect(matchShortcut(altL, true)).toBe('agentLog');
+    // Option+L on a Mac types "¬".
+    expect(matchShortcut({ ...altL, key: '¬' }, true)).toBe('agentLog');
+    expect(ariaKeyShortcuts('agentLog')).toBe('Alt+L');
   });
 });
 

@@ -10,6 +10,8 @@ import {
   setupAppMenu,
 } from '../../../../main/electron/app-menu.js';
 import { createAppWindow } from '../../../../main/electron/app-window.js';
+import type { HostCommand } from '../../../../preload/contract.js';
+import { ariaChord, HOST_COMMAND_SHORTCUTS, SHORTCUTS } from '../../../../renderer/src/keyboard.js';
 
 vi.mock('electron', () => import('./fake-electron.js'));
 
@@ -20,7 +22,9 @@ beforeEach(() => {
   resetFakeElectron();
 });
 
-const actions = { openLogsFolder: vi.fn() };
+const actions = { openLogsFolder: vi.fn(), hostCommand: vi.fn() };
+/** A core for `setupAppMenu`: only its host commands are used. */
+const core = { hostCommand: vi.fn<(command: HostCommand) => void>() };
 
 /** Every item of a template, submenus included. */
 function allItems(template: MenuItemConstructorOptions[]): MenuItemConstructorOptions[] {
@@ -107,17 +111,72 @@ describe('appMenuTemplate', () => {
     }
   });
 
-  it('File is Open Logs Folder, a separator and Quit, except on macOS where it is Open Logs Folder alone', () => {
+  it('File has the session and agent commands, Open Logs Folder, and Quit except on macOS', () => {
+    const commands = [
+      'New Session',
+      'Close Session',
+      'separator',
+      'Agent Settings…',
+      'Show Agent Log',
+      'Open Logs Folder',
+    ];
     for (const platform of ['linux', 'win32'] as const) {
       const file = submenu(appMenuTemplate(platform, true, actions), 'File');
       expect(file.map((item) => item.role ?? item.type ?? item.label)).toEqual([
-        'Open Logs Folder',
+        ...commands,
         'separator',
         'quit',
       ]);
     }
     const macFile = submenu(appMenuTemplate('darwin', true, actions), 'File');
-    expect(macFile.map((item) => item.label)).toEqual(['Open Logs Folder']);
+    expect(macFile.map((item) => item.type ?? item.label)).toEqual(commands);
+  });
+
+  it('each window command sends its host command, and nothing else', () => {
+    const sent = new Map<string, unknown>();
+    const hostCommand = vi.fn();
+    const file = submenu(
+      appMenuTemplate('linux', true, { openLogsFolder: vi.fn(), hostCommand }),
+      'File',
+    );
+    for (const label of ['New Session', 'Close Session', 'Agent Settings…', 'Show Agent Log']) {
+      hostCommand.mockClear();
+      (file.find((item) => item.label === label)?.click as () => void)();
+      expect(hostCommand, label).toHaveBeenCalledTimes(1);
+      sent.set(label, hostCommand.mock.calls[0]?.[0]);
+    }
+    expect(Object.fromEntries(sent)).toEqual({
+      'New Session': { command: 'newSession' },
+      'Close Session': { command: 'closeSession' },
+      'Agent Settings…': { command: 'agentSettings' },
+      'Show Agent Log': { command: 'agentLog' },
+    });
+  });
+
+  it('shows, beside each window command, the page’s own shortcut for it (keyboard.ts)', () => {
+    for (const platform of ['darwin', 'linux', 'win32'] as const) {
+      const hostCommand = vi.fn<(command: HostCommand) => void>();
+      const items = allItems(
+        appMenuTemplate(platform, true, { openLogsFolder: vi.fn(), hostCommand }),
+      );
+      const commands = items.filter((item) => item.accelerator !== undefined && !item.role);
+      expect(commands).toHaveLength(4);
+      for (const item of commands) {
+        hostCommand.mockClear();
+        (item.click as () => void)();
+        const command = hostCommand.mock.calls[0]![0].command;
+        const shortcut = SHORTCUTS.find(({ id }) => id === HOST_COMMAND_SHORTCUTS[command]);
+        expect(item.accelerator, `${item.label}`).toBe(ariaChord(shortcut!.chords[0]!));
+      }
+    }
+  });
+
+  it('leaves the keys of its window commands to the page: shown, not registered', () => {
+    const file = submenu(appMenuTemplate('linux', true, actions), 'File');
+    for (const item of file.filter((candidate) => candidate.accelerator !== undefined)) {
+      expect(item.registerAccelerator, `${item.label}`).toBe(false);
+      expect(item.accelerator).toMatch(/^Alt\+/);
+    }
   });
 
   it('File opens the logs folder; it quits there except on macOS, where the app menu does', () => {
@@ -141,8 +200,13 @@ describe('appMenuTemplate', () => {
   it('takes no Ctrl/Cmd key from the page and no Alt mnemonic (the page’s shortcuts are Alt+letter)', () => {
     for (const platform of ['darwin', 'linux', 'win32'] as const) {
       for (const item of allItems(appMenuTemplate(platform, false, actions))) {
-        // Only roles carry accelerators: Electron's own, for what the role does.
-        expect(item.accelerator).toBeUndefined();
+        // Roles carry Electron's own accelerators, for what the role does; the window commands
+        // show the page's Alt chords, which they leave to the page (registerAccelerator: false).
+        if (item.accelerator !== undefined) {
+          expect(item.role).toBeUndefined();
+          expect(item.accelerator).not.toMatch(/Cmd|Ctrl|Command|Control|Super|Meta/i);
+          expect(item.registerAccelerator).toBe(false);
+        }
         expect(String(item.label ?? '')).not.toContain('&');
       }
     }
@@ -152,7 +216,7 @@ describe('appMenuTemplate', () => {
 describe('setupAppMenu', () => {
   it('sets the packaged menu, without the developer tools, when the app is packaged', () => {
     app.isPackaged = true;
-    setupAppMenu();
+    setupAppMenu(core);
     expect(Menu.setApplicationMenu).toHaveBeenCalledTimes(1);
     const items = allItems(Menu.application?.template ?? []);
     expect(items.length).toBeGreaterThan(0);
@@ -160,16 +224,24 @@ describe('setupAppMenu', () => {
   });
 
   it('keeps the developer tools in the menu when not packaged', () => {
-    setupAppMenu();
+    setupAppMenu(core);
     const items = allItems(Menu.application?.template ?? []);
     expect(items.some((item) => item.role === 'toggleDevTools')).toBe(true);
+  });
+
+  it('sends the window commands to the core', () => {
+    core.hostCommand.mockClear();
+    setupAppMenu(core);
+    const file = submenu(Menu.application?.template ?? [], 'File');
+    (file.find((item) => item.label === 'Show Agent Log')?.click as () => void)();
+    expect(core.hostCommand).toHaveBeenCalledExactlyOnceWith({ command: 'agentLog' });
   });
 });
 
 describe('setupAppMenu: Open Logs Folder', () => {
   /** Clicks File → Open Logs Folder in the menu `setupAppMenu` set. */
   function clickOpenLogsFolder(): void {
-    setupAppMenu();
+    setupAppMenu(core);
     const file = submenu(Menu.application?.template ?? [], 'File');
     (file.find((item) => item.label === 'Open Logs Folder')?.click as () => void)();
   }

@@ -69,7 +69,56 @@ describe('what crosses between processes is structured-cloned', () => {
   });
 });
 
+describe('what arrives is a copy, made when it was sent', () => {
+  it('webContents.send: changing the value afterwards changes nothing the page got', () => {
+    const contents = new FakeWebContents();
+    const summary = { key: 's1', status: { kind: 'ready' }, tags: ['a'] };
+    contents.send('channel', summary);
+    summary.status.kind = 'closed';
+    summary.tags.push('b');
+    expect(contents.send.mock.calls[0]?.[1]).toStrictEqual({
+      key: 's1',
+      status: { kind: 'ready' },
+      tags: ['a'],
+    });
+  });
+
+  it('an ipcMain handler sees the call as sent, however the caller changes its value while it runs', async () => {
+    const sender = new FakeWebContents();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    ipcMain.handle('later', async (_event, value: unknown) => {
+      await gate;
+      return value;
+    });
+    const request = { prompt: 'hello' };
+    const answer = invokeMain('later', { sender, senderFrame: sender.mainFrame }, request);
+    request.prompt = 'changed';
+    release();
+    expect(await answer).toStrictEqual({ prompt: 'hello' });
+  });
+
+  it('a utility process’s postMessage: the child gets the bytes as they were when posted', async () => {
+    const child = new UtilityProcess('/agent.js');
+    const received = new Promise<unknown>((resolve) =>
+      child.parentPort.on('message', ({ data }: { data: unknown }) => resolve(data)),
+    );
+    const bytes = new Uint8Array([1, 2, 3]);
+    child.postMessage(bytes);
+    bytes[0] = 9;
+    expect(await received).toStrictEqual(new Uint8Array([1, 2, 3]));
+  });
+});
+
 describe('a utility process', () => {
+  it('has its pid when its spawn event is emitted, not before', () => {
+    const child = new UtilityProcess('/agent.js');
+    const seen: (number | undefined)[] = [child.pid];
+    child.on('spawn', () => seen.push(child.pid));
+    child.spawn(42);
+    expect(seen).toEqual([undefined, 42]);
+  });
+
   it('has no pid, and cannot be killed, until it spawns; nor after it exits', () => {
     const child = new UtilityProcess('/agent.js', [], { stdio: 'pipe' });
     expect(child.pid).toBeUndefined();

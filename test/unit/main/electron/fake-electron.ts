@@ -29,16 +29,20 @@ import type {
   BrowserWindowConstructorOptions,
   CommandLine,
   ContextBridge,
+  Display,
   Dialog,
   ForkOptions,
   IpcMain,
   IpcMainInvokeEvent,
   IpcRenderer,
   MenuItemConstructorOptions,
+  Notification as ElectronNotification,
+  NotificationConstructorOptions,
   Protocol,
   session as electronSession,
   Rectangle,
   SafeStorage,
+  Screen,
   Session,
   Shell,
   UtilityProcess as ElectronUtilityProcess,
@@ -191,10 +195,24 @@ export class FakeWebContents
 /** The session every fake contents shares unless told otherwise. */
 export let defaultSession = new FakeSession();
 
+/** The geometry and focus members of a window the fake keeps (see the section in the class). */
+type WindowGeometryMember =
+  | 'getBounds'
+  | 'getNormalBounds'
+  | 'isMaximized'
+  | 'isMinimized'
+  | 'isFullScreen'
+  | 'maximize'
+  | 'minimize'
+  | 'restore'
+  | 'focus';
+
 /** A browser window that records its options and what it loaded. */
 export class BrowserWindow
   extends EventEmitter
-  implements Pick<ElectronBrowserWindow, 'loadURL' | 'show' | 'isDestroyed'>
+  implements
+    Pick<ElectronBrowserWindow, 'loadURL' | 'show' | 'isDestroyed'>,
+    Pick<ElectronBrowserWindow, WindowGeometryMember>
 {
   static created: BrowserWindow[] = [];
   static focused: BrowserWindow | null = null;
@@ -206,8 +224,81 @@ export class BrowserWindow
   });
   show = vi.fn<ElectronBrowserWindow['show']>();
 
+  // --- Geometry and focus (single instance, window state: app-instance.ts, app-window.ts) ---
+  // The window's normal bounds and its state, as a window manager would keep them: maximized
+  // or minimized leaves the normal bounds alone; each change emits Electron's event.
+  bounds: Rectangle;
+  maximized = false;
+  minimized = false;
+  fullScreen = false;
+  /** Maximized or full screen, the window covers the primary display's work area or bounds. */
+  getBounds = vi.fn<ElectronBrowserWindow['getBounds']>(() => {
+    const display = screen.getPrimaryDisplay();
+    return this.fullScreen
+      ? { ...display.bounds }
+      : this.maximized
+        ? { ...display.workArea }
+        : { ...this.bounds };
+  });
+  getNormalBounds = vi.fn<ElectronBrowserWindow['getNormalBounds']>(() => ({ ...this.bounds }));
+  isMaximized = vi.fn<ElectronBrowserWindow['isMaximized']>(() => this.maximized);
+  isMinimized = vi.fn<ElectronBrowserWindow['isMinimized']>(() => this.minimized);
+  isFullScreen = vi.fn<ElectronBrowserWindow['isFullScreen']>(() => this.fullScreen);
+  maximize = vi.fn<ElectronBrowserWindow['maximize']>(() => {
+    this.maximized = true;
+    this.emit('maximize');
+  });
+  minimize = vi.fn<ElectronBrowserWindow['minimize']>(() => {
+    this.minimized = true;
+    this.emit('minimize');
+  });
+  /** Out of minimized (or else maximized) state, as Electron's `restore`. */
+  restore = vi.fn<ElectronBrowserWindow['restore']>(() => {
+    if (this.minimized) {
+      this.minimized = false;
+    } else {
+      this.maximized = false;
+    }
+    this.emit('restore');
+  });
+  focus = vi.fn<ElectronBrowserWindow['focus']>(() => {
+    BrowserWindow.focused = this;
+    this.emit('focus');
+  });
+
+  /** The user moves or resizes the window to `bounds`: 'move' and 'resize' as they apply. */
+  userSetsBounds(bounds: Rectangle): void {
+    const moved = bounds.x !== this.bounds.x || bounds.y !== this.bounds.y;
+    const resized = bounds.width !== this.bounds.width || bounds.height !== this.bounds.height;
+    this.bounds = { ...bounds };
+    if (moved) {
+      this.emit('move');
+    }
+    if (resized) {
+      this.emit('resize');
+    }
+  }
+
+  /** The user closes the window: 'close' (which a listener may prevent), then 'closed'. */
+  userCloses(): void {
+    let prevented = false;
+    this.emit('close', { preventDefault: () => (prevented = true) });
+    if (!prevented) {
+      this.destroyed = true;
+      this.emit('closed');
+    }
+  }
+  // --- end of geometry and focus ---
+
   constructor(readonly options: BrowserWindowConstructorOptions = {}) {
     super();
+    // Electron centres a window given no position; where does not matter to these tests.
+    this.bounds = {
+      x: options.x ?? 0,
+      y: options.y ?? 0,
+      width: options.width ?? 800,
+      height: options.height ?? 600,
+    };
     BrowserWindow.created.push(this);
     app.emit('web-contents-created', {}, this.webContents);
   }
@@ -314,15 +405,142 @@ export const app = Object.assign(new EventEmitter(), {
   exit: vi.fn<App['exit']>(),
   setPath: vi.fn<App['setPath']>(),
   whenReady: vi.fn<App['whenReady']>(() => ready.promise),
+  /** Records the badge count (app-attention.ts); answers true, as where a badge exists. */
+  setBadgeCount: vi.fn<App['setBadgeCount']>(() => true),
+  /** Answers whether this is the first instance: true unless a test says otherwise. */
+  requestSingleInstanceLock: vi.fn<App['requestSingleInstanceLock']>(() => true),
   /** Whether the app runs from a packaged build; tests set it. */
   isPackaged: false,
   commandLine: {
     hasSwitch: vi.fn<CommandLine['hasSwitch']>(() => false),
   } satisfies Pick<CommandLine, 'hasSwitch'>,
-}) satisfies Pick<App, 'enableSandbox' | 'quit' | 'exit' | 'setPath' | 'whenReady'>;
+}) satisfies Pick<
+  App,
+  | 'enableSandbox'
+  | 'quit'
+  | 'exit'
+  | 'setPath'
+  | 'whenReady'
+  | 'requestSingleInstanceLock'
+  | 'setBadgeCount'
+>;
 
 /** The system's power events ('shutdown'), emitted by the test. */
 export const powerMonitor = new EventEmitter();
+
+// --- Notifications (waiting cards: app-attention.ts) ---
+
+/**
+ * A desktop notification: keeps its options, and whether it was shown and closed. The test
+ * clicks it with {@link Notification.click}. `close()` emits nothing: Electron does not promise
+ * a 'close' event, so the host must not count on one.
+ */
+export class Notification
+  extends EventEmitter
+  implements Pick<ElectronNotification, 'show' | 'close' | 'title' | 'body'>
+{
+  static created: Notification[] = [];
+  /** Whether the system can show notifications: true unless a test says otherwise. */
+  static isSupported = vi.fn<(typeof ElectronNotification)['isSupported']>(() => true);
+  title: string;
+  body: string;
+  shown = false;
+  closed = false;
+  show = vi.fn<ElectronNotification['show']>(() => {
+    this.shown = true;
+  });
+  close = vi.fn<ElectronNotification['close']>(() => {
+    this.closed = true;
+  });
+
+  constructor(readonly options: NotificationConstructorOptions = {}) {
+    super();
+    this.title = options.title ?? '';
+    this.body = options.body ?? '';
+    Notification.created.push(this);
+  }
+
+  /** The user clicks it: 'click', as Electron emits it; only a notification on screen can be. */
+  click(): void {
+    if (!this.shown || this.closed) {
+      throw new Error('only a notification that is shown and not closed can be clicked');
+    }
+    this.emit('click', { preventDefault: () => undefined, defaultPrevented: false });
+  }
+}
+
+// --- end of notifications ---
+
+// --- Displays (window state: app-window.ts) ---
+
+/** A display with the given bounds and work area (the bounds less panels, docks, menu bar). */
+export function fakeDisplay(id: number, bounds: Rectangle, workArea: Rectangle = bounds): Display {
+  return {
+    id,
+    label: `Display ${id}`,
+    bounds,
+    workArea,
+    size: { width: bounds.width, height: bounds.height },
+    workAreaSize: { width: workArea.width, height: workArea.height },
+    nativeOrigin: { x: bounds.x, y: bounds.y },
+    scaleFactor: 1,
+    rotation: 0,
+    internal: false,
+    detected: true,
+    monochrome: false,
+    colorDepth: 24,
+    colorSpace: '',
+    depthPerComponent: 8,
+    displayFrequency: 60,
+    maximumCursorSize: { width: 0, height: 0 },
+    accelerometerSupport: 'unknown',
+    touchSupport: 'unknown',
+  };
+}
+
+/** One 1920×1080 display with a 32-pixel panel at the top: the default desktop. */
+function defaultDisplays(): Display[] {
+  return [
+    fakeDisplay(
+      1,
+      { x: 0, y: 0, width: 1920, height: 1080 },
+      { x: 0, y: 32, width: 1920, height: 1048 },
+    ),
+  ];
+}
+
+/** `screen`: the displays a test sets in {@link screen.displays}, the first one primary. */
+export const screen: Pick<Screen, 'getAllDisplays' | 'getPrimaryDisplay' | 'getDisplayMatching'> & {
+  displays: Display[];
+} = {
+  displays: defaultDisplays(),
+  getAllDisplays: vi.fn<Screen['getAllDisplays']>(() => screen.displays),
+  getPrimaryDisplay: vi.fn<Screen['getPrimaryDisplay']>(() => {
+    const [primary] = screen.displays;
+    if (!primary) {
+      throw new Error('no display');
+    }
+    return primary;
+  }),
+  /** The display the rectangle overlaps most; the primary one when it overlaps none. */
+  getDisplayMatching: vi.fn<Screen['getDisplayMatching']>((rect) => {
+    const overlap = (display: Display) =>
+      Math.max(
+        0,
+        Math.min(rect.x + rect.width, display.bounds.x + display.bounds.width) -
+          Math.max(rect.x, display.bounds.x),
+      ) *
+      Math.max(
+        0,
+        Math.min(rect.y + rect.height, display.bounds.y + display.bounds.height) -
+          Math.max(rect.y, display.bounds.y),
+      );
+    const best = [...screen.displays].sort((a, b) => overlap(b) - overlap(a))[0];
+    return best && overlap(best) > 0 ? best : screen.getPrimaryDisplay();
+  }),
+};
+
+// --- end of displays ---
 
 let ready = deferred();
 
@@ -597,6 +815,11 @@ export function resetFakeElectron(): void {
   ipcRenderer.removeAllListeners();
   app.removeAllListeners();
   powerMonitor.removeAllListeners();
+  Notification.created = [];
+  Notification.isSupported.mockImplementation(() => true);
+  app.setBadgeCount.mockImplementation(() => true);
+  app.requestSingleInstanceLock.mockImplementation(() => true);
+  screen.displays = defaultDisplays();
   defaultSession = new FakeSession();
   ready = deferred();
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -21,8 +21,20 @@ vi.mock('electron', () => import('./fake-electron.js'));
 
 const previousConfigDir = process.env.AIRLOCK_CONFIG_DIR;
 process.env.AIRLOCK_CONFIG_DIR = mkdtempSync(join(tmpdir(), 'airlock-electron-'));
+// The user's login shell, as the app asks it for PATH at start (main/core/shell-env.ts): a
+// script that exports a known PATH and runs its `-c` command.
+const previous = { SHELL: process.env.SHELL, PATH: process.env.PATH };
+const loginShell = join(process.env.AIRLOCK_CONFIG_DIR, 'login-shell');
+writeFileSync(
+  loginShell,
+  '#!/bin/sh\nPATH=/opt/login-shell/bin:$PATH; export PATH\nfor last; do :; done\neval "$last"\n',
+);
+chmodSync(loginShell, 0o755);
+process.env.SHELL = loginShell;
 afterAll(() => {
   process.env.AIRLOCK_CONFIG_DIR = previousConfigDir;
+  process.env.SHELL = previous.SHELL;
+  process.env.PATH = previous.PATH;
 });
 
 const dispose = vi.spyOn(AirlockCore.prototype, 'dispose');
@@ -40,9 +52,14 @@ describe('the Electron entry point', () => {
   });
 
   it('once ready, serves the app, wires IPC to the core and the URL windows’ strips, and opens the window', async () => {
+    // The application menu is set before the first window exists: none has Electron's default.
+    let menuAtFirstWindow: unknown;
+    app.once('web-contents-created', () => (menuAtFirstWindow = Menu.application));
     makeReady();
     await vi.waitFor(() => expect(BrowserWindow.created).toHaveLength(1));
     expect(Menu.setApplicationMenu).toHaveBeenCalledTimes(1);
+    expect(menuAtFirstWindow).toBe(Menu.application);
+    expect(menuAtFirstWindow).not.toBeNull();
     expect(protocol.handle).toHaveBeenCalledWith('airlock', expect.any(Function));
     expect([...ipcHandlers.keys()].sort()).toEqual(
       [...Object.keys(calls), STRIP_CHANNELS.close, STRIP_CHANNELS.openInBrowser].sort(),
@@ -52,6 +69,8 @@ describe('the Electron entry point', () => {
     expect(prefs?.preload).toMatch(/[/\\]preload[/\\]index\.cjs$/);
     expect(prefs?.sandbox).toBe(true);
     expect(window?.loadURL).toHaveBeenCalledWith('airlock://app/index.html');
+    // Agents start with the login shell's PATH, taken before the window opened.
+    expect(process.env.PATH?.split(':')[0]).toBe('/opt/login-shell/bin');
   });
 
   it('answers the window through the core, with the demo agent and the folder picker', async () => {

@@ -1,0 +1,171 @@
+/**
+ * The login shell's PATH, with real processes: small shell scripts stand in for the user's
+ * shell (each is run as `$SHELL`, with the arguments a login shell gets).
+ */
+import fc from 'fast-check';
+import { chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  loginShellPath,
+  mergePaths,
+  applyLoginShellPath,
+  userShell,
+} from '../../../main/core/shell-env.js';
+import { alive } from '../../helpers/processes.js';
+
+/** Writes an executable `/bin/sh` script; `body` may use `$DIR`, the script's folder. */
+async function fakeShell(body: string): Promise<{ shell: string; dir: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'airlock-shell-'));
+  const shell = join(dir, 'fake-shell');
+  await writeFile(shell, `#!/bin/sh\nDIR='${dir}'\n${body}\n`);
+  await chmod(shell, 0o755);
+  return { shell, dir };
+}
+
+/**
+ * A shell whose startup files set `path` and talk before and after the command, which it runs
+ * as a shell runs `-c`'s argument (the last one). It notes its arguments in `$DIR/args`.
+ */
+function startupFiles(path: string, after = ''): string {
+  return [
+    'printf "%s\\n" "$@" > "$DIR/args"',
+    'echo "Welcome back! PATH=/banner/bin"',
+    `PATH='${path}'; export PATH`,
+    'for last; do :; done',
+    'eval "$last"',
+    'echo "Have a nice day"',
+    after,
+  ].join('\n');
+}
+
+const KNOWN = '/opt/known/bin:/usr/bin:/bin';
+
+describe('loginShellPath', () => {
+  it('runs the shell as an interactive login shell and takes the PATH it exports, past its banners', async () => {
+    const { shell, dir } = await fakeShell(startupFiles(KNOWN));
+    await expect(loginShellPath(shell)).resolves.toEqual({ path: KNOWN });
+    const args = (await readFile(join(dir, 'args'), 'utf8')).split('\n');
+    expect(args.slice(0, 3)).toEqual(['-i', '-l', '-c']);
+  });
+
+  it('takes the PATH even when a startup file fails after it was printed', async () => {
+    const { shell } = await fakeShell(startupFiles(KNOWN, 'exit 3'));
+    await expect(loginShellPath(shell)).resolves.toEqual({ path: KNOWN });
+  });
+
+  it('gives up on a shell that hangs at its deadline, and leaves no process of it behind', async () => {
+    const { shell, dir } = await fakeShell(
+      [
+        // A startup file that started something and waits on it forever.
+        'sleep 1000 &',
+        'echo $! > "$DIR/sleep.pid"',
+        'echo $$ > "$DIR/shell.pid"',
+        'wait',
+      ].join('\n'),
+    );
+    // Long enough for the script to note its pids on a loaded machine.
+    const result = await loginShellPath(shell, { deadlineMs: 2500 });
+    expect(result).toEqual({ failure: `${shell} did not finish within 2.5 s` });
+    const shellPid = Number(await readFile(join(dir, 'shell.pid'), 'utf8'));
+    const sleepPid = Number(await readFile(join(dir, 'sleep.pid'), 'utf8'));
+    expect(alive(shellPid)).toBe(false);
+    expect(alive(sleepPid)).toBe(false);
+  });
+
+  it('says why when the shell prints no PATH, exits with an error, or cannot be run', async () => {
+    const garbage = await fakeShell('echo "zsh compinit: insecure directories"; printf "\\0\\377"');
+    await expect(loginShellPath(garbage.shell)).resolves.toEqual({
+      failure: `${garbage.shell} printed no PATH`,
+    });
+    const failing = await fakeShell('echo "bash: .bashrc: line 3: syntax error" >&2; exit 1');
+    await expect(loginShellPath(failing.shell)).resolves.toEqual({
+      failure: `${failing.shell} exited with code 1`,
+    });
+    const missing = join(failing.dir, 'no-such-shell');
+    await expect(loginShellPath(missing)).resolves.toEqual({
+      failure: expect.stringMatching(new RegExp(`^${missing} could not be run \\(.*ENOENT`)),
+    });
+  });
+});
+
+describe('applyLoginShellPath', () => {
+  const desktop = { platform: 'linux', fromTerminal: false } as const;
+
+  it('puts the login shell’s PATH first in the environment, then what it lacks', async () => {
+    const { shell } = await fakeShell(startupFiles(KNOWN));
+    const env: NodeJS.ProcessEnv = { PATH: '/usr/bin:/bin:/usr/sbin:/sbin' };
+    await expect(applyLoginShellPath(env, { ...desktop, shell })).resolves.toBeUndefined();
+    expect(env.PATH).toBe('/opt/known/bin:/usr/bin:/bin:/usr/sbin:/sbin');
+  });
+
+  it('keeps the environment, and says why in one line, when the shell fails', async () => {
+    const { shell } = await fakeShell('printf "garbage"; exit 1');
+    const env: NodeJS.ProcessEnv = { PATH: '/usr/bin:/bin' };
+    const kept = await applyLoginShellPath(env, { ...desktop, shell });
+    expect(kept).toBe(`kept the PATH Airlock was started with: ${shell} exited with code 1`);
+    expect(kept).not.toContain('\n');
+    expect(env).toEqual({ PATH: '/usr/bin:/bin' });
+  });
+
+  it('runs no shell on Windows, nor when started from a terminal', async () => {
+    const { shell, dir } = await fakeShell(startupFiles(KNOWN));
+    for (const context of [
+      { platform: 'win32', fromTerminal: false },
+      { platform: 'linux', fromTerminal: true },
+      { platform: 'darwin', fromTerminal: true },
+    ] as const) {
+      const env: NodeJS.ProcessEnv = { PATH: '/usr/bin' };
+      await expect(applyLoginShellPath(env, { ...context, shell })).resolves.toBeUndefined();
+      expect(env.PATH).toBe('/usr/bin');
+    }
+    await expect(readFile(join(dir, 'args'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('asks $SHELL by default', async () => {
+    const { shell } = await fakeShell(startupFiles(KNOWN));
+    const env: NodeJS.ProcessEnv = { SHELL: shell, PATH: '/bin' };
+    await applyLoginShellPath(env, desktop);
+    expect(env.PATH).toBe(KNOWN);
+  });
+});
+
+describe('userShell', () => {
+  it('is $SHELL, else the user’s passwd entry', () => {
+    expect(userShell({ SHELL: '/usr/bin/fish' })).toBe('/usr/bin/fish');
+    const uid = process.getuid?.();
+    const entry = readFileSync('/etc/passwd', 'utf8')
+      .split('\n')
+      .map((line) => line.split(':'))
+      .find((fields) => Number(fields[2]) === uid);
+    expect(userShell({})).toBe(entry?.[6] || '/bin/sh');
+  });
+});
+
+describe('mergePaths', () => {
+  const entry = fc.oneof(
+    fc.constantFrom('/usr/bin', '/bin', '/opt/homebrew/bin', '/home/me/.nvm/bin', '', '.', 'bin'),
+    fc.stringMatching(/^\/[a-z]{1,3}$/),
+  );
+  const path = fc.array(entry, { maxLength: 8 }).map((entries) => entries.join(':'));
+  const absolute = (value: string) => value.split(':').filter((part) => part.startsWith('/'));
+
+  it('lists the login shell’s entries first, in order, then the missing current ones, each once', () => {
+    fc.assert(
+      fc.property(path, path, (login, current) => {
+        const merged = mergePaths(login, current).split(':').filter(Boolean);
+        expect(new Set(merged).size).toBe(merged.length);
+        const fromLogin = [...new Set(absolute(login))];
+        expect(merged.slice(0, fromLogin.length)).toEqual(fromLogin);
+        const rest = [...new Set(absolute(current))].filter((part) => !fromLogin.includes(part));
+        expect(merged.slice(fromLogin.length)).toEqual(rest);
+      }),
+    );
+  });
+
+  it('drops empty and relative entries, which would be looked up in the agent’s folder', () => {
+    expect(mergePaths('::/usr/bin:.:node_modules/.bin', '/bin::')).toBe('/usr/bin:/bin');
+  });
+});
