@@ -64,6 +64,12 @@ export type CoreOptions = {
   openUrl?: (url: string, where: 'window' | 'browser') => Promise<void>;
   /** How long the settings view's "Test" of an agent may take; a minute by default. */
   testDeadlineMs?: number;
+  /**
+   * Settles once agents may start: the desktop app takes the login shell's `PATH` meanwhile
+   * (shell-env.ts), so that no agent starts with a desktop launcher's shorter one. The window
+   * opens without waiting for it.
+   */
+  agentsReady?: Promise<unknown>;
 };
 
 /** A listener for every event the core emits. */
@@ -130,6 +136,7 @@ export class AirlockCore {
       cwd: options.defaultCwd,
       timeouts: this.timeouts,
       testDeadlineMs: options.testDeadlineMs,
+      agentsReady: options.agentsReady,
     });
     this.onEvent((channel, payload) => {
       if (channel === 'session:onDidAppend') {
@@ -859,10 +866,11 @@ export class AirlockCore {
     const abort = new AbortController();
     // Values the user saved for this agent join its environment (and win over the settings
     // file's: they are what the user entered last, in the app).
-    const pending = this.secrets
-      .get(agentName)
-      .catch(() => ({}))
-      .then((saved) =>
+    const pending = Promise.all([
+      this.secrets.get(agentName).catch(() => ({})),
+      this.options.agentsReady?.catch(() => undefined),
+    ])
+      .then(([saved]) =>
         AgentConnection.start(
           { ...spec, env: { ...spec.env, ...saved }, cwd },
           {

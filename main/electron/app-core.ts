@@ -44,18 +44,21 @@ export async function pickFolder(): Promise<string | null> {
 
 /**
  * Creates the core and loads the settings file, and meanwhile takes the user's login-shell
- * `PATH` for the agents (see main/core/shell-env.ts). Both are awaited: no agent, nor the
- * settings view's Test, may start with the launcher's short `PATH`.
+ * `PATH` for the agents (see main/core/shell-env.ts). The window does not wait for the shell
+ * (a slow one takes seconds); agents do: none, nor the settings view's Test, starts with the
+ * launcher's short `PATH`.
  */
 export async function startCore(demoAgentScript: string): Promise<AirlockCore> {
   const shellPath = applyLoginShellPath(process.env, {
     platform: process.platform,
     fromTerminal: Boolean(process.stdin.isTTY || process.stdout.isTTY),
-  }).then((kept) => {
-    if (kept) {
-      console.warn(`airlock: ${kept}`);
-    }
-  });
+  })
+    .then((kept) => {
+      if (kept) {
+        console.warn(`airlock: ${kept}`);
+      }
+    })
+    .catch((error: unknown) => console.warn('airlock: kept the PATH as it is:', error));
   const core = new AirlockCore({
     settingsPath: settingsPath(),
     logsDir: logsDir(),
@@ -66,7 +69,8 @@ export async function startCore(demoAgentScript: string): Promise<AirlockCore> {
     secrets: keychainSecretStore(),
     // Consented URLs open in the isolated window (set up in index.ts) or the system browser.
     openUrl,
+    agentsReady: shellPath,
   });
-  await Promise.all([core.init(), shellPath]);
+  await core.init();
   return core;
 }

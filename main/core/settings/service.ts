@@ -29,6 +29,8 @@ export type AgentSettingsOptions = {
   cwd: string;
   timeouts: ConnectionTimeouts;
   testDeadlineMs?: number;
+  /** Settles once agents may start (see the core's option of that name). */
+  agentsReady?: Promise<unknown>;
 };
 
 /** The longest text the contract takes in a test report's fields. */
@@ -143,12 +145,16 @@ export class AgentSettings {
     });
     try {
       const report = await Promise.race([
-        probeAgent(spec, {
-          logsDir: this.options.logsDir,
-          timeouts: this.options.timeouts,
-          cwd: this.options.cwd,
-          signal: abort.signal,
-        }),
+        Promise.resolve(this.options.agentsReady)
+          .catch(() => undefined)
+          .then(() =>
+            probeAgent(spec, {
+              logsDir: this.options.logsDir,
+              timeouts: this.options.timeouts,
+              cwd: this.options.cwd,
+              signal: abort.signal,
+            }),
+          ),
         late,
       ]);
       return testReport(spec, report);

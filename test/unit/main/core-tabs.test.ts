@@ -9,7 +9,7 @@
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AirlockCore } from '../../../main/core/core.js';
 import type { AgentSpec } from '../../../main/core/settings/catalog.js';
 import { fixtureSpec } from '../../helpers/agents.js';
@@ -335,5 +335,50 @@ describe("a new tab after its agent's settings changed", () => {
     const pids = [await pid('before'), await pid('after')];
     await started.dispose();
     expect(pids.map(alive)).toEqual([false, false]);
+  });
+});
+
+describe('agents wait until the core may start them (the login shell PATH, in the desktop app)', () => {
+  /** A gate that, as it opens, puts a pid file in the environment agents inherit. */
+  async function gate() {
+    const pidFile = join(await mkdtemp(join(tmpdir(), 'airlock-pid-')), 'agent.pid');
+    let open!: () => void;
+    const ready = new Promise<void>((resolve) => {
+      open = () => {
+        vi.stubEnv('SCRIPTED_PID_FILE', pidFile);
+        resolve();
+      };
+    });
+    return { ready, open, pid: () => readFile(pidFile, 'utf8') };
+  }
+  afterEach(() => vi.unstubAllEnvs());
+
+  it('a tab starts its agent only then, with the environment as it is then', async () => {
+    const { ready, open, pid } = await gate();
+    const agent = fixtureSpec('basic');
+    const started = await startCore([agent], timeouts, { agentsReady: ready });
+    core = started.core;
+    const { key } = (await core.invoke('session:create', {
+      agentName: agent.name,
+      cwd: started.dir,
+    })) as { key: string };
+    await started.recorder.status(key, 'starting');
+    open();
+    await started.recorder.status(key, 'ready');
+    await expect(pid()).resolves.toMatch(/^\d+$/);
+  });
+
+  it("the settings view's Test too: it runs out its time waiting, and starts nothing", async () => {
+    const pidFile = join(await mkdtemp(join(tmpdir(), 'airlock-pid-')), 'agent.pid');
+    vi.stubEnv('SCRIPTED_PID_FILE', pidFile);
+    const agent = fixtureSpec('basic');
+    const started = await startCore([agent], timeouts, {
+      agentsReady: new Promise(() => undefined),
+      testDeadlineMs: 3_000,
+    });
+    core = started.core;
+    const report = await core.invoke('settings:testAgent', { agentName: agent.name });
+    expect(report).toMatchObject({ ok: false, error: expect.stringMatching(/did not finish/) });
+    await expect(readFile(pidFile, 'utf8')).rejects.toThrow(/ENOENT/);
   });
 });

@@ -69,8 +69,10 @@ describe('the Electron entry point', () => {
     expect(prefs?.preload).toMatch(/[/\\]preload[/\\]index\.cjs$/);
     expect(prefs?.sandbox).toBe(true);
     expect(window?.loadURL).toHaveBeenCalledWith('airlock://app/index.html');
-    // Agents start with the login shell's PATH, taken before the window opened.
-    expect(process.env.PATH?.split(':')[0]).toBe('/opt/login-shell/bin');
+    // Agents start with the login shell's PATH, taken at start (the window does not wait).
+    await vi.waitFor(() => expect(process.env.PATH?.split(':')[0]).toBe('/opt/login-shell/bin'), {
+      timeout: 10_000,
+    });
   });
 
   it('answers the window through the core, with the demo agent and the folder picker', async () => {
