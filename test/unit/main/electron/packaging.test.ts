@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Configuration } from 'electron-builder';
@@ -20,6 +21,11 @@ const { getConfig, validateConfiguration } =
 const { DebugLogger } = require('builder-util') as {
   DebugLogger: new (enabled: boolean) => unknown;
 };
+// The list electron-builder's deb depends on when the configuration names none.
+const { default: FpmTarget } = require('app-builder-lib/out/targets/FpmTarget.js') as {
+  default: { prototype: { getDefaultDepends(target: string): string[] } };
+};
+const defaultDebDepends = FpmTarget.prototype.getDefaultDepends('deb');
 
 let config: Configuration;
 beforeAll(async () => {
@@ -56,10 +62,25 @@ describe('the electron-builder configuration', () => {
     expect(existsSync(`${root}build/icon.png`)).toBe(true);
   });
 
-  it('builds a dir and an AppImage on Linux, a dmg on macOS and an NSIS installer on Windows', () => {
-    expect(targets(config.linux?.target)).toEqual(['dir', 'AppImage']);
+  it('builds a deb, an AppImage and a dir on Linux, a dmg on macOS and an NSIS installer on Windows', () => {
+    expect(targets(config.linux?.target)).toEqual(['deb', 'AppImage', 'dir']);
     expect(targets(config.mac?.target)).toEqual(['dmg']);
     expect(targets(config.win?.target)).toEqual(['nsis']);
+  });
+
+  it('gives the deb what electron-builder requires of one, and the libraries Electron loads at start', async () => {
+    // electron-builder refuses a deb without a maintainer (with an email) and a homepage.
+    expect(config.linux?.maintainer).toMatch(/^[^<>]+ <[^@<>\s]+@[^@<>\s]+>$/);
+    const metadata = JSON.parse(await readFile(`${root}package.json`, 'utf8')) as {
+      homepage?: string;
+    };
+    expect(metadata.homepage).toMatch(/^https:\/\//);
+    expect(config.linux?.synopsis).toBeTruthy();
+    // Its `depends` replaces electron-builder's default list: that list, plus what it lacks.
+    expect(config.deb?.depends).toEqual([...defaultDebDepends, 'libgbm1', 'libasound2']);
+    // The after-install script (setuid chrome-sandbox where needed, the AppArmor profile) is
+    // electron-builder's own: a custom one would have to do all of that again.
+    expect(config.deb?.afterInstall).toBeUndefined();
   });
 
   it('flips the fuses: no run-as-node, NODE_OPTIONS or --inspect; only app.asar loads; no file:// privileges', () => {
