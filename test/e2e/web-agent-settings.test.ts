@@ -205,6 +205,31 @@ describe('the agents settings view', () => {
     await shoot('test-result');
   });
 
+  it("keeps a test's result when the view is left and opened again, until the agent changes", async () => {
+    await writeFile(
+      settingsFile(),
+      JSON.stringify({ agent_servers: { Missing: { command: '/nonexistent/agent-binary' } } }),
+    );
+    await openSettings();
+    await view().getByRole('button', { name: 'Test Missing' }).click();
+    const result = view().getByRole('region', { name: 'Test of Missing' });
+    await result.getByText('Missing did not start.').waitFor({ timeout: 60_000 });
+
+    await page().getByRole('button', { name: 'Back to sessions' }).click();
+    await page()
+      .getByRole('button', { name: /Agent settings/ })
+      .click();
+    await result.getByText('Missing did not start.').waitFor();
+
+    // Changed by hand: the result was for the old command.
+    await writeFile(
+      settingsFile(),
+      JSON.stringify({ agent_servers: { Missing: { command: '/nonexistent/other-binary' } } }),
+    );
+    await agentList().getByText('/nonexistent/other-binary').waitFor();
+    await expect(result.count()).resolves.toBe(0);
+  });
+
   it('tests an agent that needs signing in: its methods, and why no session starts', async () => {
     const agent = fixtureSpec('auth-required', 'Needs Login');
     await writeFile(

@@ -5,21 +5,18 @@
  * core answers, field by field. It reads the list again whenever the agents change, a hand edit
  * of the file included.
  */
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
 import type {
   AgentSettingsView,
   AgentTestReport,
   AirlockApi,
   CallResponse,
 } from '../../../preload/contract';
+import { agentTests, type AgentTest } from '../state/agent-tests';
 import { AgentForm } from './agent-settings-form';
 import { ModalDialog } from './modal-dialog';
 
 type Listing = CallResponse<'settings:getAgents'>;
-
-/** A test of an agent: running, or what it found, or why it could not be asked. */
-type TestState =
-  { busy: true } | { busy: false; report: AgentTestReport } | { busy: false; error: string };
 
 /** What the form shows: a new agent, or one of the list's. */
 type Editing = { agent?: AgentSettingsView };
@@ -30,7 +27,8 @@ export function AgentSettings({ api, onClose }: { api: AirlockApi; onClose(): vo
   const [loadError, setLoadError] = useState<string | undefined>();
   const [editing, setEditing] = useState<Editing | undefined>();
   const [removing, setRemoving] = useState<string | undefined>();
-  const [tests, setTests] = useState<Record<string, TestState>>({});
+  // Kept beyond the view: leaving it and coming back shows the results again.
+  useSyncExternalStore(agentTests.subscribe, agentTests.snapshot);
   const [notice, setNotice] = useState('');
   const [failure, setFailure] = useState<string | undefined>();
   const heading = useRef<HTMLHeadingElement>(null);
@@ -79,15 +77,11 @@ export function AgentSettings({ api, onClose }: { api: AirlockApi; onClose(): vo
     await load();
   };
 
-  const test = (name: string) => {
-    setTests((known) => ({ ...known, [name]: { busy: true } }));
-    api.invoke('settings:testAgent', { agentName: name }).then(
-      (report) => setTests((known) => ({ ...known, [name]: { busy: false, report } })),
-      (error: unknown) =>
-        setTests((known) => ({
-          ...known,
-          [name]: { busy: false, error: (error as Error).message },
-        })),
+  const test = (agent: AgentSettingsView) => {
+    agentTests.set(agent, { busy: true });
+    api.invoke('settings:testAgent', { agentName: agent.name }).then(
+      (report) => agentTests.set(agent, { busy: false, report }),
+      (error: unknown) => agentTests.set(agent, { busy: false, error: (error as Error).message }),
     );
   };
 
@@ -192,7 +186,7 @@ export function AgentSettings({ api, onClose }: { api: AirlockApi; onClose(): vo
               agent={agent}
               editable={editable}
               lockedBy={lockedBy}
-              test={tests[agent.name]}
+              test={agentTests.get(agent)}
               onEdit={() => setEditing({ agent })}
               onDuplicate={() =>
                 void act(async () => {
@@ -204,7 +198,7 @@ export function AgentSettings({ api, onClose }: { api: AirlockApi; onClose(): vo
                 })
               }
               onRemove={() => setRemoving(agent.name)}
-              onTest={() => test(agent.name)}
+              onTest={() => test(agent)}
             />
           ))}
         </ul>
@@ -258,7 +252,7 @@ function AgentItem({
   agent: AgentSettingsView;
   editable: boolean;
   lockedBy: string | undefined;
-  test: TestState | undefined;
+  test: AgentTest | undefined;
   onEdit(): void;
   onDuplicate(): void;
   onRemove(): void;
@@ -330,7 +324,7 @@ function AgentItem({
 }
 
 /** What a test found, in place under its agent. */
-function TestResult({ name, test }: { name: string; test: TestState }) {
+function TestResult({ name, test }: { name: string; test: AgentTest }) {
   return (
     <section className="agent-test" aria-label={`Test of ${name}`} aria-busy={test.busy}>
       <div role="status">
