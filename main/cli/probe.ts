@@ -5,16 +5,18 @@
  * so what it reports is what the app would see: identity, protocol version, capabilities, sign-in
  * methods (with the variable an `env_var` method reads), and whether a session opens.
  */
-import type * as acp from '@agentclientprotocol/sdk';
+import * as acp from '@agentclientprotocol/sdk';
 import type { AuthMethodView } from '../../preload/contract.js';
 import {
   AgentConnection,
   agentLogPath,
+  clientCapabilities,
   type ConnectionTimeouts,
 } from '../core/agent-connection.js';
 import { AgentRequestError, AUTH_REQUIRED } from '../core/errors.js';
 import { commandLine, type AgentSpec } from '../core/settings/catalog.js';
 import { authMethodsWithEnv, readyEnvMethod } from '../core/sign-in.js';
+import type { TerminalRequests } from '../core/terminals/service.js';
 
 /**
  * One sign-in method as the probe reports it; an `env_var` method lists each variable and
@@ -38,6 +40,8 @@ export type ProbeReport = {
   version?: string;
   protocolVersion?: number;
   capabilities?: acp.AgentCapabilities;
+  /** What Airlock advertised to the agent (`clientCapabilities`), the other side of the handshake. */
+  offered?: acp.ClientCapabilities;
   authMethods?: ProbeAuthMethod[];
   session?: ProbeSession;
   /** The agent's stderr log. */
@@ -74,6 +78,15 @@ export async function probeAgent(spec: AgentSpec, options: ProbeOptions): Promis
         // Nobody is there to answer a form: the probe dismisses it, as a user would.
         onElicitation: async () => ({ action: 'cancel' }),
         onElicitationComplete: () => undefined,
+        // No session of the probe's is one to serve files for.
+        onReadTextFile: async ({ sessionId }) => {
+          throw acp.RequestError.sessionNotFound(sessionId.slice(0, 100));
+        },
+        onWriteTextFile: async ({ sessionId }) => {
+          throw acp.RequestError.sessionNotFound(sessionId.slice(0, 100));
+        },
+        // Nor one to run commands for.
+        terminals: refuseTerminals,
         onExit: () => undefined,
       },
     });
@@ -90,6 +103,7 @@ export async function probeAgent(spec: AgentSpec, options: ProbeOptions): Promis
       version: identity.version,
       protocolVersion: identity.protocolVersion,
       capabilities: connection.capabilities,
+      offered: clientCapabilities(connection.elicitationModes),
       authMethods: authMethodsWithEnv(connection),
       session: await openSession(connection, options.cwd),
     };
@@ -97,6 +111,18 @@ export async function probeAgent(spec: AgentSpec, options: ProbeOptions): Promis
     await connection.stop();
   }
 }
+
+/** The probe's answer to every `terminal/*` request: it has no session to run commands in. */
+async function noSession({ sessionId }: { sessionId: string }): Promise<never> {
+  throw acp.RequestError.sessionNotFound(sessionId.slice(0, 100));
+}
+const refuseTerminals: TerminalRequests = {
+  create: noSession,
+  output: noSession,
+  waitForExit: noSession,
+  kill: noSession,
+  release: noSession,
+};
 
 /**
  * Runs `session/new`. When the agent needs sign-in and an `env_var` method's variables are set,
@@ -163,6 +189,12 @@ export function formatReport(report: ProbeReport): string {
   lines.push('Capabilities' + (capabilities.length ? '' : '  (none)'));
   for (const [path, value] of capabilities) {
     lines.push(`  ${path}: ${value}`);
+  }
+  if (report.offered) {
+    lines.push('Airlock offers');
+    for (const [path, value] of flattenCapabilities(report.offered)) {
+      lines.push(`  ${path}: ${value}`);
+    }
   }
   const methods = report.authMethods ?? [];
   lines.push('Sign-in' + (methods.length ? '' : '       none needed'));

@@ -15,6 +15,7 @@ import { AgentRequestError, UserFacingError } from './errors.js';
 import { parseInitializeResponse, type InitializeResult } from './initialize.js';
 import { commandLine, type AgentSpec } from './settings/catalog.js';
 import { StderrTail, type StderrMark } from './stderr-tail.js';
+import type { TerminalRequests } from './terminals/service.js';
 
 /** Airlock's own name and version, sent as `clientInfo`. */
 export const CLIENT_INFO = { name: 'airlock', title: 'Airlock', version: '0.1.0' } as const;
@@ -31,8 +32,10 @@ export const DEFAULT_ELICITATION_MODES: ElicitationModes = { form: true, url: fa
  */
 export function clientCapabilities(modes: ElicitationModes): acp.ClientCapabilities {
   return {
-    fs: { readTextFile: false, writeTextFile: false },
-    terminal: false,
+    // Served inside the session's working folder only (see files/).
+    fs: { readTextFile: true, writeTextFile: true },
+    // Commands run in the session's working folder, without a shell (see terminals/).
+    terminal: true,
     elicitation: {
       ...(modes.form ? { form: {} } : {}),
       ...(modes.url ? { url: {} } : {}),
@@ -122,6 +125,15 @@ export type ConnectionDelegate = {
   onElicitation(params: unknown, signal: AbortSignal): Promise<acp.CreateElicitationResponse>;
   /** `elicitation/complete`, with its raw params. */
   onElicitationComplete(params: unknown): void;
+  /** `fs/read_text_file`. */
+  onReadTextFile(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
+  /** `fs/write_text_file`. */
+  onWriteTextFile(
+    params: acp.WriteTextFileRequest,
+    signal: AbortSignal,
+  ): Promise<acp.WriteTextFileResponse>;
+  /** `terminal/create`, `terminal/output`, `terminal/wait_for_exit`, `terminal/kill`, `terminal/release`. */
+  terminals: TerminalRequests;
 };
 
 /** Limits that keep a misbehaving agent from hanging the app. */
@@ -231,6 +243,27 @@ export class AgentConnection {
         acp.methods.client.elicitation.complete,
         (params: unknown) => params,
         ({ params }) => options.delegate.onElicitationComplete(params),
+      )
+      .onRequest(acp.methods.client.fs.readTextFile, ({ params }) =>
+        options.delegate.onReadTextFile(params),
+      )
+      .onRequest(acp.methods.client.fs.writeTextFile, ({ params, signal }) =>
+        options.delegate.onWriteTextFile(params, signal),
+      )
+      .onRequest(acp.methods.client.terminal.create, ({ params }) =>
+        options.delegate.terminals.create(params),
+      )
+      .onRequest(acp.methods.client.terminal.output, ({ params }) =>
+        options.delegate.terminals.output(params),
+      )
+      .onRequest(acp.methods.client.terminal.waitForExit, ({ params, signal }) =>
+        options.delegate.terminals.waitForExit(params, signal),
+      )
+      .onRequest(acp.methods.client.terminal.kill, ({ params }) =>
+        options.delegate.terminals.kill(params),
+      )
+      .onRequest(acp.methods.client.terminal.release, ({ params }) =>
+        options.delegate.terminals.release(params),
       );
     const stream = acp.ndJsonStream(
       Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,

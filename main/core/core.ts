@@ -29,6 +29,7 @@ import {
 import { Attention, type AttentionListener } from './attention.js';
 import { AgentRequestError, AUTH_REQUIRED, UserFacingError } from './errors.js';
 import { ElicitationBroker } from './elicitation/broker.js';
+import { FileService } from './files/service.js';
 import { analyseUrl } from './elicitation/url-analysis.js';
 import { checkWorkingFolder, RecentFolders } from './recent-folders.js';
 import { NO_SECRET_STORE, type SecretStore } from './secrets.js';
@@ -41,6 +42,7 @@ import {
   type AgentSpec,
 } from './settings/catalog.js';
 import { watchSettings, type SettingsWatcher } from './settings/file.js';
+import { TerminalService } from './terminals/service.js';
 import { AgentSettings } from './settings/service.js';
 import { configViews, mapUpdate } from './updates.js';
 
@@ -115,6 +117,17 @@ export class AirlockCore {
   private readonly agentSettings: AgentSettings;
   /** The cards waiting on the user, for the host's notifications and badge. */
   private readonly attention = new Attention((key) => this.sessions.get(key)?.summary.agentName);
+  /** The agent's file requests, served inside each session's folder. */
+  private readonly files = new FileService({
+    find: (connection, sessionId) => this.sessionOn(connection, sessionId),
+    askBeforeWrites: () => this.catalog.askBeforeWrites === true,
+    nextPromptKey: () => `p${(this.nextId++).toString(36)}`,
+  });
+
+  /** The commands agents run (`terminal/*`), each ended with its session, agent or the app. */
+  private readonly terminals = new TerminalService((connection, sessionId) =>
+    this.sessionOn(connection, sessionId),
+  );
 
   constructor(private readonly options: CoreOptions) {
     this.recentFolders = new RecentFolders(
@@ -237,11 +250,13 @@ export class AirlockCore {
     const pending = [...this.running.keys()];
     this.connections.clear();
     this.running.clear();
-    await Promise.all(
-      pending.map((started) =>
+    await Promise.all([
+      // No command an agent ran outlives the app.
+      this.terminals.dispose(),
+      ...pending.map((started) =>
         started.then((connection) => connection.stop()).catch(() => undefined),
       ),
-    );
+    ]);
   }
 
   private readonly handlers: Handlers = {
@@ -327,6 +342,7 @@ export class AirlockCore {
       this.abandonStart(session);
       session.close();
       this.elicitations.tabClosed(key, session);
+      void this.terminals.sessionEnded(session);
       this.sessions.delete(key);
       this.closedSummaries.set(key, session.summary);
       const connection = session.connection;
@@ -898,6 +914,9 @@ export class AirlockCore {
                   this.elicitations.complete(started, params);
                 }
               },
+              onReadTextFile: (params) => this.files.read(started, params),
+              onWriteTextFile: (params, signal) => this.files.write(started, params, signal),
+              terminals: this.terminals.handlersFor(() => started),
               onExit: (exit) => {
                 this.running.delete(pending);
                 if (this.connections.get(agentName) === pending) {
@@ -905,6 +924,7 @@ export class AirlockCore {
                 }
                 if (started) {
                   this.elicitations.connectionEnded(started);
+                  void this.terminals.connectionEnded(started);
                 }
                 for (const session of this.sessions.values()) {
                   if (session.connection === started) {

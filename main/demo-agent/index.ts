@@ -2,13 +2,17 @@
  * The built-in demo agent: model-free, its own process, speaking ACP over stdio.
  *
  * It streams replies in chunks, and its commands show every feature Airlock renders:
- * `/help`, `/tool`, `/permission`, `/permission-run`, `/plan`, `/long N`, `/title TEXT`, `/crash`, and the form
+ * `/help`, `/tool`, `/permission`, `/permission-run`, `/plan`, `/long N`, `/title TEXT`, `/crash`,
+ * the file commands `/read PATH`, `/write PATH` and `/outside` (see files.ts), `/run CMD` in a
+ * terminal (see terminals.ts), and the form
  * elicitations (`/form` and its variants, see elicit.ts).
  */
 import * as acp from '@agentclientprotocol/sdk';
 import { randomUUID } from 'node:crypto';
 import { Readable, Writable } from 'node:stream';
 import { describeOutcome, formCommands } from './elicit.js';
+import { fileCommands } from './files.js';
+import { terminalCommands } from './terminals.js';
 import { SETUP } from './forms.js';
 import { agentInput } from './parent-port-input.js';
 import { urlAtStart, urlCommands } from './url-flows.js';
@@ -55,6 +59,14 @@ const COMMANDS: acp.AvailableCommand[] = [
   { name: 'title', description: 'Name this session', input: { hint: 'title' } },
   { name: 'crash', description: 'Exit in the middle of a turn' },
   { name: 'links', description: 'Show links and a code block' },
+  { name: 'read', description: 'Read a file through Airlock', input: { hint: 'PATH' } },
+  {
+    name: 'write',
+    description: 'Write a small text file through Airlock',
+    input: { hint: 'PATH' },
+  },
+  { name: 'outside', description: 'Try to read and write outside the session folder' },
+  { name: 'run', description: 'Run a command in a terminal', input: { hint: 'CMD' } },
   { name: 'form', description: 'Ask with a form of every field type' },
   { name: 'form-titled', description: 'Ask with a titled single select' },
   { name: 'form-multi', description: 'Ask with multi selects' },
@@ -197,6 +209,14 @@ async function prompt(
   const urls = urlCommands(client, params.sessionId, say, urlSupported, () =>
     untilCancelled(state),
   );
+  const files = fileCommands(client, params.sessionId, state, () => clientCapabilities, say);
+  const terminals = terminalCommands(
+    client,
+    params.sessionId,
+    state,
+    () => clientCapabilities,
+    say,
+  );
   switch (command) {
     case '/help':
       await streamText(client, params.sessionId, state, HELP_TEXT, 24);
@@ -261,6 +281,16 @@ async function prompt(
       }
       if (Object.hasOwn(urls, command)) {
         await urls[command]!();
+        break;
+      }
+      if (Object.hasOwn(terminals, command)) {
+        // The rest of the line: the command and its arguments.
+        stopReason = (await terminals[command]!(text.slice(command.length).trim())) ?? stopReason;
+        break;
+      }
+      if (Object.hasOwn(files, command)) {
+        // The rest of the line: a path may hold spaces.
+        await files[command]!(text.slice(command.length).trim());
         break;
       }
       if (state.thinking) {

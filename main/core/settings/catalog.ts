@@ -3,7 +3,8 @@
  *
  * The settings file uses the shape Zed uses, so users can paste what they have:
  * `{ "agent_servers": { "<name>": { "command", "args", "env" } } }`. Airlock adds an agent's
- * `url_domains` (where its URL-mode requests should lead) and `url_elicitation`.
+ * `url_domains` (where its URL-mode requests should lead), `url_elicitation`, and
+ * `ask_before_writes` (every file write an agent asks for waits on the user's permission).
  */
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -66,6 +67,8 @@ export type UrlElicitation = z.infer<typeof UrlElicitation>;
 export type AgentCatalog = {
   agents: AgentSpec[];
   urlElicitation: UrlElicitation;
+  /** `ask_before_writes`: every file write an agent asks for waits on a permission card first. */
+  askBeforeWrites?: boolean;
   error?: string;
   unreadable?: true;
 };
@@ -119,6 +122,7 @@ const settingsFile = z
       })
       .default({}),
     url_elicitation: UrlElicitation.default('isolated_window'),
+    ask_before_writes: z.boolean().default(false),
   })
   .loose();
 
@@ -198,9 +202,13 @@ export function parseAgentCatalog(raw: string, path: string, demo: AgentSpec): A
         ? (json as Record<string, unknown>).url_elicitation
         : undefined,
     );
+    // Nor stop asking before writes when it says to ask.
+    const askBeforeWrites =
+      (json as Record<string, unknown> | null)?.ask_before_writes === true ? true : undefined;
     return {
       agents: [demo],
       urlElicitation: stated.success ? stated.data : 'isolated_window',
+      ...(askBeforeWrites ? { askBeforeWrites } : {}),
       error: `${path}: ${where}: ${issue?.message ?? 'invalid settings'}`,
     };
   }
@@ -210,6 +218,7 @@ export function parseAgentCatalog(raw: string, path: string, demo: AgentSpec): A
       return {
         agents: [demo],
         urlElicitation: parsed.data.url_elicitation,
+        ...(parsed.data.ask_before_writes ? { askBeforeWrites: true } : {}),
         error: `${path}: agent_servers: "${name}" is reserved for the built-in agent`,
       };
     }
@@ -222,7 +231,11 @@ export function parseAgentCatalog(raw: string, path: string, demo: AgentSpec): A
       ...(server.url_domains === undefined ? {} : { urlDomains: server.url_domains }),
     });
   }
-  return { agents, urlElicitation: parsed.data.url_elicitation };
+  return {
+    agents,
+    urlElicitation: parsed.data.url_elicitation,
+    ...(parsed.data.ask_before_writes ? { askBeforeWrites: true } : {}),
+  };
 }
 
 /** The command line as a user would type it, for display. */

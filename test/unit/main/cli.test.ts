@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { ProbeReport } from '../../../main/cli/probe.js';
 import { runCli } from '../../../main/cli/run.js';
+import { clientCapabilities } from '../../../main/core/agent-connection.js';
 import { demoAgentSpec, fixtureSpec } from '../../helpers/agents.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -122,6 +123,8 @@ describe('airlock probe', () => {
         promptCapabilities: { image: true, audio: false, embeddedContext: true },
         mcpCapabilities: { http: false, sse: false },
       },
+      // The other side of the handshake: what Airlock advertised.
+      offered: clientCapabilities({ form: true, url: false }),
       authMethods: [
         { id: 'login', name: 'Log in', description: 'Sign in with your account', kind: 'agent' },
         {

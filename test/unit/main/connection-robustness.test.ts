@@ -39,7 +39,7 @@ describe('an agent that calls methods Airlock does not implement', () => {
     const end = await started.recorder.event(key, 'turn_end');
     expect(end.stopReason).toBe('end_turn');
     expect(started.recorder.text(key)).toBe(
-      'fs/read_text_file=-32601 terminal/create=-32601 _x/foo=-32601 session/request_permission(bad)=-32602',
+      'fs/delete_file=-32601 terminal/write=-32601 _x/foo=-32601 session/request_permission(bad)=-32602',
     );
     // Nothing of it reached the transcript as a card.
     expect(started.recorder.transcript(key).some((event) => event.type === 'permission')).toBe(

@@ -1,0 +1,129 @@
+/**
+ * `fs/read_text_file`: a text file inside the session's folder, whole or a range of its lines.
+ *
+ * Only regular files are read, opened without blocking and checked on the open handle, so a
+ * FIFO or a device (`/dev/zero`) is refused rather than hanging the request. A file larger than
+ * {@link MAX_FILE_BYTES}, or one that is not UTF-8 text, is refused with an error saying so.
+ */
+import * as acp from '@agentclientprotocol/sdk';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { quotePath, refusal } from './containment.js';
+
+/**
+ * The largest file Airlock reads or writes for an agent: 10 MB. Far above any source file and
+ * any model's context (a 200,000-token window holds about 800 KB of text), yet small enough
+ * that the file, its JSON-encoded copy (escapes can double it) and the diff Airlock keeps all
+ * fit well under the 64 MB message limit and do not stall the app.
+ */
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+/** What a text file held, or why it is not text. */
+export type FileText = { kind: 'text'; text: string } | { kind: 'binary' } | { kind: 'missing' };
+
+/**
+ * Reads the regular file at the real path `path` as UTF-8 text. Throws the JSON-RPC error an
+ * agent gets when it is not a regular file or is too large; a missing file is `missing`.
+ */
+export async function readText(path: string, shown = path): Promise<FileText> {
+  let handle;
+  try {
+    // Non-blocking: opening a FIFO for reading would otherwise wait for a writer forever.
+    handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      return { kind: 'missing' };
+    }
+    throw refusal(shown, `cannot be opened (${code ?? (error as Error).message})`);
+  }
+  try {
+    const stat = await handle.stat();
+    if (stat.isDirectory()) {
+      throw refusal(shown, 'is a folder, not a file');
+    }
+    if (!stat.isFile()) {
+      throw refusal(shown, 'is not a regular file (a device, pipe or socket)');
+    }
+    if (stat.size > MAX_FILE_BYTES) {
+      throw tooLarge(shown, stat.size);
+    }
+    // One byte more than the limit: a file that grew since `stat` is caught too.
+    const buffer = Buffer.alloc(Math.min(stat.size, MAX_FILE_BYTES) + 1);
+    let filled = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+      if (bytesRead === 0) {
+        break;
+      }
+      filled += bytesRead;
+      if (filled === buffer.length) {
+        if (filled > MAX_FILE_BYTES) {
+          throw tooLarge(shown, filled);
+        }
+        break;
+      }
+    }
+    return decode(buffer.subarray(0, filled));
+  } finally {
+    await handle.close();
+  }
+}
+
+/** UTF-8 text, or `binary` for bytes that are not: a NUL byte, or invalid UTF-8. */
+export function decode(bytes: Uint8Array): FileText {
+  if (bytes.includes(0)) {
+    return { kind: 'binary' };
+  }
+  try {
+    return { kind: 'text', text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+  } catch {
+    return { kind: 'binary' };
+  }
+}
+
+/**
+ * The lines `line` (1-based) onwards, at most `limit` of them, each with its line ending. No
+ * `line` starts at the first; no `limit` runs to the end.
+ */
+export function sliceLines(text: string, line?: number | null, limit?: number | null): string {
+  if ((line === undefined || line === null) && (limit === undefined || limit === null)) {
+    return text;
+  }
+  const lines = text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+  const start = Math.max((line ?? 1) - 1, 0);
+  const end = limit === undefined || limit === null ? lines.length : start + limit;
+  return lines.slice(start, end).join('');
+}
+
+/** Reads `path` (already resolved inside the folder) for `fs/read_text_file`. */
+export async function readTextFile(
+  path: string,
+  shown: string,
+  line?: number | null,
+  limit?: number | null,
+): Promise<string> {
+  if (line !== undefined && line !== null && line < 1) {
+    throw refusal(shown, `cannot be read from line ${line}: lines are numbered from 1`);
+  }
+  const file = await readText(path, shown);
+  if (file.kind === 'missing') {
+    throw acp.RequestError.resourceNotFound(quotePath(shown));
+  }
+  if (file.kind === 'binary') {
+    throw refusal(shown, 'is not a text file (it holds NUL bytes or invalid UTF-8)');
+  }
+  return sliceLines(file.text, line, limit);
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1).replace(/\.0$/, '')} MB`;
+}
+
+/** The refusal of a file larger than {@link MAX_FILE_BYTES}. */
+export function tooLarge(path: string, bytes: number): acp.RequestError {
+  return refusal(
+    path,
+    `is too large (${megabytes(bytes)}; Airlock reads and writes files up to ${megabytes(MAX_FILE_BYTES)})`,
+  );
+}

@@ -1,0 +1,92 @@
+/**
+ * `fs/write_text_file`: an atomic write of a text file inside the session's folder.
+ *
+ * The text goes to a new temporary file in the same folder (created exclusively, so it cannot
+ * be a symlink planted in advance), is flushed to disk and given the old file's mode, and then
+ * renamed over the file: anyone reading the file sees the old text or the new, never a part,
+ * and a failed write leaves the old file as it was. Missing parent folders are created, since
+ * agents write new files into new folders; they can only be inside the session's folder,
+ * because the path was resolved there first (see containment.ts) and is checked again after.
+ *
+ * Not kept: a hard link to the old file (the rename gives the path a new file), and the owner
+ * when another user owned it (Airlock writes as the user it runs as).
+ */
+import { randomBytes } from 'node:crypto';
+import { lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { isWithin, nodeResolver, refusal } from './containment.js';
+import { MAX_FILE_BYTES, readText, tooLarge, type FileText } from './read.js';
+
+/**
+ * What was at the path before the write, for the transcript's diff: its text, `null` for a new
+ * file, `undefined` when it was not text (or too large to keep).
+ */
+export type WriteOutcome = { before: string | null | undefined };
+
+/**
+ * Writes `content` to the real path `real`, inside the real folder `root`. `shown` is the path
+ * as the agent gave it, for errors. Throws the JSON-RPC error the agent gets.
+ */
+export async function writeTextFile(
+  real: string,
+  root: string,
+  content: string,
+  shown: string,
+): Promise<WriteOutcome> {
+  if (Buffer.byteLength(content, 'utf8') > MAX_FILE_BYTES) {
+    throw tooLarge(shown, Buffer.byteLength(content, 'utf8'));
+  }
+  if (real === root) {
+    throw refusal(shown, 'is the session folder itself, not a file');
+  }
+  const existing = await lstat(real).catch(() => undefined);
+  if (existing?.isSymbolicLink()) {
+    // The path was resolved through its symlinks a moment ago: one here now was put there since.
+    throw refusal(shown, 'became a symbolic link while Airlock checked it');
+  }
+  if (existing?.isDirectory()) {
+    throw refusal(shown, 'is a folder, not a file');
+  }
+  if (existing && !existing.isFile()) {
+    throw refusal(shown, 'is not a regular file (a device, pipe or socket)');
+  }
+  const old: FileText | undefined = existing
+    ? await readText(real, shown).catch(() => undefined)
+    : { kind: 'missing' };
+  const before = old?.kind === 'text' ? old.text : old?.kind === 'missing' ? null : undefined;
+  const folder = path.dirname(real);
+  if (!existing) {
+    await mkdir(folder, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+      throw refusal(shown, `cannot be written: its folder cannot be created (${error.code})`);
+    });
+  }
+  // Checked again once the folders exist: a folder swapped for a symlink meanwhile is refused.
+  const realFolder = await nodeResolver.realpath(folder);
+  if (realFolder === undefined || !isWithin(root, realFolder, path)) {
+    throw refusal(shown, "is no longer inside the session's folder");
+  }
+  const temp = path.join(
+    realFolder,
+    `.${path.basename(real)}.airlock-${randomBytes(6).toString('hex')}.tmp`,
+  );
+  try {
+    // `wx`: fails if anything, a symlink included, is already at the temporary name.
+    const handle = await open(temp, 'wx', existing ? existing.mode & 0o7777 : 0o666);
+    try {
+      await handle.writeFile(content, 'utf8');
+      if (existing) {
+        // The mode given to `open` is narrowed by the umask; the old file's mode is kept whole.
+        await handle.chmod(existing.mode & 0o7777);
+      }
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, path.join(realFolder, path.basename(real)));
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw refusal(shown, `could not be written (${code}); the file was left as it was`);
+  }
+  return { before };
+}

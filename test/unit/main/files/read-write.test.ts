@@ -1,0 +1,149 @@
+import * as acp from '@agentclientprotocol/sdk';
+import { execFileSync } from 'node:child_process';
+import {
+  chmodSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MAX_FILE_BYTES, readTextFile, sliceLines } from '../../../../main/core/files/read.js';
+import { writeTextFile } from '../../../../main/core/files/write.js';
+
+let root: string;
+beforeEach(async () => {
+  root = await realpath(await mkdtemp(path.join(tmpdir(), 'airlock-files-')));
+});
+afterEach(() => rm(root, { recursive: true, force: true }));
+
+async function failure(promise: Promise<unknown>): Promise<acp.RequestError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(acp.RequestError);
+  return error as acp.RequestError;
+}
+
+describe('readTextFile', () => {
+  const lines = 'one\ntwo\nthree\nfour\n';
+
+  it('honours `line` (1-based) and `limit`', async () => {
+    const file = path.join(root, 'a.txt');
+    writeFileSync(file, lines);
+    await expect(readTextFile(file, file)).resolves.toBe(lines);
+    await expect(readTextFile(file, file, 2)).resolves.toBe('two\nthree\nfour\n');
+    await expect(readTextFile(file, file, 2, 2)).resolves.toBe('two\nthree\n');
+    await expect(readTextFile(file, file, null, 1)).resolves.toBe('one\n');
+    await expect(readTextFile(file, file, 9)).resolves.toBe('');
+    expect(sliceLines('a\nb', 2, 5)).toBe('b');
+    expect((await failure(readTextFile(file, file, 0))).message).toContain('numbered from 1');
+  });
+
+  it('refuses binary files: NUL bytes or invalid UTF-8', async () => {
+    const nul = path.join(root, 'nul.bin');
+    writeFileSync(nul, Buffer.from([0x61, 0x00, 0x62]));
+    const latin1 = path.join(root, 'latin1.txt');
+    writeFileSync(latin1, Buffer.from([0x63, 0x61, 0x66, 0xe9]));
+    for (const file of [nul, latin1]) {
+      const error = await failure(readTextFile(file, file));
+      expect(error.code).toBe(-32602);
+      expect(error.message).toContain('is not a text file');
+    }
+  });
+
+  it('refuses a file over the limit without reading it', async () => {
+    const big = path.join(root, 'big.txt');
+    writeFileSync(big, '');
+    // Sparse: the size is there without writing 10 MB.
+    truncateSync(big, MAX_FILE_BYTES + 1);
+    const error = await failure(readTextFile(big, big));
+    expect(error.message).toContain('is too large (10 MB;');
+    truncateSync(big, MAX_FILE_BYTES);
+    writeFileSync(path.join(root, 'ok.txt'), 'x'.repeat(1000));
+    await expect(readTextFile(path.join(root, 'ok.txt'), 'ok.txt')).resolves.toHaveLength(1000);
+  });
+
+  it('refuses a FIFO and a folder at once instead of hanging, and reports a missing file', async () => {
+    const folder = path.join(root, 'dir');
+    mkdirSync(folder);
+    expect((await failure(readTextFile(folder, folder))).message).toContain('is a folder');
+    if (process.platform !== 'win32') {
+      const fifo = path.join(root, 'fifo');
+      execFileSync('mkfifo', [fifo]);
+      expect((await failure(readTextFile(fifo, fifo))).message).toContain('not a regular file');
+    }
+    const missing = path.join(root, 'missing.txt');
+    expect((await failure(readTextFile(missing, missing))).code).toBe(-32002);
+  });
+});
+
+describe('writeTextFile', () => {
+  it('writes a new file, creating its missing folders', async () => {
+    const file = path.join(root, 'new', 'deep', 'a.txt');
+    const outcome = await writeTextFile(file, root, 'hello\n', file);
+    expect(readFileSync(file, 'utf8')).toBe('hello\n');
+    expect(outcome.before).toBeNull();
+  });
+
+  it('replaces a file atomically, keeping its mode, and reports what was there', async () => {
+    const file = path.join(root, 'run.sh');
+    writeFileSync(file, 'echo old\n');
+    chmodSync(file, 0o751);
+    const inodeBefore = statSync(file).ino;
+    const outcome = await writeTextFile(file, root, 'echo new\n', file);
+    expect(outcome.before).toBe('echo old\n');
+    expect(readFileSync(file, 'utf8')).toBe('echo new\n');
+    if (process.platform !== 'win32') {
+      expect(statSync(file).mode & 0o7777).toBe(0o751);
+    }
+    // A new file was renamed into place: the old one was never truncated and rewritten.
+    expect(statSync(file).ino).not.toBe(inodeBefore);
+    expect(readdirSync(root)).toEqual(['run.sh']);
+  });
+
+  it.skipIf(process.platform === 'win32' || process.getuid?.() === 0)(
+    'leaves the old file intact and no temporary file behind when the write fails',
+    async () => {
+      const folder = path.join(root, 'locked');
+      mkdirSync(folder);
+      const file = path.join(folder, 'a.txt');
+      writeFileSync(file, 'original\n');
+      // The folder takes no new entries: the temporary file cannot be created.
+      chmodSync(folder, 0o555);
+      try {
+        const error = await failure(writeTextFile(file, root, 'replacement\n', file));
+        expect(error.message).toContain('the file was left as it was');
+        expect(readFileSync(file, 'utf8')).toBe('original\n');
+        expect(readdirSync(folder)).toEqual(['a.txt']);
+      } finally {
+        chmodSync(folder, 0o755);
+      }
+    },
+  );
+
+  it('refuses a symlink at the path, a folder, and content over the limit', async () => {
+    writeFileSync(path.join(root, 'target.txt'), 'kept\n');
+    const link = path.join(root, 'link.txt');
+    symlinkSync('target.txt', link);
+    expect((await failure(writeTextFile(link, root, 'x', link))).message).toContain(
+      'symbolic link',
+    );
+    expect(readFileSync(path.join(root, 'target.txt'), 'utf8')).toBe('kept\n');
+    mkdirSync(path.join(root, 'dir'));
+    expect(
+      (await failure(writeTextFile(path.join(root, 'dir'), root, 'x', 'dir'))).message,
+    ).toContain('is a folder');
+    const big = 'x'.repeat(MAX_FILE_BYTES + 1);
+    expect(
+      (await failure(writeTextFile(path.join(root, 'big.txt'), root, big, 'big.txt'))).message,
+    ).toContain('too large');
+  });
+});

@@ -1,0 +1,93 @@
+import { realpath } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { TranscriptEvent } from '../../../../preload/contract.js';
+import type { AirlockCore } from '../../../../main/core/core.js';
+import { readySession, startCore } from '../../../helpers/core-harness.js';
+
+let core: AirlockCore | undefined;
+afterEach(async () => {
+  await core?.dispose();
+  core = undefined;
+});
+
+/** The text a tool call's updates showed, in order. */
+function shownTexts(events: TranscriptEvent[]): string[] {
+  return events.flatMap((event) =>
+    event.type === 'tool_call' || event.type === 'tool_call_update'
+      ? (event.fields.content ?? []).flatMap((item) =>
+          item.type === 'content' && item.content.type === 'text' ? [item.content.text] : [],
+        )
+      : [],
+  );
+}
+
+async function demo() {
+  const started = await startCore();
+  core = started.core;
+  const key = await readySession(core, started.recorder, 'Demo Agent', started.dir);
+  return { ...started, key, folder: await realpath(started.dir) };
+}
+
+describe("the demo agent's /run", () => {
+  it('runs the command in a tool call that embeds its terminal, and says how it ended', async () => {
+    const { core, recorder, key, folder } = await demo();
+    await core.invoke('session:prompt', { key, text: "/run echo '$(echo hi)' two" });
+    const end = await recorder.event(key, 'turn_end');
+    expect(end.stopReason).toBe('end_turn');
+    const events = recorder.transcript(key);
+    const call = events.find((event) => event.type === 'tool_call');
+    expect(call?.fields).toMatchObject({
+      title: "Run echo '$(echo hi)' two",
+      kind: 'execute',
+      content: [{ type: 'terminal', terminalId: expect.stringMatching(/^term_/) }],
+    });
+    // No shell: the argument arrives as it was typed.
+    expect(shownTexts(events).at(-1)).toBe('~~~~\n$(echo hi) two\n\n~~~~');
+    expect(recorder.text(key)).toContain("`echo '$(echo hi)' two` exited with code 0.");
+    const system = events.flatMap((event) => (event.type === 'system' ? [event.text] : []));
+    expect(system).toEqual([
+      `Running: echo '$(echo hi)' two in ${folder}`,
+      `Ran: echo '$(echo hi)' two in ${folder}: exited with code 0`,
+    ]);
+    expect(recorder.dropped).toEqual([]);
+  });
+
+  it('shows the output while the command runs, and the cancel stops it', async () => {
+    const { core, recorder, key } = await demo();
+    await core.invoke('session:prompt', {
+      key,
+      text: `/run "${process.execPath}" -e "console.log('first'); setInterval(() => {}, 1000)"`,
+    });
+    await recorder.until(() =>
+      shownTexts(recorder.transcript(key)).includes('~~~~\nfirst\n\n~~~~'),
+    );
+    expect(recorder.summaries.get(key)?.status).toBe('prompting');
+    await core.invoke('session:cancel', { key });
+    const end = await recorder.event(key, 'turn_end');
+    expect(end.stopReason).toBe('cancelled');
+    // The demo says nothing more in a cancelled turn; the tool call and the terminal's line tell.
+    const events = recorder.transcript(key);
+    expect(
+      events.some((event) => event.type === 'tool_call_update' && event.fields.status === 'failed'),
+    ).toBe(true);
+    expect(
+      events.some(
+        (event) => event.type === 'system' && event.text.endsWith(': stopped by SIGTERM'),
+      ),
+    ).toBe(true);
+  });
+});
+
+describe("the demo agent's /outside", () => {
+  it('is refused a terminal outside the folder', async () => {
+    const { core, recorder, key, folder } = await demo();
+    await core.invoke('session:prompt', { key, text: '/outside' });
+    await recorder.event(key, 'turn_end');
+    expect(recorder.text(key)).toMatch(
+      new RegExp(
+        `- run pwd in ${dirname(folder)}: refused, error -32602: .*outside the session's folder`,
+      ),
+    );
+  });
+});
