@@ -8,7 +8,7 @@ import { useWebApp } from '../helpers/e2e.js';
 
 const { page, reopen } = useWebApp({ startSession: true });
 
-const { status, transcript, turnEnded, startSession, send } = appPage(page);
+const { status, transcript, turnEnded, startSession, send, sendTurn } = appPage(page);
 
 describe('a session in the browser', () => {
   it('shows who the agent is and streams its reply to the end of the turn', async () => {
@@ -33,9 +33,7 @@ describe('a session in the browser', () => {
         (element) => element.scrollHeight - element.scrollTop - element.clientHeight,
       );
     for (const size of [200, 300]) {
-      await send(`/long ${size}`);
-      await status().filter({ hasText: 'Working' }).waitFor();
-      await status().filter({ hasText: 'Ready' }).waitFor();
+      await sendTurn(`/long ${size}`);
       await turnEnded('Done');
       await expect.poll(fromBottom).toBeLessThan(2);
     }
@@ -69,9 +67,7 @@ describe('a session in the browser', () => {
     await page().keyboard.press('End');
     await expect.poll(fromBottom).toBeLessThan(2);
     await turnEnded('Done');
-    await send('/long 300');
-    await status().filter({ hasText: 'Working' }).waitFor();
-    await status().filter({ hasText: 'Ready' }).waitFor();
+    await sendTurn('/long 300');
     await turnEnded('Done');
     await expect.poll(fromBottom).toBeLessThan(2);
   });
@@ -124,9 +120,7 @@ describe('a session in the browser', () => {
     expect(box!.y + box!.height).toBeLessThanOrEqual(view!.y + view!.height);
 
     // Sending the next message shows its reply, to the end.
-    await send('/long 300');
-    await status().filter({ hasText: 'Working' }).waitFor();
-    await status().filter({ hasText: 'Ready' }).waitFor();
+    await sendTurn('/long 300');
     await turnEnded('Done');
     await expect.poll(fromBottom).toBeLessThan(2);
   });
@@ -179,9 +173,7 @@ describe('a session in the browser', () => {
   });
 
   it('scrolls the transcript by keyboard, with the focus shown', async () => {
-    await send('/long 100');
-    await status().filter({ hasText: 'Working' }).waitFor();
-    await status().filter({ hasText: 'Ready' }).waitFor();
+    await sendTurn('/long 100');
     await turnEnded('Done');
     await page().getByRole('button', { name: 'Show agent log' }).focus();
     await page().keyboard.press('Tab');

@@ -37,5 +37,37 @@ export function appPage(current: () => Page) {
       await composer().fill(text);
       await composer().press('Enter');
     },
+    /**
+     * Sends a message and waits until its turn has ended: the status has gone to Working and
+     * back to Ready. The page watches the status itself, so a turn over before a locator could
+     * look is not missed.
+     */
+    async sendTurn(text: string): Promise<void> {
+      const page = current();
+      const turn = await page.evaluateHandle(() => {
+        const shown = document.querySelector('[aria-label="Session status"]');
+        if (!shown) {
+          throw new Error('no session is shown');
+        }
+        // Wrapped: a handle to a promise would wait for it to settle.
+        const ended = new Promise<void>((resolve) => {
+          let working = false;
+          const observer = new MutationObserver(() => {
+            const now = shown.textContent ?? '';
+            if (now.startsWith('Working')) {
+              working = true;
+            } else if (working && now === 'Ready') {
+              observer.disconnect();
+              resolve();
+            }
+          });
+          observer.observe(shown, { childList: true, subtree: true, characterData: true });
+        });
+        return { ended };
+      });
+      await composer().fill(text);
+      await composer().press('Enter');
+      await turn.evaluate((watch) => watch.ended);
+    },
   };
 }

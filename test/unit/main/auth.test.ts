@@ -130,9 +130,12 @@ describe('an agent that reads its sign-in from environment variables', () => {
     expect(summary.status).toBe('auth_required');
     expect(summary.error).toBe('useless still asks to sign in after signing in');
     expect(summary.authMethods[0]?.vars?.[0]?.set).toBe(true);
-    // One sign-in, one retry: no loop.
-    const log = await readFile(join(dir, 'logs', 'useless.log'), 'utf8');
-    expect(log.match(/authenticate/g)).toHaveLength(1);
+    // One sign-in, one retry: no loop. (The agent's stderr reaches its log file a moment after
+    // the answers that follow it.)
+    const signIns = async () =>
+      (await readFile(join(dir, 'logs', 'useless.log'), 'utf8')).match(/authenticate/g)?.length;
+    await expect.poll(signIns, { timeout: 10_000 }).toBeDefined();
+    expect(await signIns()).toBe(1);
   });
 
   it('keeps a value the user enters in the keychain store, restarts the agent with it and signs in', async () => {
