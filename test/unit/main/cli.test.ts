@@ -180,8 +180,9 @@ describe('airlock probe', () => {
     const run = await inProcess([
       'probe',
       '--json',
+      // Long enough for the agent to start under tsx on a loaded machine and say so in its log.
       '--timeout',
-      '1',
+      '5',
       '--',
       process.execPath,
       '--import',
@@ -194,7 +195,7 @@ describe('airlock probe', () => {
     expect(report).toMatchObject({
       ok: false,
       agent: 'node',
-      error: 'node did not answer initialize within 1 s',
+      error: 'node did not answer initialize within 5 s',
     });
     // The log holds what the agent wrote to stderr.
     expect(await readFile(report.log, 'utf8')).toContain('scripted agent: playing never-answer');
