@@ -220,6 +220,16 @@ describe('startFailure: the words for a process that could not be started', () =
     }
   });
 
+  it('says the PATH is empty when neither the agent nor Airlock has one', () => {
+    vi.stubEnv('PATH', undefined);
+    try {
+      const words = startFailure(errno('ENOENT'), spec('agent'));
+      expect(words).toContain('was found on the PATH (empty);');
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
   it('gives the system’s words for any other failure', () => {
     const words = startFailure(errno('ENOTDIR', 'spawn /a/b ENOTDIR'), spec('/a/b'));
     expect(words).toBe('could not be started (spawn /a/b ENOTDIR)');

@@ -302,7 +302,10 @@ describe('openLogsFolder', () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     shell.openPath.mockResolvedValue('no file manager');
     await openLogsFolder(mkdtempSync(join(tmpdir(), 'airlock-menu-')));
-    expect(error).toHaveBeenCalledWith(expect.any(String), 'no file manager');
+    expect(error).toHaveBeenCalledWith(
+      'airlock: could not open the logs folder:',
+      'no file manager',
+    );
     error.mockRestore();
   });
 });
