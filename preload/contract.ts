@@ -267,6 +267,16 @@ export const PermissionOutcome = z.discriminatedUnion('outcome', [
 ]);
 export type PermissionOutcome = z.infer<typeof PermissionOutcome>;
 
+/** The most of a terminal's output the UI is sent: its end, in characters (64 KB of text). */
+export const MAX_TERMINAL_VIEW_CHARS = 64 * 1024;
+
+/** How a terminal's command ended: its exit code, or the signal that stopped it. */
+export const TerminalExitView = z.object({
+  exitCode: z.number().int().nullable(),
+  signal: shortText.nullable(),
+});
+export type TerminalExitView = z.infer<typeof TerminalExitView>;
+
 /** One entry appended to a session's transcript, in order. */
 export const TranscriptEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('prompt'), text }),
@@ -344,6 +354,19 @@ export const TranscriptEvent = z.discriminatedUnion('type', [
     ended: CardEnd.optional(),
     /** What was sent, for an accepted form. */
     content: ElicitationContent.optional(),
+  }),
+  z.object({
+    /**
+     * What a terminal shows now: the end of its output (ANSI escapes and all, as the command
+     * wrote it), and how it ended once it has. Each one replaces the terminal's earlier ones;
+     * sent at most every so often while the command writes (see main/core/terminals/live.ts).
+     */
+    type: z.literal('terminal_output'),
+    terminalId: shortText,
+    output: z.string().max(MAX_TERMINAL_VIEW_CHARS),
+    /** Whether earlier output was left out (by the agent's limit, Airlock's, or this view's). */
+    truncated: z.boolean(),
+    exitStatus: TerminalExitView.optional(),
   }),
   z.object({ type: z.literal('turn_end'), stopReason: shortText }),
   z.object({ type: z.literal('turn_error'), message: shortText }),
@@ -663,6 +686,15 @@ export const calls = {
    */
   'link:open': {
     request: z.object({ url: linkText }).strict(),
+    response: empty,
+  },
+  /**
+   * Stops a command an agent runs in a terminal of the session (its Stop button): its process
+   * group gets SIGTERM, then SIGKILL. The agent sees it end as if it had killed it; the output
+   * stays. A terminal the session does not hold (released, or never there) is refused.
+   */
+  'terminal:kill': {
+    request: z.object({ key: SessionKey, terminalId: shortText }).strict(),
     response: empty,
   },
   /** Runs `authenticate` with an agent-handled method, then retries the session. */

@@ -400,6 +400,10 @@ export class AirlockCore {
       });
       return {};
     },
+    'terminal:kill': async ({ key, terminalId }) => {
+      await this.terminals.kill(this.session(key), terminalId);
+      return {};
+    },
     'permission:respond': async ({ key, promptKey, outcome }) => {
       if (!this.session(key).answerPermission(promptKey, outcome)) {
         throw new UserFacingError('That permission request is no longer pending');

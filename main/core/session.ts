@@ -48,6 +48,8 @@ export class Session {
   /** The id of the transcript's "Restarting…" line while the restart has not ended. */
   restartLine: string | undefined;
   private readonly transcript: TranscriptEvent[] = [];
+  /** Where each terminal's output is in the transcript: a newer one takes its place. */
+  private readonly terminalOutputs = new Map<string, number>();
   /** Permission and elicitation cards waiting on the user. */
   private readonly cards = new PendingCards((count) => this.update({ pendingCards: count }));
   /** The options of each open permission card, by its key. */
@@ -85,8 +87,12 @@ export class Session {
   /** Appends to the transcript and reports it. */
   append(event: TranscriptEvent): void {
     const last = this.transcript.at(-1);
-    // Merge streamed text so the stored transcript stays small; the UI still gets every piece.
-    if (
+    const shown = event.type === 'terminal_output' && this.terminalOutputs.get(event.terminalId);
+    // The stored transcript stays small, while the UI still gets every piece: a terminal's
+    // output is kept once, as it is now (each one holds all it shows), and streamed text merged.
+    if (typeof shown === 'number') {
+      this.transcript[shown] = event;
+    } else if (
       event.type === 'chunk' &&
       last?.type === 'chunk' &&
       last.role === event.role &&
@@ -94,6 +100,9 @@ export class Session {
     ) {
       this.transcript[this.transcript.length - 1] = { ...last, text: last.text + event.text };
     } else {
+      if (event.type === 'terminal_output') {
+        this.terminalOutputs.set(event.terminalId, this.transcript.length);
+      }
       this.transcript.push(event);
     }
     this.toolCalls.record(event);

@@ -1,7 +1,7 @@
 /**
  * The demo agent's terminal command, through the client's `terminal/*` methods: `/run CMD`
- * runs CMD in the session's folder as a tool call that embeds the terminal, shows its output
- * as it comes, and reports how it ended. `/outside` also tries a terminal elsewhere (see
+ * runs CMD in the session's folder as a tool call that embeds the terminal (the client shows
+ * its output as it comes), and reports how it ended. `/outside` also tries a terminal elsewhere (see
  * {@link runOutside}).
  *
  * CMD is split into words as a shell would split them (quotes and backslashes), but no shell
@@ -13,9 +13,6 @@ import path from 'node:path';
 
 /** What the demo keeps of a command's output. */
 const OUTPUT_LIMIT = 64 * 1024;
-
-/** How often `/run` reads the output while the command runs. */
-const POLL_MS = 250;
 
 /** What a terminal command needs of its session. */
 export type TerminalSession = {
@@ -120,12 +117,6 @@ export function terminalCommands(
           rawInput: { command, args },
         },
       });
-      const output = () =>
-        client.request(acp.methods.client.terminal.output, { sessionId, terminalId });
-      const shown = (text: string): acp.ToolCallContent[] =>
-        text
-          ? [terminal, { type: 'content', content: { type: 'text', text: `~~~~\n${text}\n~~~~` } }]
-          : [terminal];
       const exited = client.request(acp.methods.client.terminal.waitForExit, {
         sessionId,
         terminalId,
@@ -137,24 +128,15 @@ export function terminalCommands(
           .catch(() => undefined);
       };
       state.onCancel.push(onCancel);
-      let seen = '';
-      let finished = false;
-      void exited.finally(() => (finished = true)).catch(() => undefined);
       try {
-        // Live output: what the command wrote so far, read again until it ends.
-        while (!finished) {
-          await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, POLL_MS))]);
-          const now = await output();
-          if (now.output !== seen) {
-            seen = now.output;
-            await update({ content: shown(seen) });
-          }
-        }
+        // The embedded terminal shows the output live; the demo only waits for the end.
         const exit = await exited;
-        const last = await output();
+        const last = await client.request(acp.methods.client.terminal.output, {
+          sessionId,
+          terminalId,
+        });
         await update({
           status: exit.exitCode === 0 ? 'completed' : 'failed',
-          content: shown(last.output),
           rawOutput: {
             exitCode: exit.exitCode ?? null,
             signal: exit.signal ?? null,

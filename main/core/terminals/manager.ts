@@ -10,6 +10,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import { randomUUID } from 'node:crypto';
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, sep } from 'node:path';
+import { showLive, type TerminalShown } from './live.js';
 import { Terminal, type TerminalExit } from './terminal.js';
 
 /**
@@ -26,6 +27,8 @@ const MAX_QUOTED = 300;
 export type TerminalLines = {
   /** A line that a later one with the same id replaces (see the contract's `system` event). */
   line(id: string, text: string): void;
+  /** What a terminal shows now (see live.ts): sent even after the session ends, to show how. */
+  output(event: TerminalShown): void;
 };
 
 /** The terminals of one session. */
@@ -67,6 +70,7 @@ export class SessionTerminals {
     }
     const terminalId = `term_${randomUUID()}`;
     this.terminals.set(terminalId, terminal);
+    showLive(terminal, terminalId, (event) => this.lines.output(event));
     const lineId = `terminal-${terminalId}`.slice(0, 100);
     this.lines.line(lineId, `Running: ${shown} in ${cwd}`);
     void terminal.exited.then((exit) => {
@@ -140,6 +144,11 @@ export class SessionTerminals {
     this.terminals.delete(params.terminalId);
     await terminal.stop();
     return {};
+  }
+
+  /** Whether the session holds terminal `terminalId` (created and not released). */
+  has(terminalId: string): boolean {
+    return this.terminals.has(terminalId);
   }
 
   /** How many terminals are held (not released). */

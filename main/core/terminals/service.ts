@@ -7,6 +7,7 @@
  */
 import * as acp from '@agentclientprotocol/sdk';
 import type { AgentConnection } from '../agent-connection.js';
+import { UserFacingError } from '../errors.js';
 import type { Session } from '../session.js';
 import { SessionTerminals } from './manager.js';
 
@@ -48,6 +49,20 @@ export class TerminalService {
       kill: (params) => of(params.sessionId).kill(params),
       release: (params) => of(params.sessionId).release(params),
     };
+  }
+
+  /**
+   * Stops a command at the user's request (its Stop button), as `terminal/kill` does: the agent
+   * sees it end, and its output stays readable. Resolves once it has stopped.
+   */
+  async kill(session: Session, terminalId: string): Promise<void> {
+    const held = this.held.get(session);
+    if (!held?.terminals.has(terminalId)) {
+      throw new UserFacingError(
+        'That command is no longer running here (the agent released its terminal, or the session ended)',
+      );
+    }
+    await held.terminals.kill({ sessionId: '', terminalId });
   }
 
   /** Stops the terminals of a session that closed. */
@@ -97,6 +112,11 @@ export class TerminalService {
       line: (id, text) => {
         if (session.summary.status !== 'closed') {
           session.append({ type: 'system', id, text });
+        }
+      },
+      output: (event) => {
+        if (session.summary.status !== 'closed') {
+          session.append(event);
         }
       },
     });

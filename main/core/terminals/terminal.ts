@@ -43,6 +43,8 @@ export class Terminal {
     private readonly child: ChildProcess,
     output: TerminalOutput,
     exited: Promise<TerminalExit>,
+    /** Called after each piece of output the command writes. */
+    private readonly wrote: Set<() => void>,
   ) {
     this.output = output;
     this.exited = exited.then((exit) => (this.ended = exit));
@@ -65,9 +67,16 @@ export class Terminal {
       detached: posix,
     });
     const output = new TerminalOutput(spec.outputByteLimit);
+    const wrote = new Set<() => void>();
+    const append = (chunk: Buffer) => {
+      output.append(chunk);
+      for (const listener of wrote) {
+        listener();
+      }
+    };
     // Both streams in the order they come, as a terminal shows them.
-    child.stdout?.on('data', (chunk: Buffer) => output.append(chunk));
-    child.stderr?.on('data', (chunk: Buffer) => output.append(chunk));
+    child.stdout?.on('data', append);
+    child.stderr?.on('data', append);
     const exited = new Promise<TerminalExit>((resolve) => {
       let drain: NodeJS.Timeout | undefined;
       const finish = (code: number | null, signal: string | null) => {
@@ -82,7 +91,7 @@ export class Terminal {
       });
     });
     return new Promise((resolve, reject) => {
-      child.once('spawn', () => resolve(new Terminal(child, output, exited)));
+      child.once('spawn', () => resolve(new Terminal(child, output, exited, wrote)));
       // Kept for the process's life: an 'error' event with no listener would end Airlock.
       child.on('error', (error) => {
         if (child.pid === undefined) {
@@ -90,6 +99,12 @@ export class Terminal {
         }
       });
     });
+  }
+
+  /** Calls `listener` after each piece of output the command writes, until it is removed. */
+  onOutput(listener: () => void): () => void {
+    this.wrote.add(listener);
+    return () => this.wrote.delete(listener);
   }
 
   /** The process id of the command (the group id of everything it started, on POSIX). */

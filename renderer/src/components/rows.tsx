@@ -91,7 +91,9 @@ function ToolRow({ row }: { row: Extract<Row, { kind: 'tool' }> }) {
         <div className="tool-body" id={bodyId}>
           {fields.command ? <CommandView command={fields.command} /> : null}
           <LocationsView locations={otherLocations(fields)} />
-          {fields.content?.length ? <ToolContent content={fields.content} /> : null}
+          {fields.content?.length ? (
+            <ToolContent content={fields.content} terminals={row.terminals} />
+          ) : null}
           {fields.rawInput ? (
             <details className="tool-raw-details">
               <summary>Raw input</summary>

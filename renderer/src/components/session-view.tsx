@@ -17,6 +17,7 @@ import { Composer } from './composer';
 import { ElicitationDock, dockCards } from './elicitation-dock';
 import { MessageText, messageText } from './message-copy';
 import { RowView, WaitingToolCalls } from './rows';
+import { StopTerminal } from './terminal-view';
 
 type Props = {
   api: AirlockApi;
@@ -147,6 +148,12 @@ export function SessionView({
     setError(undefined);
     action.catch((failure: unknown) => setError((failure as Error).message));
   }, []);
+
+  // A terminal's Stop button: its error shows beside the button.
+  const stopTerminal = useCallback(
+    (terminalId: string) => api.invoke('terminal:kill', { key: session.key, terminalId }),
+    [api, session.key],
+  );
 
   // Once answered, the card leaves the dock, which then moves the focus on (see there).
   const respondPermission = useCallback(
@@ -353,17 +360,19 @@ export function SessionView({
       >
         <WaitingToolCalls.Provider value={waitingTools}>
           <MessageText.Provider value={messageOf}>
-            <Virtuoso
-              scrollerRef={(element) => {
-                scroller.current = element instanceof HTMLElement ? element : null;
-              }}
-              data={rows}
-              computeItemKey={(_index, row) => row.id}
-              totalListHeightChanged={follow}
-              initialTopMostItemIndex={rows.length > 0 ? rows.length - 1 : 0}
-              increaseViewportBy={{ top: 400, bottom: 400 }}
-              itemContent={(_index, row) => <RowView row={row} />}
-            />
+            <StopTerminal.Provider value={disconnected ? undefined : stopTerminal}>
+              <Virtuoso
+                scrollerRef={(element) => {
+                  scroller.current = element instanceof HTMLElement ? element : null;
+                }}
+                data={rows}
+                computeItemKey={(_index, row) => row.id}
+                totalListHeightChanged={follow}
+                initialTopMostItemIndex={rows.length > 0 ? rows.length - 1 : 0}
+                increaseViewportBy={{ top: 400, bottom: 400 }}
+                itemContent={(_index, row) => <RowView row={row} />}
+              />
+            </StopTerminal.Provider>
           </MessageText.Provider>
         </WaitingToolCalls.Provider>
       </div>

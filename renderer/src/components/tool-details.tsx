@@ -6,6 +6,8 @@
 import { useMemo } from 'react';
 import type { ContentView, ToolCallFields, ToolContentView } from '../../../preload/contract';
 import { diffRows, type DiffRow } from '../state/diff-rows';
+import type { TerminalView as TerminalShown } from '../state/transcript';
+import { TerminalView } from './terminal-view';
 
 /** A content block described as text (only text is carried as text). */
 export function describeContent(content: ContentView): string {
@@ -162,17 +164,21 @@ export function RawInputView({ text }: { text: string }) {
   );
 }
 
-/** A tool call's content: diffs, terminals and other content. */
-export function ToolContent({ content }: { content: ToolContentView[] }) {
+/** A tool call's content: diffs, terminals (with what each shows, by id) and other content. */
+export function ToolContent({
+  content,
+  terminals,
+}: {
+  content: ToolContentView[];
+  terminals?: Readonly<Record<string, TerminalShown>>;
+}) {
   return (
     <>
       {content.map((item, i) =>
         item.type === 'diff' ? (
           <DiffView key={i} diff={item} />
         ) : item.type === 'terminal' ? (
-          <p key={i} className="tool-terminal">
-            Terminal {item.terminalId}
-          </p>
+          <TerminalView key={i} terminalId={item.terminalId} view={terminals?.[item.terminalId]} />
         ) : (
           <pre key={i} className="tool-content">
             {describeContent(item.content)}

@@ -22,6 +22,9 @@ import type { FormModel } from '../../../preload/form-model';
 import type { UrlAnalysis } from '../../../preload/url-analysis-view';
 import { listJoins } from './list-join';
 
+/** What a terminal shows: the end of its output, and how it ended once it has. */
+export type TerminalView = Omit<Extract<TranscriptEvent, { type: 'terminal_output' }>, 'type'>;
+
 /** How a URL elicitation's wait for the page ended. */
 export type UrlDone = Extract<TranscriptEvent, { type: 'url_elicitation_done' }>['how'];
 
@@ -43,7 +46,14 @@ export type Row =
     }
   | { kind: 'thought'; id: number; text: string }
   | { kind: 'content'; id: number; role: 'agent' | 'user' | 'thought'; content: ContentView }
-  | { kind: 'tool'; id: number; toolCallId: string; fields: ToolCallFields }
+  | {
+      kind: 'tool';
+      id: number;
+      toolCallId: string;
+      fields: ToolCallFields;
+      /** What the terminals its content embeds show, by terminal id. */
+      terminals?: Readonly<Record<string, TerminalView>>;
+    }
   | { kind: 'plan'; id: number; entries: PlanEntryView[] }
   | { kind: 'notice'; id: number; severity: string; title: string; description?: string }
   | {
@@ -120,6 +130,10 @@ export type Transcript = {
   permissions: Map<string, number>;
   /** Row index of each elicitation card (form or URL), by key. */
   cards: Map<string, number>;
+  /** What each terminal shows, by id, whether or not a tool call embeds it yet. */
+  terminals: Map<string, TerminalView>;
+  /** Row index of the tool call that embeds each terminal, by terminal id. */
+  terminalRows: Map<string, number>;
   /** Row index of the current turn's plan, if any. */
   plan: number | undefined;
   /** Whether the last text row may still grow. */
@@ -141,6 +155,8 @@ export function emptyTranscript(): Transcript {
     tools: new Map(),
     permissions: new Map(),
     cards: new Map(),
+    terminals: new Map(),
+    terminalRows: new Map(),
     plan: undefined,
     open: false,
   };
@@ -154,6 +170,8 @@ export function applyEvents(previous: Transcript, events: TranscriptEvent[]): Tr
     tools: previous.tools,
     permissions: previous.permissions,
     cards: previous.cards,
+    terminals: previous.terminals,
+    terminalRows: previous.terminalRows,
   };
   for (const event of events) {
     applyEvent(next, event);
@@ -197,10 +215,9 @@ function applyEvent(t: Transcript, event: TranscriptEvent): void {
         updateTool(t, existing, event.fields);
         return;
       }
-      t.tools = new Map(t.tools).set(
-        event.toolCallId,
-        push(t, { kind: 'tool', toolCallId: event.toolCallId, fields: event.fields }),
-      );
+      const index = push(t, { kind: 'tool', toolCallId: event.toolCallId, fields: event.fields });
+      t.tools = new Map(t.tools).set(event.toolCallId, index);
+      linkTerminals(t, index);
       return;
     }
     case 'tool_call_update': {
@@ -208,14 +225,13 @@ function applyEvent(t: Transcript, event: TranscriptEvent): void {
       if (index === undefined) {
         // An update for a call we never saw: show it as a call of its own.
         t.open = false;
-        t.tools = new Map(t.tools).set(
-          event.toolCallId,
-          push(t, {
-            kind: 'tool',
-            toolCallId: event.toolCallId,
-            fields: { title: event.toolCallId, ...event.fields },
-          }),
-        );
+        const pushed = push(t, {
+          kind: 'tool',
+          toolCallId: event.toolCallId,
+          fields: { title: event.toolCallId, ...event.fields },
+        });
+        t.tools = new Map(t.tools).set(event.toolCallId, pushed);
+        linkTerminals(t, pushed);
         return;
       }
       updateTool(t, index, event.fields);
@@ -315,6 +331,17 @@ function applyEvent(t: Transcript, event: TranscriptEvent): void {
       }
       return;
     }
+    case 'terminal_output': {
+      // Not a row: the tool call that embeds the terminal shows it, now or once it arrives.
+      const { type: _type, ...view } = event;
+      t.terminals = new Map(t.terminals).set(event.terminalId, view);
+      const index = t.terminalRows.get(event.terminalId);
+      const row = index === undefined ? undefined : t.rows[index];
+      if (index !== undefined && row?.kind === 'tool') {
+        t.rows[index] = { ...row, terminals: { ...row.terminals, [event.terminalId]: view } };
+      }
+      return;
+    }
     case 'turn_end':
       t.open = false;
       push(t, { kind: 'turn_end', stopReason: event.stopReason });
@@ -348,6 +375,29 @@ function updateTool(t: Transcript, index: number, fields: ToolCallFields): void 
   const row = t.rows[index];
   if (row?.kind === 'tool') {
     t.rows[index] = { ...row, fields: { ...row.fields, ...stripUndefined(fields) } };
+    linkTerminals(t, index);
+  }
+}
+
+/** Notes the terminals a tool call's content embeds, and gives it what they already show. */
+function linkTerminals(t: Transcript, index: number): void {
+  const row = t.rows[index];
+  if (row?.kind !== 'tool') {
+    return;
+  }
+  let terminals = row.terminals;
+  for (const item of row.fields.content ?? []) {
+    if (item.type !== 'terminal' || t.terminalRows.get(item.terminalId) === index) {
+      continue;
+    }
+    t.terminalRows = new Map(t.terminalRows).set(item.terminalId, index);
+    const view = t.terminals.get(item.terminalId);
+    if (view) {
+      terminals = { ...terminals, [item.terminalId]: view };
+    }
+  }
+  if (terminals !== row.terminals) {
+    t.rows[index] = { ...row, terminals };
   }
 }
 

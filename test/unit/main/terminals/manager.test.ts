@@ -16,7 +16,10 @@ let terminals: SessionTerminals;
 beforeEach(async () => {
   folder = await realpath(await mkdtemp(join(tmpdir(), 'airlock-terminals-')));
   lines = [];
-  terminals = new SessionTerminals(folder, { line: (id, text) => lines.push({ id, text }) });
+  terminals = new SessionTerminals(folder, {
+    line: (id, text) => lines.push({ id, text }),
+    output: () => undefined,
+  });
 });
 
 afterEach(async () => {

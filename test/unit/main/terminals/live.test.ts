@@ -1,0 +1,187 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { MAX_TERMINAL_VIEW_CHARS, type TranscriptEvent } from '../../../../preload/contract.js';
+import type { AirlockCore } from '../../../../main/core/core.js';
+import {
+  SHOW_EVERY_MS,
+  shownTail,
+  showLive,
+  type TerminalShown,
+} from '../../../../main/core/terminals/live.js';
+import type { Terminal, TerminalExit } from '../../../../main/core/terminals/terminal.js';
+import { fixtureSpec } from '../../../helpers/agents.js';
+import { readySession, startCore } from '../../../helpers/core-harness.js';
+
+const timeouts = { requestMs: 10_000, cancelGraceMs: 500 };
+const agent = fixtureSpec('terminal');
+const node = process.execPath;
+
+let core: AirlockCore | undefined;
+afterEach(async () => {
+  vi.useRealTimers();
+  await core?.dispose();
+  core = undefined;
+});
+
+/** A terminal whose writes and end the test makes. */
+function fakeTerminal() {
+  let text = '';
+  let exit: TerminalExit | undefined;
+  let end!: (exit: TerminalExit) => void;
+  const listeners = new Set<() => void>();
+  const exited = new Promise<TerminalExit>((resolve) => (end = resolve));
+  const terminal = {
+    output: { text: () => text, truncated: false },
+    get exit() {
+      return exit;
+    },
+    exited,
+    onOutput(listener: () => void) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  } as unknown as Terminal;
+  return {
+    terminal,
+    write(chunk: string) {
+      text += chunk;
+      for (const listener of listeners) {
+        listener();
+      }
+    },
+    end(status: TerminalExit) {
+      exit = status;
+      end(status);
+    },
+  };
+}
+
+describe('showLive', () => {
+  it('sends at most one view per interval however often the command writes, and its end at once', async () => {
+    vi.useFakeTimers();
+    const fake = fakeTerminal();
+    const shown: TerminalShown[] = [];
+    showLive(fake.terminal, 'term_1', (event) => shown.push(event));
+    // A second of a chatty command: a write every millisecond.
+    for (let ms = 0; ms < 1000; ms++) {
+      fake.write(`${ms}\n`);
+      vi.advanceTimersByTime(1);
+    }
+    expect(shown.length).toBeGreaterThanOrEqual(1000 / SHOW_EVERY_MS - 1);
+    expect(shown.length).toBeLessThanOrEqual(1000 / SHOW_EVERY_MS + 1);
+    expect(shown.every((event) => event.exitStatus === undefined)).toBe(true);
+    const before = shown.length;
+    fake.end({ exitCode: 3, signal: null });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(shown.slice(before)).toEqual([
+      {
+        type: 'terminal_output',
+        terminalId: 'term_1',
+        output: Array.from({ length: 1000 }, (_, ms) => `${ms}\n`).join(''),
+        truncated: false,
+        exitStatus: { exitCode: 3, signal: null },
+      },
+    ]);
+    // Nothing after the end.
+    fake.write('late\n');
+    await vi.advanceTimersByTimeAsync(SHOW_EVERY_MS * 2);
+    expect(shown.length).toBe(before + 1);
+  });
+});
+
+describe('shownTail', () => {
+  it('keeps the end within the bound, from a line start, and says it cut', () => {
+    const text = `${'a'.repeat(50)}\n\u001b[31m${'b'.repeat(40)}\n${'c'.repeat(30)}\n`;
+    // Cut inside the coloured line: it goes whole, escape and all.
+    const { output, truncated } = shownTail(text, false, 60);
+    expect(output).toBe(`${'c'.repeat(30)}\n`);
+    expect(truncated).toBe(true);
+    // Cut just before a line break: the kept part starts at the line after it.
+    expect(shownTail(text, false, 80).output).toBe(
+      `\u001b[31m${'b'.repeat(40)}\n${'c'.repeat(30)}\n`,
+    );
+    expect(shownTail('short\n', false, 80)).toEqual({ output: 'short\n', truncated: false });
+    expect(shownTail('short\n', true, 80)).toEqual({ output: 'short\n', truncated: true });
+  });
+
+  it('never starts with half a surrogate pair when a long line is cut', () => {
+    const { output } = shownTail('😀'.repeat(10), false, 5);
+    expect(output).toBe('😀😀');
+  });
+});
+
+/** A core with the terminal fixture agent and one ready session of it. */
+async function started() {
+  const run = await startCore([agent], timeouts);
+  core = run.core;
+  const key = await readySession(run.core, run.recorder, agent.name, run.dir);
+  return { ...run, key };
+}
+
+function outputs(events: TranscriptEvent[]): TerminalShown[] {
+  return events.filter((event): event is TerminalShown => event.type === 'terminal_output');
+}
+
+describe('terminal output through the core', () => {
+  it('arrives as the command writes, bounded, and far fewer times than it writes', async () => {
+    const run = await started();
+    // 600 lines of 1000 characters, one per millisecond or so: 600 KB in 600 writes.
+    const script =
+      "let i = 0; const t = setInterval(() => { process.stdout.write('\\u001b[32m' + String(i).padStart(999, '.') + '\\n'); if (++i === 600) clearInterval(t); }, 1);";
+    const began = Date.now();
+    await run.core.invoke('session:prompt', {
+      key: run.key,
+      text: JSON.stringify({
+        calls: [
+          { method: 'terminal/create', params: { command: node, args: ['-e', script] } },
+          { method: 'terminal/wait_for_exit', params: { terminalId: '$last' } },
+        ],
+      }),
+    });
+    await run.recorder.until(() =>
+      outputs(run.recorder.transcript(run.key)).some((e) => e.exitStatus),
+    );
+    const took = Date.now() - began;
+    const shown = outputs(run.recorder.transcript(run.key));
+    expect(shown.length).toBeGreaterThan(1);
+    expect(shown.length).toBeLessThanOrEqual(took / SHOW_EVERY_MS + 2);
+    expect(shown.length).toBeLessThan(600);
+    const last = shown.at(-1)!;
+    expect(last.exitStatus).toEqual({ exitCode: 0, signal: null });
+    expect(last.truncated).toBe(true);
+    expect(last.output.length).toBeLessThanOrEqual(MAX_TERMINAL_VIEW_CHARS);
+    expect(last.output.length).toBeGreaterThan(MAX_TERMINAL_VIEW_CHARS - 1001);
+    expect(last.output.startsWith('\u001b[32m')).toBe(true);
+    expect(last.output.endsWith(`${String(599).padStart(999, '.')}\n`)).toBe(true);
+    // The stored transcript keeps the terminal's latest view only.
+    const stored = outputs(
+      (
+        (await run.core.invoke('session:getTranscript', { key: run.key })) as {
+          events: TranscriptEvent[];
+        }
+      ).events,
+    );
+    expect(stored).toEqual([last]);
+    expect(run.recorder.dropped).toEqual([]);
+  });
+
+  it('stops a running command through terminal:kill, and refuses a terminal it does not hold', async () => {
+    const run = await started();
+    await run.core.invoke('session:prompt', {
+      key: run.key,
+      text: JSON.stringify({
+        calls: [{ method: 'terminal/create', params: { command: 'sleep', args: ['30'] } }],
+      }),
+    });
+    await run.recorder.until(() => outputs(run.recorder.transcript(run.key)).length > 0);
+    const { terminalId } = outputs(run.recorder.transcript(run.key))[0]!;
+    await run.core.invoke('terminal:kill', { key: run.key, terminalId });
+    await run.recorder.until(() =>
+      outputs(run.recorder.transcript(run.key)).some(
+        (event) => event.exitStatus?.signal === 'SIGTERM',
+      ),
+    );
+    await expect(
+      run.core.invoke('terminal:kill', { key: run.key, terminalId: 'term_nope' }),
+    ).rejects.toThrow(/no longer running here/);
+  });
+});

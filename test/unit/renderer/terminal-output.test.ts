@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import type { TranscriptEvent } from '../../../preload/contract.js';
+import { ansiSegments } from '../../../renderer/src/state/ansi.js';
+import { applyEvents, emptyTranscript, type Row } from '../../../renderer/src/state/transcript.js';
+
+describe('ansiSegments', () => {
+  it('turns SGR escapes into styles and keeps the text', () => {
+    expect(ansiSegments('\u001b[31mred\u001b[0m plain \u001b[1;92;44mbold\u001b[0m\n')).toEqual([
+      { text: 'red', fg: 'red' },
+      { text: ' plain ' },
+      { text: 'bold', fg: 'bright-green', bg: 'blue', bold: true },
+      { text: '\n' },
+    ]);
+  });
+
+  it('gives 256 and 24-bit colours as rgb() from numbers', () => {
+    expect(ansiSegments('\u001b[38;5;208ma\u001b[38;5;240mb\u001b[48;2;1;2;3mc')).toEqual([
+      { text: 'a', fgRgb: 'rgb(255, 135, 0)' },
+      { text: 'b', fgRgb: 'rgb(88, 88, 88)' },
+      { text: 'c', fgRgb: 'rgb(88, 88, 88)', bgRgb: 'rgb(1, 2, 3)' },
+    ]);
+  });
+
+  it('drops every other escape and control character, and leaves text without escapes as it is', () => {
+    const shown = ansiSegments('\u001b]0;title\u0007a\u001b[2Kb\r\nc\u0008\td <b>&amp;</b>');
+    expect(shown.map((segment) => segment.text).join('')).toBe('ab\nc\td <b>&amp;</b>');
+    expect(ansiSegments('no escapes\r\n')).toEqual([{ text: 'no escapes\n' }]);
+    expect(ansiSegments('')).toEqual([]);
+  });
+});
+
+describe('terminal output in the transcript', () => {
+  const call = (terminalId: string): TranscriptEvent => ({
+    type: 'tool_call',
+    toolCallId: 'run_1',
+    fields: { title: 'Run ls', content: [{ type: 'terminal', terminalId }] },
+  });
+  const output = (text: string, exit?: number): TranscriptEvent => ({
+    type: 'terminal_output',
+    terminalId: 'term_1',
+    output: text,
+    truncated: false,
+    ...(exit === undefined ? {} : { exitStatus: { exitCode: exit, signal: null } }),
+  });
+  const tool = (rows: Row[]) => rows.find((row) => row.kind === 'tool');
+
+  it('shows on the tool call that embeds it, whether it comes before the call or after', () => {
+    const early = applyEvents(emptyTranscript(), [output('one\n'), call('term_1')]);
+    expect(tool(early.rows)?.terminals?.term_1?.output).toBe('one\n');
+    const later = applyEvents(early, [output('one\ntwo\n', 0)]);
+    expect(tool(later.rows)?.terminals?.term_1).toEqual({
+      terminalId: 'term_1',
+      output: 'one\ntwo\n',
+      truncated: false,
+      exitStatus: { exitCode: 0, signal: null },
+    });
+    // No row of its own, and the row that changed is a new object (the list redraws it).
+    expect(later.rows).toHaveLength(1);
+    expect(tool(later.rows)).not.toBe(tool(early.rows));
+  });
+});
