@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AirlockCore } from '../../../main/core/core.js';
 import type { AgentSpec } from '../../../main/core/settings/catalog.js';
 import { fixtureSpec } from '../../helpers/agents.js';
+import { agentLogContains } from '../../helpers/agent-log.js';
 import { readySession, settledSession, startCore } from '../../helpers/core-harness.js';
 import { alive } from '../../helpers/processes.js';
 
@@ -257,14 +258,7 @@ describe('stopping one of two tabs that start on the same process', () => {
       .not.toBe('');
     const pid = await readFile(pidFile, 'utf8');
     // Both session/new have reached the agent: stopping one now leaves its request there.
-    await expect
-      .poll(
-        async () =>
-          ((await core!.invoke('agent:readLog', { agentName: agent.name })) as { text: string })
-            .text,
-        { timeout: 10_000 },
-      )
-      .toContain('2 session/new waiting');
+    await agentLogContains(core!, agent.name, '2 session/new waiting');
 
     await core.invoke('session:stopStart', { key: stopped });
     expect((await recorder.status(stopped, 'failed')).error).toBe(

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AirlockCore } from '../../../main/core/core.js';
 import type { AgentSpec } from '../../../main/core/settings/catalog.js';
 import { fixtureSpec } from '../../helpers/agents.js';
+import { agentLogContains } from '../../helpers/agent-log.js';
 import { readySession, startCore } from '../../helpers/core-harness.js';
 import { alive } from '../../helpers/processes.js';
 
@@ -75,14 +76,7 @@ describe('session:stopStart', () => {
     const second = await create(agent.name, dir);
     const pid = await pidOf(agent.pidFile);
     // Both session/new have reached the agent: the stopped one counts towards the three.
-    await expect
-      .poll(
-        async () =>
-          ((await core!.invoke('agent:readLog', { agentName: agent.name })) as { text: string })
-            .text,
-        { timeout: 10_000 },
-      )
-      .toContain('2 session/new waiting');
+    await agentLogContains(core!, agent.name, '2 session/new waiting');
     await core!.invoke('session:stopStart', { key: first });
     await recorder.status(first, 'failed');
 
