@@ -46,6 +46,8 @@ async function openSettings(): Promise<Page> {
   const shown = await open();
   await shown.getByRole('button', { name: /Agent settings/ }).click();
   await view().getByRole('heading', { name: 'Agents', level: 2 }).waitFor();
+  // The heading shows at once; the list and the file's path once the core has answered.
+  await agentList().waitFor();
   return shown;
 }
 
@@ -80,6 +82,7 @@ async function shoot(name: string): Promise<void> {
 describe('the agents settings view', () => {
   it('lists the agents with the file, and adds one that new sessions can use', async () => {
     await openSettings();
+    await view().getByText(settingsFile()).waitFor();
     await expect(view().getByText(settingsFile()).count()).resolves.toBe(1);
     await expect(agentNames()).resolves.toEqual(['Demo Agent', 'Helper']);
     // The built-in agent can be tested, not changed.
