@@ -29,11 +29,19 @@ export async function readText(path: string, shown = path): Promise<FileText> {
   let handle;
   try {
     // Non-blocking: opening a FIFO for reading would otherwise wait for a writer forever.
-    handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    // No following: `path` is a real path, so a symlink at its end now was put there after the
+    // check (to lead the read out of the folder); the open then fails instead (ELOOP).
+    handle = await open(
+      path,
+      constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0),
+    );
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') {
       return { kind: 'missing' };
+    }
+    if (code === 'ELOOP') {
+      throw refusal(shown, 'became a symlink after it was checked, so it is not read');
     }
     throw refusal(shown, `cannot be opened (${code ?? (error as Error).message})`);
   }

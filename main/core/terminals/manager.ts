@@ -9,7 +9,8 @@
 import * as acp from '@agentclientprotocol/sdk';
 import { randomUUID } from 'node:crypto';
 import { realpath, stat } from 'node:fs/promises';
-import { isAbsolute, relative, sep } from 'node:path';
+import path from 'node:path';
+import { isFullPath, isWithin } from '../files/containment.js';
 import { showLive, type TerminalShown } from './live.js';
 import { Terminal, type TerminalExit } from './terminal.js';
 
@@ -194,7 +195,7 @@ export class SessionTerminals {
       );
       return acp.RequestError.invalidParams({ cwd: quote(cwd) }, `cwd ${quote(cwd)} ${why}`);
     };
-    if (!isAbsolute(cwd)) {
+    if (!isFullPath(cwd, path)) {
       throw refuse('is not an absolute path.');
     }
     let real: string;
@@ -203,8 +204,8 @@ export class SessionTerminals {
     } catch {
       throw refuse('does not exist.');
     }
-    const inside = relative(root, real);
-    if (inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) {
+    // The same rule as files: on Windows, case-insensitive and across drives.
+    if (!isWithin(root, real, path)) {
       throw refuse(`is outside the session's folder (${root}).`);
     }
     if (!(await stat(real)).isDirectory()) {

@@ -83,6 +83,21 @@ describe('readTextFile', () => {
     const missing = path.join(root, 'missing.txt');
     expect((await failure(readTextFile(missing, missing))).code).toBe(-32002);
   });
+
+  it('does not follow a symlink put at the checked path after the check', async () => {
+    // The path was resolved to a real file inside the folder; then it was swapped for a link out.
+    const outside = await realpath(await mkdtemp(path.join(tmpdir(), 'airlock-outside-')));
+    try {
+      writeFileSync(path.join(outside, 'secret.txt'), 'secret');
+      const checked = path.join(root, 'a.txt');
+      symlinkSync(path.join(outside, 'secret.txt'), checked);
+      const error = await failure(readTextFile(checked, checked));
+      expect(error.code).toBe(-32602);
+      expect(error.message).toContain('became a symlink after it was checked');
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('writeTextFile', () => {
