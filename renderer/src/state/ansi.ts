@@ -1,7 +1,8 @@
 /**
  * A terminal's output as coloured pieces of text: ANSI SGR escapes (colours, bold, italic,
- * underline) become styles, every other escape and control character is dropped, and the rest
- * stays text. Parsed by `anser` into JSON, never into HTML.
+ * underline) become styles, a carriage return goes back to the start of its line (so a progress
+ * bar redrawn in place shows its last state), every other escape and control character is
+ * dropped, and the rest stays text. Parsed by `anser` into JSON, never into HTML.
  *
  * The 16 standard colours are class names whose colours are design tokens (styles.css, light
  * and dark); a 256-colour or 24-bit colour is an `rgb()` value, built only from numbers.
@@ -33,10 +34,10 @@ const CUBE = [0, 95, 135, 175, 215, 255];
 
 /**
  * An escape sequence anser leaves in the text (OSC titles and links, other CSI), or a control
- * character other than a tab or a line break (so `\r\n` becomes `\n`).
+ * character other than a tab, a line break or a carriage return (see {@link overwrite}).
  */
 const LEFT_OVER =
-  /\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b\[[0-?]*[ -/]*[@-~]|\u001b[@-_]?|[\u0000-\u0008\u000b-\u001f\u007f]/g;
+  /\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b\[[0-?]*[ -/]*[@-~]|\u001b[@-_]?|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 
 /** A palette colour (16–255) as `rgb(…)`. */
 function paletteRgb(index: number): string | undefined {
@@ -83,8 +84,15 @@ function colour(
 
 /** The output as styled segments; output without escapes is one plain segment. */
 export function ansiSegments(output: string): AnsiSegment[] {
+  const segments = styled(output);
+  return output.includes('\r') ? overwrite(segments) : segments;
+}
+
+/** The output's styled pieces, carriage returns still in their text. */
+function styled(output: string): AnsiSegment[] {
   if (!output.includes('\u001b')) {
-    return output ? [{ text: output.replace(LEFT_OVER, '') }] : [];
+    const text = output.replace(LEFT_OVER, '');
+    return text ? [{ text }] : [];
   }
   const segments: AnsiSegment[] = [];
   for (const entry of Anser.ansiToJson(output, {
@@ -112,4 +120,48 @@ export function ansiSegments(output: string): AnsiSegment[] {
     });
   }
   return segments;
+}
+
+/**
+ * The segments as a terminal shows them after carriage returns: `\r` moves back to the start of
+ * the line and what follows overwrites it character by character, keeping the rest of a longer
+ * line (`abc\rX` shows `Xbc`), as a real terminal does; `\r\n` is a plain line break.
+ */
+function overwrite(segments: AnsiSegment[]): AnsiSegment[] {
+  type Cell = { char: string; from: AnsiSegment };
+  const out: AnsiSegment[] = [];
+  let last: AnsiSegment | undefined;
+  const push = (char: string, from: AnsiSegment) => {
+    if (last === from) {
+      out[out.length - 1].text += char;
+    } else {
+      out.push({ ...from, text: char });
+      last = from;
+    }
+  };
+  let line: Cell[] = [];
+  let column = 0;
+  const endLine = (newline?: AnsiSegment) => {
+    for (const cell of line) {
+      push(cell.char, cell.from);
+    }
+    if (newline) {
+      push('\n', line.at(-1)?.from ?? newline);
+    }
+    line = [];
+    column = 0;
+  };
+  for (const segment of segments) {
+    for (const char of segment.text) {
+      if (char === '\r') {
+        column = 0;
+      } else if (char === '\n') {
+        endLine(segment);
+      } else {
+        line[column++] = { char, from: segment };
+      }
+    }
+  }
+  endLine();
+  return out;
 }

@@ -27,6 +27,20 @@ describe('ansiSegments', () => {
     expect(ansiSegments('no escapes\r\n')).toEqual([{ text: 'no escapes\n' }]);
     expect(ansiSegments('')).toEqual([]);
   });
+
+  it('redraws a line in place after a carriage return, as a terminal does', () => {
+    // A progress bar: each state overwrites the last; only the line it is on.
+    expect(ansiSegments('get\n 10%\r 55%\r100%\ndone')).toEqual([{ text: 'get\n100%\ndone' }]);
+    // A shorter state leaves the end of a longer one, each cell keeping its own style.
+    expect(ansiSegments('\u001b[32mabcdef\u001b[0m\rXY')).toEqual([
+      { text: 'XY' },
+      { text: 'cdef', fg: 'green' },
+    ]);
+    // The line break after a redrawn line takes that line's style; `\r\n` keeps the line.
+    expect(ansiSegments('\u001b[31mok\u001b[0m\r\n')).toEqual([{ text: 'ok\n', fg: 'red' }]);
+    expect(ansiSegments('a\r\rb\r')).toEqual([{ text: 'b' }]);
+    expect(ansiSegments('\r\n\r\nx')).toEqual([{ text: '\n\nx' }]);
+  });
 });
 
 describe('terminal output in the transcript', () => {
