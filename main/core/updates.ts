@@ -267,8 +267,8 @@ export function shellQuote(arg: string): string {
 }
 
 /**
- * The command a tool call runs, read from its raw input: `command` (or `cmd`) as a string or an
- * argument list, and the folder from `cwd` (or `workdir`). Agents differ (Claude's Bash tool
+ * The command a tool call runs, read from its raw input: `command` (or `cmd`) as a string (with
+ * `args` after it when they are given apart) or an argument list, and the folder from `cwd` (or `workdir`). Agents differ (Claude's Bash tool
  * sends a string, Codex an argument list), so both are read; anything else is no command.
  */
 export function commandOf(rawInput: unknown): ToolCommandView | undefined {
@@ -279,7 +279,11 @@ export function commandOf(rawInput: unknown): ToolCommandView | undefined {
   const given = input.command ?? input.cmd;
   let line: string | undefined;
   if (typeof given === 'string') {
-    line = given;
+    // `{ command, args }`, the shape of ACP's own `terminal/create`: the program, then its list.
+    const args = Array.isArray(input.args) ? input.args.slice(0, 1000) : [];
+    line = args.every((arg): arg is string => typeof arg === 'string')
+      ? [given, ...args.map(shellQuote)].join(' ')
+      : given;
   } else if (
     Array.isArray(given) &&
     given.length > 0 &&

@@ -35,6 +35,13 @@ describe('commandOf', () => {
       line: `bash -lc 'echo '\\''hi'\\'' && ls'`,
       cwd: undefined,
     });
+    // ACP's own terminal shape: the program, its arguments apart.
+    expect(commandOf({ command: 'git', args: ['commit', '-m', 'a fix'] })?.line).toBe(
+      "git commit -m 'a fix'",
+    );
+    // Arguments that are not all strings are not guessed at: the program alone.
+    expect(commandOf({ command: 'git', args: ['log', 3] })?.line).toBe('git');
+    expect(commandOf({ command: 'git', args: 'log' })?.line).toBe('git');
     expect(shellQuote('')).toBe("''");
     expect(shellQuote('a/b.c:d=e')).toBe('a/b.c:d=e');
   });
