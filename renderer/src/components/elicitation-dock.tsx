@@ -9,7 +9,7 @@
  * URL card ends that card; on a permission card it cancels the turn, which answers every
  * pending permission `cancelled`.
  */
-import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import type {
   AirlockApi,
   CardEnd,
@@ -189,7 +189,9 @@ export function ElicitationDock({
     }
   }, [ended]);
 
-  useEffect(() => {
+  // Before the browser paints (a layout effect, not a passive one that may run a frame later):
+  // the card takes keystrokes as soon as it is in the page.
+  useLayoutEffect(() => {
     const before = last.current;
     last.current = shownKey;
     if (before !== undefined && before !== shownKey) {
