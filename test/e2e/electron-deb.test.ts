@@ -45,6 +45,8 @@ describe('the deb', () => {
         `writeFileSync(${JSON.stringify(join(output, 'fpm-args.json'))}, JSON.stringify(args));`,
         "const script = args[args.indexOf('--after-install') + 1];",
         `copyFileSync(script, ${JSON.stringify(join(output, 'after-install'))});`,
+        "const entry = args.find((arg) => arg.endsWith('=/usr/share/applications/airlock.desktop'));",
+        `if (entry) copyFileSync(entry.split('=')[0], ${JSON.stringify(join(output, 'entry.desktop'))});`,
       ].join('\n'),
       { mode: 0o755 },
     );
@@ -91,6 +93,17 @@ describe('the deb', () => {
     expect(fpmArgs.some((arg) => arg.endsWith('=/usr/share/applications/airlock.desktop'))).toBe(
       true,
     );
+  });
+
+  it('names its desktop entry as the app names itself, so the window and badge belong to it', async () => {
+    // Electron takes the desktop name from package.json; the entry is installed under it.
+    const { desktopName } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
+      desktopName: string;
+    };
+    expect(desktopName).toBe('airlock.desktop');
+    const entry = await readFile(join(output, 'entry.desktop'), 'utf8');
+    expect(entry).toMatch(/^StartupWMClass=airlock$/m);
+    expect(entry).toMatch(/^Name=Airlock$/m);
   });
 
   it('makes chrome-sandbox setuid root where user namespaces do not work, and installs the AppArmor profile that allows them', async () => {
