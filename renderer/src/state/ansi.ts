@@ -130,13 +130,14 @@ function styled(output: string): AnsiSegment[] {
 function overwrite(segments: AnsiSegment[]): AnsiSegment[] {
   type Cell = { char: string; from: AnsiSegment };
   const out: AnsiSegment[] = [];
-  let last: AnsiSegment | undefined;
+  /** The segment being written, and the one its style came from. */
+  let current: { segment: AnsiSegment; from: AnsiSegment } | undefined;
   const push = (char: string, from: AnsiSegment) => {
-    if (last === from) {
-      out[out.length - 1].text += char;
+    if (current?.from === from) {
+      current.segment.text += char;
     } else {
-      out.push({ ...from, text: char });
-      last = from;
+      current = { segment: { ...from, text: char }, from };
+      out.push(current.segment);
     }
   };
   let line: Cell[] = [];
