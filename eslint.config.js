@@ -125,7 +125,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^(?!zod$|\\./form-model\\.js$|\\./url-analysis-view\\.js$)',
+              regex:
+                '^(?!zod$|\\./form-model\\.js$|\\./url-analysis-view\\.js$|\\./lasting-sessions\\.js$|\\./prompt-content\\.js$)',
               message: 'The contract imports only zod and the pure views beside it.',
             },
           ],

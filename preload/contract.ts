@@ -7,7 +7,17 @@
  */
 import { z } from 'zod';
 import { FormModel } from './form-model.js';
+// Attachments and the folder's file completion (issue 12, Prompts).
+import { FileCompletion, PromptAttachments, PromptCapabilitiesView } from './prompt-content.js';
 import { UrlAnalysis } from './url-analysis-view.js';
+// Sessions that last: saved tabs, history, reopening (issue 12).
+import {
+  AgentFolder,
+  HistoryView,
+  ReopenRequest,
+  SavedTabId,
+  SavedTabView,
+} from './lasting-sessions.js';
 
 const text = z.string().max(1_000_000);
 const shortText = z.string().max(10_000);
@@ -170,6 +180,8 @@ export const SessionSummary = z.object({
   userTitle: z.string().max(MAX_SESSION_NAME_CHARS).optional(),
   /** The first prompt on one line, shortened: the tab's name until the agent sends a title. */
   firstPrompt: z.string().max(200).optional(),
+  /** What the running agent accepts in a prompt (images, embedded files); absent until it runs. */
+  promptCapabilities: PromptCapabilitiesView.optional(),
 });
 export type SessionSummary = z.infer<typeof SessionSummary>;
 
@@ -436,6 +448,13 @@ export const MAX_URL_DOMAIN_CHARS = 1_000;
 const envName = z.string().max(MAX_ENV_NAME_CHARS);
 const envValue = z.string().max(MAX_ENV_VALUE_CHARS);
 
+/** The most MCP servers one `context_servers` list may hold (the global one, or an agent's). */
+export const MAX_MCP_SERVERS = 100;
+/** The longest URL of a remote MCP server, in characters. */
+export const MAX_MCP_URL_CHARS = 10_000;
+/** The most headers a remote MCP server may set. */
+export const MAX_MCP_HEADERS = 100;
+
 /**
  * One environment variable of an agent in the settings view. A value that looks secret (by its
  * name or its look) is not sent: only that it is set; the view asks for it on request.
@@ -446,6 +465,23 @@ export const AgentEnvView = z.discriminatedUnion('secret', [
 ]);
 export type AgentEnvView = z.infer<typeof AgentEnvView>;
 
+/**
+ * An MCP server from the settings file, as the settings view lists it (read-only): a local one
+ * by its command, a remote one by its URL, its variables or headers masked like an agent's
+ * environment. `extension` is a Zed extension's server, which Airlock cannot start.
+ */
+export const McpServerView = z.object({
+  name,
+  transport: z.enum(['stdio', 'http', 'sse', 'extension']),
+  enabled: z.boolean(),
+  command: z.string().max(MAX_AGENT_COMMAND_CHARS).optional(),
+  args: z.array(z.string().max(MAX_AGENT_ARG_CHARS)).max(MAX_AGENT_ARGS).optional(),
+  url: z.string().max(MAX_MCP_URL_CHARS).optional(),
+  /** Environment variables (stdio) or headers (remote). */
+  values: z.array(AgentEnvView).max(Math.max(MAX_AGENT_ENV, MAX_MCP_HEADERS)),
+});
+export type McpServerView = z.infer<typeof McpServerView>;
+
 /** An agent as the settings view shows it. The built-in agent cannot be changed. */
 export const AgentSettingsView = z.object({
   name,
@@ -454,6 +490,8 @@ export const AgentSettingsView = z.object({
   args: z.array(z.string().max(MAX_AGENT_ARG_CHARS)).max(MAX_AGENT_ARGS),
   env: z.array(AgentEnvView).max(MAX_AGENT_ENV),
   urlDomains: z.array(z.string().max(MAX_URL_DOMAIN_CHARS)).max(MAX_URL_DOMAINS),
+  /** The agent's own MCP servers (`context_servers` in its entry); absent when it has none. */
+  mcpServers: z.array(McpServerView).max(MAX_MCP_SERVERS).optional(),
 });
 export type AgentSettingsView = z.infer<typeof AgentSettingsView>;
 
@@ -499,6 +537,16 @@ export const AgentTestReport = z.object({
   protocolVersion: z.number().int().optional(),
   /** Each capability as `path: value` (`loadSession: yes`, `promptCapabilities.image: no`). */
   capabilities: z.array(z.object({ name: shortText, value: shortText })).max(200),
+  /** What Airlock offered the agent (`clientCapabilities`), the same way. */
+  offered: z
+    .array(z.object({ name: shortText, value: shortText }))
+    .max(200)
+    .optional(),
+  /** The MCP servers `session/new` was given, and those left out with why. */
+  mcpServers: z
+    .array(z.object({ name: shortText, passed: z.boolean(), detail: shortText }))
+    .max(MAX_MCP_SERVERS * 2)
+    .optional(),
   authMethods: z.array(AuthMethodView).max(100),
   /** Whether `session/new` worked, and why not; absent when the handshake failed. */
   session: z
@@ -579,10 +627,28 @@ export const calls = {
     request: z.object({ key: SessionKey }).strict(),
     response: z.object({ events: z.array(TranscriptEvent) }),
   },
-  /** Sends a text prompt; the turn's progress arrives as events. */
+  /**
+   * Sends a prompt: its text, and files of the session's folder and images attached to it (each
+   * checked by the core; refused, and nothing sent, when the agent does not accept it). The
+   * turn's progress arrives as events.
+   */
   'session:prompt': {
-    request: z.object({ key: SessionKey, text: z.string().min(1).max(MAX_PROMPT_CHARS) }).strict(),
+    request: z
+      .object({
+        key: SessionKey,
+        text: z.string().min(1).max(MAX_PROMPT_CHARS),
+        attachments: PromptAttachments.optional(),
+      })
+      .strict(),
     response: empty,
+  },
+  /**
+   * Files of the session's folder whose path fits `query` (what follows an `@`), best first, for
+   * the composer to complete. The walk has a budget, so a huge folder answers quickly, partly.
+   */
+  'files:complete': {
+    request: z.object({ key: SessionKey, query: z.string().max(1000) }).strict(),
+    response: FileCompletion,
   },
   /** Cancels the running turn (`session/cancel`); pending permissions answer `cancelled`. */
   'session:cancel': {
@@ -737,7 +803,16 @@ export const calls = {
       error: shortText.optional(),
       editable: z.boolean(),
       agents: z.array(AgentSettingsView).max(MAX_AGENTS + 1),
+      /** The MCP servers every agent gets (top-level `context_servers`); absent when none. */
+      mcpServers: z.array(McpServerView).max(MAX_MCP_SERVERS).optional(),
+      /** `ask_before_writes`: every file write an agent asks for waits on the user first. */
+      askBeforeWrites: z.boolean(),
     }),
+  },
+  /** Sets `ask_before_writes` in the settings file, as an edit that keeps its comments. */
+  'settings:setAskBeforeWrites': {
+    request: z.object({ value: z.boolean() }).strict(),
+    response: empty,
   },
   /** One environment variable's value, which the list masks when it looks secret. */
   'settings:revealEnv': {
@@ -771,6 +846,39 @@ export const calls = {
     request: z.object({ agentName: name }).strict(),
     response: AgentTestReport,
   },
+  // ── Sessions that last (issue 12): the tabs of the last run, history, reopening ──
+  /** The tabs kept from the last run that the user has neither reopened nor dismissed. */
+  'session:listSaved': {
+    request: empty,
+    response: z.object({ tabs: z.array(SavedTabView).max(1000) }),
+  },
+  /**
+   * Reopens one kept tab (`id`), or all of them: each in a new tab, with `session/load` (the
+   * transcript replays) or `session/resume` where the agent offers them.
+   */
+  'session:reopenSaved': {
+    request: z.object({ id: SavedTabId.optional() }).strict(),
+    response: z.object({ keys: z.array(SessionKey).max(1000) }),
+  },
+  /** Forgets the kept tabs: the offer does not come back. */
+  'session:dismissSaved': {
+    request: empty,
+    response: empty,
+  },
+  /**
+   * An agent's earlier sessions in a folder (`session/list`, starting the agent if needed), or
+   * a note that it keeps none. `cursor` lists further.
+   */
+  'session:history': {
+    request: AgentFolder.extend({ cursor: z.string().max(10_000).optional() }).strict(),
+    response: HistoryView,
+  },
+  /** Reopens a session from the history in a tab (the open one, if it is open already). */
+  'session:reopen': {
+    request: ReopenRequest,
+    response: z.object({ key: SessionKey }),
+  },
+  // ── end of sessions that last ──
 } as const;
 
 /** Every event the core sends to the UI. */

@@ -2,8 +2,10 @@
  * `airlock probe`: connects to an agent without any UI and reports what setting it up needs.
  *
  * It runs the same {@link AgentConnection} the app uses (initialize, then one `session/new`),
- * so what it reports is what the app would see: identity, protocol version, capabilities, sign-in
- * methods (with the variable an `env_var` method reads), and whether a session opens.
+ * so what it reports is what the app would see: identity, protocol version, the capabilities of
+ * both sides (each one Airlock knows, as yes or no, then any others the agent adds), sign-in
+ * methods (with the variable an `env_var` method reads), the MCP servers the session is given,
+ * and whether a session opens.
  */
 import * as acp from '@agentclientprotocol/sdk';
 import type { AuthMethodView } from '../../preload/contract.js';
@@ -14,9 +16,17 @@ import {
   type ConnectionTimeouts,
 } from '../core/agent-connection.js';
 import { AgentRequestError, AUTH_REQUIRED } from '../core/errors.js';
-import { commandLine, type AgentSpec } from '../core/settings/catalog.js';
+import { mcpServersFor } from '../core/mcp-servers.js';
+import { commandLine, type AgentCatalog, type AgentSpec } from '../core/settings/catalog.js';
 import { authMethodsWithEnv, readyEnvMethod } from '../core/sign-in.js';
 import type { TerminalRequests } from '../core/terminals/service.js';
+import { agentCapabilityRows, clientCapabilityRows } from './capability-rows.js';
+
+export {
+  agentCapabilityRows,
+  clientCapabilityRows,
+  flattenCapabilities,
+} from './capability-rows.js';
 
 /**
  * One sign-in method as the probe reports it; an `env_var` method lists each variable and
@@ -43,13 +53,20 @@ export type ProbeReport = {
   /** What Airlock advertised to the agent (`clientCapabilities`), the other side of the handshake. */
   offered?: acp.ClientCapabilities;
   authMethods?: ProbeAuthMethod[];
+  /** The MCP servers `session/new` was given (`passed`), and those left out with why. */
+  mcpServers?: ProbeMcpServer[];
   session?: ProbeSession;
   /** The agent's stderr log. */
   log: string;
 };
 
+/** One MCP server from the settings: given to the session, or left out (`detail` says why). */
+export type ProbeMcpServer = { name: string; passed: boolean; detail: string };
+
 /** How to probe. */
 export type ProbeOptions = {
+  /** The settings' global MCP servers; the agent's own come with `spec`. */
+  catalog?: Pick<AgentCatalog, 'mcpServers'>;
   logsDir: string;
   timeouts: ConnectionTimeouts;
   /** The folder `session/new` is asked to work in. */
@@ -95,6 +112,8 @@ export async function probeAgent(spec: AgentSpec, options: ProbeOptions): Promis
   }
   try {
     const { identity } = connection;
+    // The servers the app would give a session of this agent, so the check is the app's.
+    const mcp = mcpServersFor(options.catalog ?? {}, spec, connection.capabilities);
     return {
       ...base,
       ok: true,
@@ -105,7 +124,15 @@ export async function probeAgent(spec: AgentSpec, options: ProbeOptions): Promis
       capabilities: connection.capabilities,
       offered: clientCapabilities(connection.elicitationModes),
       authMethods: authMethodsWithEnv(connection),
-      session: await openSession(connection, options.cwd),
+      mcpServers: [
+        ...mcp.mcpServers.map((server) => ({
+          name: server.name,
+          passed: true,
+          detail: 'url' in server ? `${server.type} ${server.url}` : `stdio ${server.command}`,
+        })),
+        ...mcp.leftOut.map(({ name, reason }) => ({ name, passed: false, detail: reason })),
+      ],
+      session: await openSession(connection, options.cwd, mcp.mcpServers),
     };
   } finally {
     await connection.stop();
@@ -128,8 +155,12 @@ const refuseTerminals: TerminalRequests = {
  * Runs `session/new`. When the agent needs sign-in and an `env_var` method's variables are set,
  * it signs in with that method and tries once more, as the app does.
  */
-async function openSession(connection: AgentConnection, cwd: string): Promise<ProbeSession> {
-  const first = await newSession(connection, cwd);
+async function openSession(
+  connection: AgentConnection,
+  cwd: string,
+  mcpServers: acp.McpServer[],
+): Promise<ProbeSession> {
+  const first = await newSession(connection, cwd, mcpServers);
   const ready = readyEnvMethod(authMethodsWithEnv(connection));
   if (first.ok || !first.authRequired || !ready) {
     return first;
@@ -144,12 +175,16 @@ async function openSession(connection: AgentConnection, cwd: string): Promise<Pr
       signedInWith: ready.id,
     };
   }
-  return { ...(await newSession(connection, cwd)), signedInWith: ready.id };
+  return { ...(await newSession(connection, cwd, mcpServers)), signedInWith: ready.id };
 }
 
-async function newSession(connection: AgentConnection, cwd: string): Promise<ProbeSession> {
+async function newSession(
+  connection: AgentConnection,
+  cwd: string,
+  mcpServers: acp.McpServer[],
+): Promise<ProbeSession> {
   try {
-    const response = await connection.request('session/new', { cwd, mcpServers: [] });
+    const response = await connection.request('session/new', { cwd, mcpServers });
     if (typeof response?.sessionId !== 'string' || response.sessionId.length === 0) {
       return {
         ok: false,
@@ -185,14 +220,13 @@ export function formatReport(report: ProbeReport): string {
   row('Version', report.version ?? '(not given)');
   row('Protocol', `ACP version ${report.protocolVersion}`);
   row('Handshake', 'ok');
-  const capabilities = flattenCapabilities(report.capabilities ?? {});
-  lines.push('Capabilities' + (capabilities.length ? '' : '  (none)'));
-  for (const [path, value] of capabilities) {
+  lines.push('Capabilities');
+  for (const [path, value] of agentCapabilityRows(report.capabilities ?? {})) {
     lines.push(`  ${path}: ${value}`);
   }
   if (report.offered) {
     lines.push('Airlock offers');
-    for (const [path, value] of flattenCapabilities(report.offered)) {
+    for (const [path, value] of clientCapabilityRows(report.offered)) {
       lines.push(`  ${path}: ${value}`);
     }
   }
@@ -203,6 +237,11 @@ export function formatReport(report: ProbeReport): string {
       `  ${method.id}: ${method.name}${method.description ? ` (${method.description})` : ''}`,
     );
     lines.push(`    ${describeMethod(method)}`);
+  }
+  const servers = report.mcpServers ?? [];
+  lines.push('MCP servers' + (servers.length ? '' : '   none in the settings'));
+  for (const server of servers) {
+    lines.push(`  ${server.name}: ${server.passed ? 'given' : 'left out'}, ${server.detail}`);
   }
   const session = report.session;
   if (session?.signedInWith) {
@@ -239,19 +278,4 @@ function describeMethod(method: ProbeAuthMethod): string {
     case 'agent':
       return 'the agent signs you in itself (Airlock runs authenticate)';
   }
-}
-
-/** Capabilities as `path: value` pairs; an empty object (a capability with no options) reads `yes`. */
-export function flattenCapabilities(value: unknown, prefix = ''): [string, string][] {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    const shown = typeof value === 'boolean' ? (value ? 'yes' : 'no') : JSON.stringify(value);
-    return [[prefix, shown]];
-  }
-  const entries = Object.entries(value).filter(([key]) => key !== '_meta');
-  if (entries.length === 0) {
-    return prefix ? [[prefix, 'yes']] : [];
-  }
-  return entries.flatMap(([key, inner]) =>
-    flattenCapabilities(inner, prefix ? `${prefix}.${key}` : key),
-  );
 }

@@ -8,6 +8,7 @@ import {
   loadAgentCatalog,
   logsDir,
   settingsPath,
+  type AgentCatalog,
   type AgentSpec,
 } from '../core/settings/catalog.js';
 import { formatReport, probeAgent } from './probe.js';
@@ -120,10 +121,14 @@ function parseProbeArgs(args: string[]): ProbeArgs | 'help' {
   return parsed;
 }
 
-async function resolveAgent(args: ProbeArgs, cx: CliContext): Promise<AgentSpec | undefined> {
+async function resolveAgent(
+  args: ProbeArgs,
+  cx: CliContext,
+): Promise<{ spec: AgentSpec; catalog?: AgentCatalog } | undefined> {
   if (args.command) {
     const [command, ...rest] = args.command as [string, ...string[]];
-    return { name: args.label ?? basename(command), command, args: rest, env: {}, builtIn: false };
+    const spec = { name: args.label ?? basename(command), command, args: rest, env: {} };
+    return { spec: { ...spec, builtIn: false } };
   }
   const path = settingsPath(cx.env);
   const catalog = await loadAgentCatalog(path, cx.demoAgent);
@@ -134,8 +139,9 @@ async function resolveAgent(args: ProbeArgs, cx: CliContext): Promise<AgentSpec 
   if (!spec) {
     const known = catalog.agents.map((agent) => `"${agent.name}"`).join(', ');
     cx.err(`airlock: no agent named "${args.name}" in ${path}; known agents: ${known}\n`);
+    return undefined;
   }
-  return spec;
+  return { spec, catalog };
 }
 
 /** Runs the command line `argv` (without `node` and the script) and returns the exit status. */
@@ -164,11 +170,13 @@ export async function runCli(argv: string[], cx: CliContext): Promise<number> {
     cx.out(helpText(env));
     return EXIT.ok;
   }
-  const spec = await resolveAgent(args, cx);
-  if (!spec) {
+  const found = await resolveAgent(args, cx);
+  if (!found) {
     return EXIT.usage;
   }
-  const report = await probeAgent(spec, {
+  // A named agent gets the settings' MCP servers, as in the app; a bare command gets none.
+  const report = await probeAgent(found.spec, {
+    catalog: found.catalog,
     logsDir: logsDir(env),
     timeouts: { requestMs: args.timeoutMs, cancelGraceMs: DEFAULT_TIMEOUTS.cancelGraceMs },
     cwd: args.cwd,

@@ -30,11 +30,15 @@ import { Attention, type AttentionListener } from './attention.js';
 import { AgentRequestError, AUTH_REQUIRED, UserFacingError } from './errors.js';
 import { ElicitationBroker } from './elicitation/broker.js';
 import { FileService } from './files/service.js';
+import { mcpServersFor } from './mcp-servers.js';
+import { completeFiles } from './files/complete.js';
 import { analyseUrl } from './elicitation/url-analysis.js';
 import { checkWorkingFolder, RecentFolders } from './recent-folders.js';
 import { NO_SECRET_STORE, type SecretStore } from './secrets.js';
 import { authMethodsWithEnv, readyEnvMethod } from './sign-in.js';
+import { attachedContent, promptAccepts } from './prompt-content.js';
 import { Session, type Choice } from './session.js';
+import { demoStateEnv, LastingSessions } from './sessions/service.js';
 import {
   commandLine,
   loadAgentCatalog,
@@ -115,6 +119,8 @@ export class AirlockCore {
   private agentsReload: Promise<void> = Promise.resolve();
   /** The settings view's calls. */
   private readonly agentSettings: AgentSettings;
+  /** Tabs kept across restarts, history and reopening (see sessions/service.ts). */
+  private readonly lasting: LastingSessions;
   /** The cards waiting on the user, for the host's notifications and badge. */
   private readonly attention = new Attention((key) => this.sessions.get(key)?.summary.agentName);
   /** The agent's file requests, served inside each session's folder. */
@@ -156,6 +162,37 @@ export class AirlockCore {
         this.attention.appended(payload as EventPayload<'session:onDidAppend'>);
       }
     });
+    this.lasting = new LastingSessions({
+      file: join(dirname(options.settingsPath), 'sessions.json'),
+      connectionFor: (agentName, cwd) => this.connectionFor(agentName, cwd),
+      newTab: async (agentName, typed) => {
+        if (!this.catalog.agents.some((agent) => agent.name === agentName)) {
+          throw new UserFacingError(`No agent named "${agentName}"`);
+        }
+        const cwd = await checkWorkingFolder(typed);
+        const key = `s${(this.nextId++).toString(36)}`;
+        const session = new Session(key, agentName, cwd, this.sink);
+        this.sessions.set(key, session);
+        this.sink.changed(key);
+        return session;
+      },
+      startNew: (session) => void this.startSession(session),
+      // The very servers `session/new` gets (see openSession).
+      mcpServers: (agentName, connection) =>
+        mcpServersFor(
+          this.catalog,
+          this.catalog.agents.find((agent) => agent.name === agentName),
+          connection.capabilities,
+        ),
+      tabs: () => this.sessions.values(),
+    });
+    // Summary changes only (never a transcript append): the kept tabs follow their tabs.
+    this.onEvent((channel, payload) => {
+      if (channel === 'session:onDidChange') {
+        const summary = payload as EventPayload<'session:onDidChange'>;
+        this.lasting.tabChanged(summary, this.sessions.get(summary.key)?.acpSessionId);
+      }
+    });
   }
 
   /**
@@ -165,6 +202,7 @@ export class AirlockCore {
   async init(): Promise<void> {
     this.catalog = await loadAgentCatalog(this.options.settingsPath, this.options.demoAgent);
     this.settingsWatcher ??= watchSettings(this.options.settingsPath, () => this.reloadAgents());
+    await this.lasting.load();
   }
 
   /**
@@ -238,6 +276,8 @@ export class AirlockCore {
    * (each gets SIGTERM, then SIGKILL after a grace period).
    */
   async dispose(): Promise<void> {
+    // First: the tabs closing below must not leave the kept list empty for the next start.
+    const kept = this.lasting.quit();
     this.settingsWatcher?.close();
     this.agentSettings.dispose();
     for (const session of this.sessions.values()) {
@@ -251,6 +291,7 @@ export class AirlockCore {
     this.connections.clear();
     this.running.clear();
     await Promise.all([
+      kept,
       // No command an agent ran outlives the app.
       this.terminals.dispose(),
       ...pending.map((started) =>
@@ -301,18 +342,30 @@ export class AirlockCore {
       this.flush();
       return { events };
     },
-    'session:prompt': async ({ key, text }) => {
+    'session:prompt': async ({ key, text, attachments }) => {
       const session = this.session(key);
-      if (session.summary.status !== 'ready') {
-        throw new UserFacingError(
+      const notReady = () =>
+        new UserFacingError(
           session.prompting
             ? 'The agent is still answering; cancel the turn first'
             : 'The session is not ready',
         );
+      if (session.summary.status !== 'ready') {
+        throw notReady();
       }
-      void session.runTurn(text);
+      // Only what this agent advertised (prompt-content.ts); checked again after the reads.
+      const attached = await attachedContent(attachments, {
+        cwd: session.summary.cwd,
+        accepts: promptAccepts(session.connection?.capabilities),
+        agentName: session.summary.agentName,
+      });
+      if (session.summary.status !== 'ready') {
+        throw notReady();
+      }
+      void session.runTurn(text, attached);
       return {};
     },
+    'files:complete': async ({ key, query }) => completeFiles(this.session(key).summary.cwd, query),
     'session:cancel': async ({ key }) => {
       this.session(key).cancelTurn();
       return {};
@@ -339,6 +392,7 @@ export class AirlockCore {
     },
     'session:close': async ({ key }) => {
       const session = this.session(key);
+      this.lasting.closing(session);
       this.abandonStart(session);
       session.close();
       this.elicitations.tabClosed(key, session);
@@ -524,6 +578,16 @@ export class AirlockCore {
       return {};
     },
     'settings:testAgent': (request) => this.agentSettings.test(request),
+    // Sessions that last (see sessions/service.ts).
+    'session:listSaved': () => this.lasting.handlers['session:listSaved'](),
+    'session:reopenSaved': (request) => this.lasting.handlers['session:reopenSaved'](request),
+    'session:dismissSaved': () => this.lasting.handlers['session:dismissSaved'](),
+    'session:history': (request) => this.lasting.handlers['session:history'](request),
+    'session:reopen': (request) => this.lasting.handlers['session:reopen'](request),
+    'settings:setAskBeforeWrites': async (request) => {
+      await this.agentSettings.setAskBeforeWrites(request);
+      return {};
+    },
   };
 
   /**
@@ -755,9 +819,11 @@ export class AirlockCore {
   ): Promise<void> {
     session.startingOn = connection;
     try {
+      const spec = this.catalog.agents.find((agent) => agent.name === session.summary.agentName);
+      const mcp = mcpServersFor(this.catalog, spec, connection.capabilities);
       const response = await connection.request(
         'session/new',
-        { cwd: session.summary.cwd, mcpServers: [] },
+        { cwd: session.summary.cwd, mcpServers: mcp.mcpServers },
         session.key,
       );
       if (session.startRun !== run) {
@@ -780,6 +846,9 @@ export class AirlockCore {
         configViews(response.configOptions),
         reapply ? 'starting' : 'ready',
       );
+      for (const note of mcp.notes) {
+        session.append(note);
+      }
       const early = this.early.get(connection);
       for (const notification of early?.get(response.sessionId) ?? []) {
         this.applyUpdate(session, notification);
@@ -892,7 +961,7 @@ export class AirlockCore {
     ])
       .then(([saved]) =>
         AgentConnection.start(
-          { ...spec, env: { ...spec.env, ...saved }, cwd },
+          { ...spec, env: { ...spec.env, ...saved, ...demoStateEnv(spec, this.options) }, cwd },
           {
             logsDir: this.options.logsDir,
             timeouts: this.timeouts,

@@ -15,6 +15,7 @@ import type {
 import type { AgentConnection } from './agent-connection.js';
 import { PendingCards, type CardEnd, type CardResult, type CardSpec } from './cards.js';
 import { firstPromptName, userTabName } from './tab-title.js';
+import { promptAccepts, type AttachedContent } from './prompt-content.js';
 import { UserFacingError } from './errors.js';
 import { permissionAnswer, permissionEvents, ToolCallLog } from './tool-calls.js';
 import { clip, MAX_CHUNK_CHARS } from './updates.js';
@@ -151,6 +152,7 @@ export class Session {
       authMethods: [],
       currentModeId: response.modes?.currentModeId,
       configOptions,
+      promptCapabilities: promptAccepts(connection.capabilities),
     });
   }
 
@@ -168,7 +170,7 @@ export class Session {
    * Runs one prompt turn to its end: a stop reason, an error, or a cancel the agent never
    * confirmed. Never rejects.
    */
-  async runTurn(text: string): Promise<void> {
+  async runTurn(text: string, attached?: AttachedContent): Promise<void> {
     const connection = this.connection;
     const sessionId = this.acpSessionId;
     if (!connection || !sessionId) {
@@ -180,12 +182,18 @@ export class Session {
     };
     this.turn = turn;
     this.append({ type: 'prompt', text });
+    for (const content of attached?.views ?? []) {
+      this.append({ type: 'content', role: 'user', content });
+    }
     this.update({
       status: 'prompting',
       firstPrompt: this.summary.firstPrompt ?? firstPromptName(text),
     });
     try {
-      const response = await connection.prompt({ sessionId, prompt: [{ type: 'text', text }] });
+      const response = await connection.prompt({
+        sessionId,
+        prompt: [{ type: 'text', text }, ...(attached?.blocks ?? [])],
+      });
       // The SDK resolves the response before it has run the handlers of updates that came
       // just before it; let them run so the turn ends after its last update.
       await new Promise((resolve) => setImmediate(resolve));

@@ -5,7 +5,8 @@
  * `/help`, `/tool`, `/permission`, `/permission-run`, `/plan`, `/long N`, `/title TEXT`, `/crash`,
  * the file commands `/read PATH`, `/write PATH` and `/outside` (see files.ts), `/run CMD` in a
  * terminal (see terminals.ts), and the form
- * elicitations (`/form` and its variants, see elicit.ts).
+ * elicitations (`/form` and its variants, see elicit.ts). Given a folder (`AIRLOCK_DEMO_STATE_DIR`),
+ * it keeps its sessions for `session/list`, `session/load`, `session/resume` (see sessions.ts).
  */
 import * as acp from '@agentclientprotocol/sdk';
 import { randomUUID } from 'node:crypto';
@@ -18,6 +19,8 @@ import { agentInput } from './parent-port-input.js';
 import { urlAtStart, urlCommands } from './url-flows.js';
 import { longText, replyFor, HELP_TEXT, LINKS_TEXT, type ReplyStyle } from './script.js';
 import { runTool } from './tools.js';
+import { demoPromptCapabilities, describeAttachments } from './prompt-echo.js';
+import { historyCapabilities, sessionHistory } from './sessions.js';
 
 type DemoSession = {
   cancelled: boolean;
@@ -119,6 +122,29 @@ function configOptions(state: DemoSession): acp.SessionConfigOption[] {
   ];
 }
 
+/** Sessions kept across restarts when Airlock gives the demo a folder (see sessions.ts). */
+const history = sessionHistory({
+  sessions,
+  // A reopened session starts as `session/new` starts one.
+  fresh: (cwd): DemoSession => ({
+    cancelled: false,
+    onCancel: [],
+    modeId: 'code',
+    turns: 0,
+    style: 'plain',
+    thinking: true,
+    cwd,
+    alwaysAllowed: new Set(),
+  }),
+  announce: (client, sessionId) =>
+    setImmediate(() => {
+      void client.notify(acp.methods.client.session.update, {
+        sessionId,
+        update: { sessionUpdate: 'available_commands_update', availableCommands: COMMANDS },
+      });
+    }),
+});
+
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Resolves when the session's running turn is cancelled. */
@@ -205,6 +231,11 @@ async function prompt(
   const say = async (reply: string) => {
     await streamText(client, params.sessionId, state, reply, 24);
   };
+  // Attached files and images: a line about each first (prompt-echo.ts).
+  const attached = describeAttachments(params.prompt);
+  if (attached) {
+    await say(attached);
+  }
   const forms = formCommands(client, params.sessionId, say, formSupported);
   const urls = urlCommands(client, params.sessionId, say, urlSupported, () =>
     untilCancelled(state),
@@ -323,8 +354,8 @@ const app = acp
     return {
       protocolVersion: acp.PROTOCOL_VERSION,
       agentCapabilities: {
-        loadSession: false,
-        promptCapabilities: { image: false, audio: false, embeddedContext: false },
+        ...historyCapabilities(),
+        promptCapabilities: demoPromptCapabilities(),
       },
       authMethods: [],
       agentInfo: { name: 'airlock-demo-agent', title: 'Airlock Demo Agent', version: '0.1.0' },
@@ -361,6 +392,7 @@ const app = acp
       alwaysAllowed: new Set(),
     };
     sessions.set(sessionId, state);
+    await history.started(sessionId, params.cwd);
     // Commands are announced right after the session exists, as real agents do.
     setImmediate(() => {
       void client.notify(acp.methods.client.session.update, {
@@ -416,7 +448,30 @@ const app = acp
     }
     return { configOptions: configOptions(state) };
   })
-  .onRequest(acp.methods.agent.session.prompt, ({ params, client }) => prompt(client, params))
+  .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
+    const reply = await prompt(history.recording(client, params), params);
+    await history.turnEnded(params.sessionId);
+    return reply;
+  })
+  .onRequest(acp.methods.agent.session.load, async ({ client, params }) => {
+    const state = await history.load(client, params);
+    return {
+      modes: { currentModeId: state.modeId, availableModes: MODES },
+      configOptions: configOptions(state),
+    };
+  })
+  .onRequest(acp.methods.agent.session.resume, async ({ client, params }) => {
+    const state = await history.resume(client, params);
+    return {
+      modes: { currentModeId: state.modeId, availableModes: MODES },
+      configOptions: configOptions(state),
+    };
+  })
+  .onRequest(acp.methods.agent.session.list, ({ params }) => history.list(params))
+  .onRequest(acp.methods.agent.session.close, ({ params }) => {
+    history.close(params);
+    return {};
+  })
   .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
     const state = sessions.get(params.sessionId);
     if (state) {

@@ -6,6 +6,7 @@ import { AgentSettings } from './components/agent-settings';
 import { LinkConsentProvider } from './components/link-consent';
 import { LoadFailed } from './components/load-failed';
 import { NewSession } from './components/new-session';
+import { ReopenOffer } from './components/reopen-offer';
 import { SessionTabs } from './components/session-tabs';
 import { SessionView } from './components/session-view';
 import { SidebarToggle, useSidebar } from './components/sidebar';
@@ -120,6 +121,7 @@ export function App({ store, onReconnect }: { store: Store; onReconnect?: () => 
               }
             }}
           />
+          <ReopenOffer api={store.api} onReopened={(key) => store.activate(key)} />
           {state.settingsError ? (
             <p className="settings-error" role="alert">
               {state.settingsError}

@@ -30,9 +30,12 @@ export type WebApp = {
   stop(): Promise<void>;
 };
 
-/** Starts `node out/main/web.js` with its own config folder and waits for its URL. */
-export async function startWebApp(settings?: unknown): Promise<WebApp> {
-  const configDir = await mkdtemp(join(tmpdir(), 'airlock-web-'));
+/**
+ * Starts `node out/main/web.js` with its own config folder and waits for its URL. `reuse`: the
+ * config folder of an earlier host, to start the app again as after a quit.
+ */
+export async function startWebApp(settings?: unknown, reuse?: string): Promise<WebApp> {
+  const configDir = reuse ?? (await mkdtemp(join(tmpdir(), 'airlock-web-')));
   if (settings !== undefined) {
     await writeFile(
       join(configDir, 'settings.json'),

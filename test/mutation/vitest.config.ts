@@ -25,10 +25,25 @@ function inChildProcesses(): Plugin {
 }
 
 /**
+ * The test files `AIRLOCK_MUTATION_TESTS` names (comma-separated), else every unit test. A change
+ * to a module the core imports (attention.ts, say) reaches nearly every core test, each starting
+ * real agents: a run over such a module with its own test files alone takes minutes, not hours.
+ */
+const only = process.env.AIRLOCK_MUTATION_TESTS?.split(',').filter(Boolean);
+
+/**
  * Only the unit project: the e2e project drives Chromium through the built app, takes minutes
  * a run, and would run again for every mutant it covers.
  */
 export default defineConfig({
   root: fileURLToPath(new URL('../..', import.meta.url)),
-  test: { projects: [{ ...unit, plugins: [...(unit.plugins ?? []), inChildProcesses()] }] },
+  test: {
+    projects: [
+      {
+        ...unit,
+        test: { ...unit.test, ...(only?.length ? { include: only } : {}) },
+        plugins: [...(unit.plugins ?? []), inChildProcesses()],
+      },
+    ],
+  },
 });

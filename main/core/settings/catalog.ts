@@ -5,6 +5,8 @@
  * `{ "agent_servers": { "<name>": { "command", "args", "env" } } }`. Airlock adds an agent's
  * `url_domains` (where its URL-mode requests should lead), `url_elicitation`, and
  * `ask_before_writes` (every file write an agent asks for waits on the user's permission).
+ * MCP servers come as Zed writes them too (`context_servers`, see mcp.ts): at the top level for
+ * every agent, and inside an agent's entry for that agent alone.
  */
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -23,7 +25,8 @@ import {
 } from '../../../preload/contract.js';
 import type { AgentLauncher } from '../agent-connection.js';
 import { statedHost } from '../elicitation/url-analysis.js';
-import { readSettingsText } from './text.js';
+import { parseContextServers, type McpProblem, type McpServerSetting } from './mcp.js';
+import { lineOfPath, readSettingsText } from './text.js';
 
 export { MAX_URL_DOMAIN_CHARS, MAX_URL_DOMAINS };
 
@@ -50,6 +53,8 @@ export type AgentSpec = {
    * where an agent states its domain, so this is the user's statement.
    */
   urlDomains?: string[];
+  /** The agent's own MCP servers (`context_servers` in its entry); see mcp.ts for the merge. */
+  mcpServers?: McpServerSetting[];
 };
 
 /**
@@ -69,6 +74,8 @@ export type AgentCatalog = {
   urlElicitation: UrlElicitation;
   /** `ask_before_writes`: every file write an agent asks for waits on a permission card first. */
   askBeforeWrites?: boolean;
+  /** The MCP servers every agent gets (top-level `context_servers`). */
+  mcpServers?: McpServerSetting[];
   error?: string;
   unreadable?: true;
 };
@@ -192,6 +199,15 @@ export function parseAgentCatalog(raw: string, path: string, demo: AgentSpec): A
     };
   }
   const json = read.value;
+  const mcp = readMcpServers(raw, path, json);
+  const withMcp = (catalog: AgentCatalog): AgentCatalog => {
+    const error = [catalog.error, ...mcp.problems].filter((line) => line !== undefined);
+    return {
+      ...catalog,
+      ...(mcp.global.length > 0 ? { mcpServers: mcp.global } : {}),
+      ...(error.length > 0 ? { error: clipProblems(error) } : {}),
+    };
+  };
   const parsed = settingsFile.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -205,22 +221,22 @@ export function parseAgentCatalog(raw: string, path: string, demo: AgentSpec): A
     // Nor stop asking before writes when it says to ask.
     const askBeforeWrites =
       (json as Record<string, unknown> | null)?.ask_before_writes === true ? true : undefined;
-    return {
+    return withMcp({
       agents: [demo],
       urlElicitation: stated.success ? stated.data : 'isolated_window',
       ...(askBeforeWrites ? { askBeforeWrites } : {}),
       error: `${path}: ${where}: ${issue?.message ?? 'invalid settings'}`,
-    };
+    });
   }
   const agents = [demo];
   for (const [name, server] of Object.entries(parsed.data.agent_servers)) {
     if (name === demo.name) {
-      return {
+      return withMcp({
         agents: [demo],
         urlElicitation: parsed.data.url_elicitation,
         ...(parsed.data.ask_before_writes ? { askBeforeWrites: true } : {}),
         error: `${path}: agent_servers: "${name}" is reserved for the built-in agent`,
-      };
+      });
     }
     agents.push({
       name,
@@ -229,13 +245,67 @@ export function parseAgentCatalog(raw: string, path: string, demo: AgentSpec): A
       env: server.env,
       builtIn: false,
       ...(server.url_domains === undefined ? {} : { urlDomains: server.url_domains }),
+      ...(mcp.own.has(name) ? { mcpServers: mcp.own.get(name) } : {}),
     });
   }
-  return {
+  return withMcp({
     agents,
     urlElicitation: parsed.data.url_elicitation,
     ...(parsed.data.ask_before_writes ? { askBeforeWrites: true } : {}),
+  });
+}
+
+/** The most problems with MCP servers listed one by one; the rest are counted. */
+const MAX_LISTED_PROBLEMS = 10;
+
+/**
+ * Every `context_servers` in the file: the top level's, and each agent's own (by agent name,
+ * only for agents that have servers). Each problem is a line naming the file, the line and the
+ * entry, so the user finds it; the entry is left out and the rest are used.
+ */
+function readMcpServers(
+  raw: string,
+  path: string,
+  json: unknown,
+): { global: McpServerSetting[]; own: Map<string, McpServerSetting[]>; problems: string[] } {
+  const problems: McpProblem[] = [];
+  const top = json !== null && typeof json === 'object' ? (json as Record<string, unknown>) : {};
+  const global = parseContextServers(top.context_servers, ['context_servers']);
+  problems.push(...global.problems);
+  const own = new Map<string, McpServerSetting[]>();
+  const agents = top.agent_servers;
+  if (agents !== null && typeof agents === 'object' && !Array.isArray(agents)) {
+    for (const [name, entry] of Object.entries(agents as Record<string, unknown>).slice(
+      0,
+      MAX_AGENTS,
+    )) {
+      const value =
+        entry !== null && typeof entry === 'object'
+          ? (entry as Record<string, unknown>).context_servers
+          : undefined;
+      const read = parseContextServers(value, ['agent_servers', name, 'context_servers']);
+      problems.push(...read.problems);
+      if (read.servers.length > 0) {
+        own.set(name, read.servers);
+      }
+    }
+  }
+  return {
+    global: global.servers,
+    own,
+    problems: problems.map((problem) => {
+      const line = lineOfPath(raw, problem.path);
+      const where = problem.path.map(String).join('.');
+      return `${path}${line === undefined ? '' : `, line ${line}`}: ${where}: ${problem.message}`;
+    }),
   };
+}
+
+/** Problem lines for the catalog's error: the first few, then how many more, within bounds. */
+function clipProblems(lines: string[]): string {
+  const shown = lines.slice(0, MAX_LISTED_PROBLEMS).map((line) => line.slice(0, 900));
+  const more = lines.length - shown.length;
+  return [...shown, ...(more > 0 ? [`…and ${more} more`] : [])].join('\n');
 }
 
 /** The command line as a user would type it, for display. */

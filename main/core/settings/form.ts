@@ -7,6 +7,7 @@ import type {
   AgentSettingsInput,
   AgentSettingsView,
   FieldProblem,
+  McpServerView,
 } from '../../../preload/contract.js';
 import {
   MAX_AGENT_ENV,
@@ -15,6 +16,7 @@ import {
 } from '../../../preload/contract.js';
 import { UserFacingError } from '../errors.js';
 import { agentServer, DEMO_AGENT_NAME, type AgentSpec } from './catalog.js';
+import type { McpServerSetting } from './mcp.js';
 import type { AgentServerFields } from './text.js';
 
 /** Names of variables that hold secrets: API keys, tokens, passwords and the like. */
@@ -49,11 +51,36 @@ export function agentView(spec: AgentSpec): AgentSettingsView {
     builtIn: spec.builtIn,
     command: spec.command,
     args: spec.args,
-    env: Object.entries(spec.env).map(([name, value]): AgentEnvView =>
-      looksSecret(name, value) ? { name, secret: true, set: true } : { name, secret: false, value },
-    ),
+    env: maskedValues(spec.env),
     urlDomains: spec.urlDomains ?? [],
+    ...(spec.mcpServers?.length ? { mcpServers: spec.mcpServers.map(mcpServerView) } : {}),
   };
+}
+
+/** Values shown as the settings view lists them: secret-looking ones only said to be set. */
+function maskedValues(values: Record<string, string>): AgentEnvView[] {
+  return Object.entries(values).map(([name, value]): AgentEnvView =>
+    looksSecret(name, value) ? { name, secret: true, set: true } : { name, secret: false, value },
+  );
+}
+
+/** An MCP server for the settings view's listing, its secret-looking values masked. */
+export function mcpServerView(server: McpServerSetting): McpServerView {
+  const base = { name: server.name, enabled: server.enabled, transport: server.transport };
+  switch (server.transport) {
+    case 'stdio':
+      return {
+        ...base,
+        command: server.command,
+        args: server.args,
+        values: maskedValues(server.env),
+      };
+    case 'http':
+    case 'sse':
+      return { ...base, url: server.url, values: maskedValues(server.headers) };
+    case 'extension':
+      return { ...base, values: [] };
+  }
 }
 
 /** Refuses any change to the built-in agent, saying what to do instead. */

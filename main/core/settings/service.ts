@@ -6,13 +6,31 @@
  * the file and cannot be changed.
  */
 import type { AgentTestReport, CallRequest, CallResponse } from '../../../preload/contract.js';
-import { flattenCapabilities, probeAgent, type ProbeReport } from '../../cli/probe.js';
+import {
+  agentCapabilityRows,
+  clientCapabilityRows,
+  probeAgent,
+  type ProbeReport,
+} from '../../cli/probe.js';
 import { agentLogPath, type ConnectionTimeouts } from '../agent-connection.js';
 import { UserFacingError } from '../errors.js';
 import { commandLine, DEMO_AGENT_NAME, type AgentCatalog, type AgentSpec } from './catalog.js';
 import { editSettingsFile } from './file.js';
-import { agentView, copyName, fieldsToWrite, formProblems, refuseBuiltIn } from './form.js';
-import { copyAgentServer, removeAgentServer, serverOf, setAgentServer } from './text.js';
+import {
+  agentView,
+  copyName,
+  fieldsToWrite,
+  formProblems,
+  mcpServerView,
+  refuseBuiltIn,
+} from './form.js';
+import {
+  copyAgentServer,
+  removeAgentServer,
+  serverOf,
+  setAgentServer,
+  setAskBeforeWrites,
+} from './text.js';
 
 /** How long "Test" may take before it reports that the agent did not finish, by default. */
 export const TEST_DEADLINE_MS = 60_000;
@@ -50,7 +68,15 @@ export class AgentSettings {
       ...(catalog.error === undefined ? {} : { error: catalog.error }),
       editable: !catalog.unreadable,
       agents: catalog.agents.map(agentView),
+      ...(catalog.mcpServers?.length ? { mcpServers: catalog.mcpServers.map(mcpServerView) } : {}),
+      askBeforeWrites: catalog.askBeforeWrites === true,
     };
+  }
+
+  /** Sets `ask_before_writes` in the settings file, keeping the rest of it as it is. */
+  async setAskBeforeWrites({ value }: CallRequest<'settings:setAskBeforeWrites'>): Promise<void> {
+    await editSettingsFile(this.options.path, (text) => setAskBeforeWrites(text, value));
+    await this.options.reload();
   }
 
   reveal({ agentName, envName }: CallRequest<'settings:revealEnv'>): { value: string } {
@@ -149,6 +175,7 @@ export class AgentSettings {
           .catch(() => undefined)
           .then(() =>
             probeAgent(spec, {
+              catalog: this.options.catalog(),
               logsDir: this.options.logsDir,
               timeouts: this.options.timeouts,
               cwd: this.options.cwd,
@@ -192,9 +219,24 @@ function testReport(spec: AgentSpec, report: ProbeReport): AgentTestReport {
     ...(report.title === undefined ? {} : { title: clip(report.title) }),
     ...(report.version === undefined ? {} : { version: clip(report.version) }),
     ...(report.protocolVersion === undefined ? {} : { protocolVersion: report.protocolVersion }),
-    capabilities: flattenCapabilities(report.capabilities ?? {})
+    // The same rows `airlock probe` prints, both sides.
+    capabilities: agentCapabilityRows(report.capabilities ?? {})
       .slice(0, 200)
       .map(([name, value]) => ({ name: clip(name), value: clip(value) })),
+    ...(report.offered === undefined
+      ? {}
+      : {
+          offered: clientCapabilityRows(report.offered)
+            .slice(0, 200)
+            .map(([name, value]) => ({ name: clip(name), value: clip(value) })),
+        }),
+    ...(report.mcpServers === undefined
+      ? {}
+      : {
+          mcpServers: report.mcpServers
+            .slice(0, 200)
+            .map((server) => ({ ...server, name: clip(server.name), detail: clip(server.detail) })),
+        }),
     authMethods: (report.authMethods ?? []).slice(0, 100),
     ...(session === undefined
       ? {}

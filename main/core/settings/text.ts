@@ -59,6 +59,26 @@ export function lineAndColumn(text: string, offset: number): { line: number; col
   return { line: before.split('\n').length, column: offset - lineStart + 1 };
 }
 
+/**
+ * The 1-based line of the value at `path` in `text`, or of its nearest ancestor the text has
+ * (a missing key is reported on its object's line); undefined when the text does not parse.
+ */
+export function lineOfPath(text: string, path: (string | number)[]): number | undefined {
+  const root = parseTree(text, [], PARSE_OPTIONS);
+  if (!root) {
+    return undefined;
+  }
+  for (let length = path.length; length >= 0; length--) {
+    const node = length === 0 ? root : findNodeAtLocation(root, path.slice(0, length));
+    if (node) {
+      // A property's line is its key's, where the user looks for it.
+      const at = node.parent?.type === 'property' ? node.parent : node;
+      return lineAndColumn(text, at.offset).line;
+    }
+  }
+  return undefined;
+}
+
 /** Reads settings text as JSON with comments; the first problem when it does not parse. */
 export function readSettingsText(text: string): ReadText {
   const errors: ParseError[] = [];
@@ -352,6 +372,26 @@ export function copyAgentServer(text: string, from: string, to: string): string 
     (current, root) => [
       addProperty(current, objectAt(root, ['agent_servers'])!, to, existing, style),
     ],
+  ]);
+}
+
+/**
+ * The text with `ask_before_writes` set to `value`: changed in place when the file has it, else
+ * added at the end of the top level, every other line kept.
+ */
+export function setAskBeforeWrites(text: string, value: boolean): string {
+  checkEditable(text);
+  if (text.trim() === '') {
+    return `${JSON.stringify({ ask_before_writes: value }, null, 2)}\n`;
+  }
+  const style = styleOf(text);
+  return editInTurn(text, [
+    (current, root) => {
+      const node = findNodeAtLocation(root, ['ask_before_writes']);
+      return node
+        ? [{ offset: node.offset, length: node.length, content: JSON.stringify(value) }]
+        : [addProperty(current, root, 'ask_before_writes', value, style)];
+    },
   ]);
 }
 

@@ -269,6 +269,12 @@ export function AgentForm({
           )}
         </Field>
       </fieldset>
+      {agent?.mcpServers?.length ? (
+        <p className="agent-field-hint">
+          Its own MCP servers ({agent.mcpServers.map((server) => server.name).join(', ')}) are kept
+          as they are; edit them in the settings file.
+        </p>
+      ) : null}
       {failure || unplaced.length > 0 ? (
         <div className="agent-form-failure" role="alert" tabIndex={-1}>
           {failure ? <p>{failure}</p> : null}

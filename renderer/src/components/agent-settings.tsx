@@ -1,19 +1,17 @@
 /**
  * The agents' settings: the list of agents from the settings file (and the built-in one, which
  * cannot be changed), with Edit, Duplicate, Remove and Test for each, and the form that adds or
- * edits one. Every decision is the core's: the view sends what the user typed and shows what the
+ * edits one; the MCP servers every agent gets and each agent's own (listed; they are edited in
+ * the file); and whether file writes ask first (`ask_before_writes`). Every decision is the core's: the view sends what the user typed and shows what the
  * core answers, field by field. It reads the list again whenever the agents change, a hand edit
  * of the file included.
  */
 import { useCallback, useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
-import type {
-  AgentSettingsView,
-  AgentTestReport,
-  AirlockApi,
-  CallResponse,
-} from '../../../preload/contract';
+import type { AgentSettingsView, AirlockApi, CallResponse } from '../../../preload/contract';
 import { agentTests, type AgentTest } from '../state/agent-tests';
 import { AgentForm } from './agent-settings-form';
+import { TestResult } from './agent-test-report';
+import { McpServerList } from './mcp-server-list';
 import { ModalDialog } from './modal-dialog';
 
 type Listing = CallResponse<'settings:getAgents'>;
@@ -35,6 +33,10 @@ export function AgentSettings({ api, onClose }: { api: AirlockApi; onClose(): vo
   const view = useRef<HTMLElement>(null);
   const headingId = useId();
   const lockedId = useId();
+  const writesId = useId();
+  const mcpId = useId();
+  /** The checkbox's new state while it is being saved, so it does not flick back meanwhile. */
+  const [askSaving, setAskSaving] = useState<boolean | undefined>();
 
   const load = useCallback(
     () =>
@@ -205,6 +207,47 @@ export function AgentSettings({ api, onClose }: { api: AirlockApi; onClose(): vo
       ) : loadError ? null : (
         <p>Loading the agents…</p>
       )}
+      {listing ? (
+        <section className="agent-settings-section" aria-labelledby={mcpId}>
+          <h3 id={mcpId}>MCP servers for every agent</h3>
+          {listing.mcpServers?.length ? (
+            <McpServerList servers={listing.mcpServers} label="MCP servers for every agent" />
+          ) : (
+            <p>None.</p>
+          )}
+          <p className="agent-settings-hint">
+            Edit them as context_servers in the settings file above: at its top level for every
+            agent, or inside an agent for that agent alone (a server of the same name replaces the
+            shared one).
+          </p>
+        </section>
+      ) : null}
+      {listing ? (
+        <section className="agent-settings-section" aria-labelledby={writesId}>
+          <h3 id={writesId}>File writes</h3>
+          <label className="agent-settings-check">
+            <input
+              type="checkbox"
+              checked={askSaving ?? listing.askBeforeWrites}
+              disabled={!editable}
+              aria-describedby={[`${writesId}-hint`, lockedBy].filter(Boolean).join(' ')}
+              onChange={(event) => {
+                const value = event.target.checked;
+                setAskSaving(value);
+                void act(async () => {
+                  await api.invoke('settings:setAskBeforeWrites', { value });
+                  return value ? 'File writes now ask first.' : 'File writes no longer ask first.';
+                }).finally(() => setAskSaving(undefined));
+              }}
+            />
+            Ask before an agent writes a file
+          </label>
+          <p id={`${writesId}-hint`} className="agent-settings-hint">
+            Each write waits for your permission, with the change shown as a diff (ask_before_writes
+            in the settings file).
+          </p>
+        </section>
+      ) : null}
       {removing !== undefined ? (
         <ModalDialog
           title={`Remove “${removing}”?`}
@@ -275,6 +318,12 @@ function AgentItem({
           Variables: {agent.env.map((variable) => variable.name).join(', ')}
         </p>
       ) : null}
+      {agent.mcpServers?.length ? (
+        <div className="agent-mcp">
+          <p>Its own MCP servers (edit them in the settings file):</p>
+          <McpServerList servers={agent.mcpServers} label={`MCP servers of ${agent.name}`} />
+        </div>
+      ) : null}
       <div className="agent-item-actions">
         {agent.builtIn ? null : (
           <>
@@ -320,137 +369,5 @@ function AgentItem({
       </div>
       {test ? <TestResult name={agent.name} test={test} /> : null}
     </li>
-  );
-}
-
-/** What a test found, in place under its agent. */
-function TestResult({ name, test }: { name: string; test: AgentTest }) {
-  return (
-    <section className="agent-test" aria-label={`Test of ${name}`} aria-busy={test.busy}>
-      <div role="status">
-        {test.busy ? (
-          <p className="agent-test-busy">
-            Testing {name}: starting it and asking who it is. This can take up to a minute.
-          </p>
-        ) : 'error' in test ? (
-          <p className="agent-test-bad">
-            The test could not run: {test.error} Try again; if it goes on failing, reload the page.
-          </p>
-        ) : (
-          <Report report={test.report} />
-        )}
-      </div>
-    </section>
-  );
-}
-
-function Report({ report }: { report: AgentTestReport }) {
-  const session = report.session;
-  return (
-    <>
-      {report.ok ? (
-        <p className="agent-test-good">
-          <strong>{report.agentName} started and answered.</strong>
-        </p>
-      ) : (
-        <div className="agent-test-bad">
-          <p>
-            <strong>{report.agentName} did not start.</strong>
-          </p>
-          {report.error ? <p>{report.error}</p> : null}
-          <p>Check its command and arguments (Edit), then test again; its log may say more.</p>
-        </div>
-      )}
-      <dl className="agent-test-facts">
-        <dt>Command</dt>
-        <dd>
-          <code>{report.commandLine}</code>
-        </dd>
-        {report.name !== undefined ? (
-          <>
-            <dt>Agent</dt>
-            <dd>
-              {report.title ?? report.name}
-              {report.title !== undefined && report.title !== report.name
-                ? ` (${report.name})`
-                : ''}
-              {report.version !== undefined ? `, version ${report.version}` : ''}
-            </dd>
-          </>
-        ) : null}
-        {report.protocolVersion !== undefined ? (
-          <>
-            <dt>Protocol</dt>
-            <dd>ACP version {report.protocolVersion}</dd>
-          </>
-        ) : null}
-        {session ? (
-          <>
-            <dt>Session</dt>
-            <dd className={session.ok ? 'agent-test-good' : 'agent-test-bad'}>
-              <p>
-                {session.ok
-                  ? `A session starts${session.signedInWith ? ` (signed in with ${session.signedInWith})` : ''}.`
-                  : `A session does not start: ${session.error}`}
-              </p>
-              {!session.ok && session.authRequired ? (
-                <p>
-                  It needs signing in: start a session with it and pick a sign-in method, or set the
-                  variables its method names in its environment (Edit).
-                </p>
-              ) : null}
-            </dd>
-            {session.ok && session.modes.length > 0 ? (
-              <>
-                <dt>Modes</dt>
-                <dd>{session.modes.join(', ')}</dd>
-              </>
-            ) : null}
-            {session.ok && session.configOptions.length > 0 ? (
-              <>
-                <dt>Options</dt>
-                <dd>{session.configOptions.join(', ')}</dd>
-              </>
-            ) : null}
-          </>
-        ) : null}
-        {report.authMethods.length > 0 ? (
-          <>
-            <dt>Sign-in</dt>
-            <dd>
-              <ul className="agent-test-list">
-                {report.authMethods.map((method) => (
-                  <li key={method.id}>
-                    {method.name}
-                    {method.description ? `: ${method.description}` : ''}
-                    {method.vars && method.vars.length > 0
-                      ? ` (${method.vars.map((variable) => `${variable.name} ${variable.set ? 'set' : 'not set'}`).join(', ')})`
-                      : ''}
-                  </li>
-                ))}
-              </ul>
-            </dd>
-          </>
-        ) : null}
-        {report.capabilities.length > 0 ? (
-          <>
-            <dt>Capabilities</dt>
-            <dd>
-              <ul className="agent-test-list">
-                {report.capabilities.map((capability) => (
-                  <li key={capability.name}>
-                    {capability.name}: {capability.value}
-                  </li>
-                ))}
-              </ul>
-            </dd>
-          </>
-        ) : null}
-        <dt>Log</dt>
-        <dd>
-          <code>{report.log}</code>
-        </dd>
-      </dl>
-    </>
   );
 }

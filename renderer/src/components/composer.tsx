@@ -1,7 +1,9 @@
 /**
  * The composer: the message box of one session, with the agent's slash commands completed from
- * a list, the messages sent before one arrow key away, a draft kept per tab, and the one action
- * that fits the session's state (Send, Cancel the turn, or Stop a start that hangs).
+ * a list, files of the folder attached by an `@` mention completed the same way, images pasted,
+ * dropped or picked when the agent takes them, the messages sent before one arrow key away, a
+ * draft kept per tab, and the one action that fits the session's state (Send, Cancel the turn,
+ * or Stop a start that hangs).
  */
 import {
   useEffect,
@@ -24,6 +26,15 @@ import {
   type HistoryPosition,
 } from '../state/composer-input';
 import type { Row } from '../state/transcript';
+import { dropMention, mentionAt, NOTHING, promptAttachments } from '../state/attachments';
+import { useFileCompletion } from '../use-file-completion';
+import {
+  AttachImageButton,
+  AttachmentChips,
+  completionStatus,
+  FileOptions,
+  useAttachments,
+} from './attachments';
 
 type Props = {
   api: AirlockApi;
@@ -88,12 +99,20 @@ export function Composer({
     }
   });
 
+  const acceptsImages = session.promptCapabilities?.image === true;
+  const attachments = useAttachments(key, { name: session.agentName, acceptsImages }, onError);
   const query = slashQuery(draft, caret);
-  const matches =
+  const commands =
     query === undefined || dismissedFor === draft ? [] : matchCommands(session.commands, query);
+  // An `@` mention completes over the folder's files when no command is being typed.
+  const mention =
+    commands.length === 0 && dismissedFor !== draft ? mentionAt(draft, caret) : undefined;
+  const completion = useFileCompletion(api, key, mention?.query);
+  const files = mention ? (completion?.paths ?? []) : [];
+  const matches = commands.length > 0 ? commands : files;
   const open = matches.length > 0;
   const activeIndex = Math.min(active, Math.max(matches.length - 1, 0));
-  useEffect(() => setActive(0), [query]);
+  useEffect(() => setActive(0), [query, mention?.query]);
   useEffect(() => {
     if (open) {
       document.getElementById(optionId(activeIndex))?.scrollIntoView({ block: 'nearest' });
@@ -105,6 +124,7 @@ export function Composer({
 
   const send = () => {
     const text = draft.trim();
+    const attached = attachments.attached;
     if (!text) {
       return;
     }
@@ -128,11 +148,13 @@ export function Composer({
       return;
     }
     setDraft('');
+    attachments.set(NOTHING);
     history.current = undefined;
     onError(undefined);
     focusAt(0);
     onSent();
-    api.invoke('session:prompt', { key, text }).catch((failure: unknown) => {
+    const request = { key, text, attachments: promptAttachments(attached) };
+    api.invoke('session:prompt', request).catch((failure: unknown) => {
       onError((failure as Error).message);
       // Nothing typed is lost: the message comes back unless something new was typed.
       setDraftState((current) => {
@@ -140,7 +162,25 @@ export function Composer({
         composerDrafts.set(key, restored);
         return restored;
       });
+      attachments.restore(attached);
     });
+  };
+
+  const pickFile = (path: string) => {
+    if (mention) {
+      const dropped = dropMention(draft, mention);
+      setDraft(dropped.text);
+      focusAt(dropped.caret);
+    }
+    attachments.addFile(path);
+  };
+
+  const pick = (index: number) => {
+    if (commands.length > 0) {
+      complete(commands[index]!.name);
+    } else {
+      pickFile(files[index]!);
+    }
   };
 
   const complete = (name: string) => {
@@ -169,11 +209,11 @@ export function Composer({
         setActive((activeIndex + step + matches.length) % matches.length);
         return;
       }
-      const chosen = matches[activeIndex]!;
+      const typedInFull = commands.length > 0 && commands[activeIndex]!.name === query;
       // Enter on a command typed in full sends it; otherwise Enter and Tab complete.
-      if (plain && (event.key === 'Tab' || (event.key === 'Enter' && chosen.name !== query))) {
+      if (plain && (event.key === 'Tab' || (event.key === 'Enter' && !typedInFull))) {
         event.preventDefault();
-        complete(chosen.name);
+        pick(activeIndex);
         return;
       }
       if (event.key === 'Escape') {
@@ -208,14 +248,14 @@ export function Composer({
   const placeholder = disconnected
     ? 'Not connected to Airlock'
     : session.status === 'ready'
-      ? 'Message the agent (Enter to send, Shift+Enter for a new line, / for commands)'
+      ? 'Message the agent (Enter to send, Shift+Enter for a new line, / for commands, @ for files)'
       : statusText;
 
   return (
-    <div className="composer-area">
-      {open ? (
+    <div className="composer-area" onDragOver={attachments.onDragOver} onDrop={attachments.onDrop}>
+      {open && commands.length > 0 ? (
         <ul id={listId} role="listbox" aria-label="Commands" className="command-list">
-          {matches.map((command, index) => (
+          {commands.map((command, index) => (
             <li
               key={command.name}
               id={optionId(index)}
@@ -233,9 +273,31 @@ export function Composer({
           ))}
         </ul>
       ) : null}
+      {open && commands.length === 0 ? (
+        <FileOptions
+          id={listId}
+          optionId={optionId}
+          paths={files}
+          activeIndex={activeIndex}
+          onPick={pickFile}
+        />
+      ) : null}
       <span className="visually-hidden" role="status">
-        {open ? `${matches.length} ${matches.length === 1 ? 'command' : 'commands'}` : ''}
+        {commands.length > 0
+          ? `${commands.length} ${commands.length === 1 ? 'command' : 'commands'}`
+          : completionStatus(mention ? completion : undefined)}
       </span>
+      <AttachmentChips
+        attached={attachments.attached}
+        onRemoveFile={(path) => {
+          attachments.removeFile(path);
+          inputRef.current?.focus();
+        }}
+        onRemoveImage={(id) => {
+          attachments.removeImage(id);
+          inputRef.current?.focus();
+        }}
+      />
       <form
         className="composer"
         onSubmit={(event) => {
@@ -259,8 +321,15 @@ export function Composer({
           }}
           onSelect={(event) => setCaret(event.currentTarget.selectionStart)}
           onKeyDown={onKeyDown}
+          onPaste={attachments.onPaste}
         />
         <div className="composer-actions">
+          {acceptsImages ? (
+            <AttachImageButton
+              disabled={disconnected}
+              onPick={(picked) => void attachments.addImages(picked)}
+            />
+          ) : null}
           {session.status === 'starting' ? (
             <button type="button" onClick={stopStart} disabled={disconnected}>
               Stop starting

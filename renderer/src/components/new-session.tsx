@@ -7,6 +7,7 @@
  */
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { AgentEntry, AirlockApi } from '../../../preload/contract';
+import { SessionHistory } from './session-history';
 
 type Props = {
   api: AirlockApi;
@@ -115,6 +116,7 @@ export function NewSession({ api, agents, defaultCwd, canPickFolder, onCreated }
           {error}
         </p>
       ) : null}
+      <SessionHistory api={api} agentName={agentName} cwd={cwd} onReopened={onCreated} />
     </form>
   );
 }

@@ -2,7 +2,7 @@
  * One transcript row of each kind. Agent strings are always React text, never HTML.
  */
 import { createContext, memo, useContext, useId, useReducer, useState } from 'react';
-import type { ToolCallFields } from '../../../preload/contract';
+import type { ContentView, ToolCallFields } from '../../../preload/contract';
 import type { Row } from '../state/transcript';
 import { ElicitationRowView } from './elicitation-row';
 import { UrlElicitationRowView } from './url-elicitation-row';
@@ -154,12 +154,18 @@ export const RowView = memo(function RowView({ row }: { row: Row }) {
           <ThoughtRow text={row.text} />
         </div>
       );
-    case 'content':
-      return (
+    case 'content': {
+      const attached = row.role === 'user' ? attachmentText(row.content) : undefined;
+      return attached !== undefined ? (
+        <div className="row attached">
+          <p title={'uri' in row.content ? row.content.uri : undefined}>{attached}</p>
+        </div>
+      ) : (
         <div className="row content">
           <pre>{describeContent(row.content)}</pre>
         </div>
       );
+    }
     case 'tool':
       return (
         <div className="row">
@@ -236,3 +242,35 @@ export const RowView = memo(function RowView({ row }: { row: Row }) {
       return <div className="row system">{row.text}</div>;
   }
 });
+
+/**
+ * What the user attached to a prompt, as one line under it: a file by its name, an image by
+ * its type. Other content the user sent (text) shows as it is.
+ */
+export function attachmentText(content: ContentView): string | undefined {
+  switch (content.type) {
+    case 'resource_link':
+      return `Attached ${content.name}`;
+    case 'resource':
+      return `Attached ${fileName(content.uri)}, its text included`;
+    case 'image':
+      return `Attached an image (${content.mimeType})`;
+    default:
+      return undefined;
+  }
+}
+
+/** The last part of a URI's path, decoded where it can be: `file:///a/b%20c.md` is `b c.md`. */
+function fileName(uri: string): string {
+  const last =
+    uri
+      .replace(/[?#].*$/, '')
+      .split('/')
+      .filter(Boolean)
+      .at(-1) ?? uri;
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
+}

@@ -275,12 +275,13 @@ describe('the count of waiting cards', () => {
 });
 
 describe('Attention, fed a batch by hand', () => {
-  const permission = (promptKey: string, title?: string): TranscriptEvent => ({
+  const permission = (promptKey: string, title?: string, toolTitle?: string): TranscriptEvent => ({
     type: 'permission',
     promptKey,
     toolCallId: 'call-1',
     title,
     options: [{ optionId: 'yes', name: 'Allow', kind: 'allow_once' }],
+    ...(toolTitle === undefined ? {} : { tool: { title: toolTitle } }),
   });
 
   it('does not announce a card that opened and ended in the same batch', () => {
@@ -300,6 +301,73 @@ describe('Attention, fed a batch by hand', () => {
       ],
     });
     expect(changes).toEqual([]);
+  });
+
+  const elicitation = (cardKey: string, message: string): TranscriptEvent => ({
+    type: 'elicitation',
+    cardKey,
+    agent: { configName: 'Agent', protocolVersion: 1, commandLine: 'agent' },
+    scope: 'session',
+    message,
+    mode: 'form',
+    form: { fields: [] },
+  });
+
+  /** An Attention named `agentName`, and the changes it tells. */
+  function follow(agentName: string | undefined = 'Agent') {
+    const attention = new Attention(() => agentName);
+    const changes: AttentionChange[] = [];
+    attention.subscribe((change) => changes.push(change));
+    return { attention, changes };
+  }
+
+  it('announces a card once and ends it once, however often its events come', () => {
+    const { attention, changes } = follow();
+    attention.appended({ key: 's1', events: [permission('p1', 'Edit')] });
+    attention.appended({ key: 's1', events: [permission('p1', 'Edit')] });
+    const resolved: TranscriptEvent = {
+      type: 'permission_resolved',
+      promptKey: 'p1',
+      outcome: { outcome: 'cancelled' },
+      ended: 'tab_closed',
+    };
+    attention.appended({ key: 's1', events: [resolved] });
+    attention.appended({ key: 's1', events: [resolved] });
+    expect(changes.map(({ waiting, opened, ended }) => [waiting, opened?.cardKey, ended])).toEqual([
+      [1, 'p1', undefined],
+      [0, undefined, 'p1'],
+    ]);
+  });
+
+  it('says the tool call’s own title when the request gives none, or what it is for', () => {
+    const { attention, changes } = follow();
+    attention.appended({
+      key: 's1',
+      events: [permission('p1', undefined, 'Edit main.ts'), permission('p2')],
+    });
+    expect(changes.map((change) => change.opened?.body)).toEqual([
+      'Edit main.ts',
+      'To run a tool.',
+    ]);
+  });
+
+  it('says that a form is asked for when its message says nothing', () => {
+    const { attention, changes } = follow();
+    attention.appended({ key: 's1', events: [elicitation('c1', ' \n ')] });
+    expect(changes[0]?.opened).toMatchObject({
+      title: 'Agent asks for information',
+      body: 'A form.',
+    });
+  });
+
+  it('names the agent on one bounded line in the title', () => {
+    const { attention, changes } = follow(`My\nagent ${'x'.repeat(200)}`);
+    attention.appended({ key: 's1', events: [permission('p1', 'Edit')] });
+    const title = changes[0]?.opened?.title ?? '';
+    expect(title).toMatch(/^My agent x+… asks for permission$/);
+    expect(Array.from(title.replace(' asks for permission', ''))).toHaveLength(100);
+    // The agent's name as the settings hold it, for the host to match a session by.
+    expect(changes[0]?.opened?.agentName).toBe(`My\nagent ${'x'.repeat(200)}`);
   });
 
   it('says what it can of a card the agent left untitled, on a tab already gone', () => {

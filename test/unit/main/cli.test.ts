@@ -79,7 +79,7 @@ describe('airlock probe', () => {
     expect(lines).toContain('Version       0.1.0');
     expect(lines).toContain('Protocol      ACP version 1');
     expect(lines).toContain('Handshake     ok');
-    expect(lines).toContain('  promptCapabilities.image: no');
+    expect(lines).toContain('  promptCapabilities.image: yes');
     expect(lines).toContain('Sign-in       none needed');
     expect(lines.some((line) => /^New session {3}ok \(demo_[0-9a-f-]+\)$/.test(line))).toBe(true);
     expect(lines).toContain('  Modes       ask, code');
@@ -134,6 +134,8 @@ describe('airlock probe', () => {
           vars: [{ name: 'FOO_KEY', secret: true, optional: false, set: true }],
         },
       ],
+      // The settings name no MCP servers.
+      mcpServers: [],
       // With FOO_KEY in its environment the agent opens sessions.
       session: { ok: true, sessionId: 'scripted-1', modes: [], configOptions: [] },
     });

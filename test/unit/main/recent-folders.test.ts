@@ -1,4 +1,6 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, openSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -21,6 +23,23 @@ describe('checkWorkingFolder', () => {
       'The working folder must be an absolute path (/…), not “projects/airlock”.',
     );
     await expect(checkWorkingFolder('~/code')).rejects.toThrow('must be an absolute path');
+  });
+
+  it('refuses a path longer than 4096 characters before looking it up', async () => {
+    // 4096 characters in short parts: looked up, which Linux refuses (its limit counts the NUL).
+    const longest = `/${'abcdefg/'.repeat(512)}`.slice(0, 4096);
+    await expect(checkWorkingFolder(longest)).rejects.toThrow('cannot be opened (ENAMETOOLONG)');
+    await expect(checkWorkingFolder(`${longest}x`)).rejects.toThrow(
+      'The working folder’s path is too long.',
+    );
+  });
+
+  it('says why a folder that cannot be looked up cannot be opened', async () => {
+    const dir = await folder();
+    await symlink(join(dir, 'loop'), join(dir, 'loop'));
+    await expect(checkWorkingFolder(join(dir, 'loop'))).rejects.toThrow(
+      `The working folder ${join(dir, 'loop')} cannot be opened (ELOOP).`,
+    );
   });
 
   it('refuses a folder that does not exist, and a file', async () => {
@@ -57,6 +76,12 @@ describe('RecentFolders', () => {
     expect(list.filter((entry) => entry === '/work/5')).toHaveLength(1);
     // Another reader of the same file sees the same list.
     await expect(new RecentFolders(join(dir, 'recent-folders.json')).list()).resolves.toEqual(list);
+    // What an add answers, and what the file holds, are the same bounded list.
+    const added = await recent.add('/work/new');
+    expect(added).toEqual(['/work/new', ...list.slice(0, -1)]);
+    expect(JSON.parse(await readFile(join(dir, 'recent-folders.json'), 'utf8')).folders).toEqual(
+      added,
+    );
   });
 
   it('writes atomically: a whole JSON file, no temporary file left behind', async () => {
@@ -98,6 +123,67 @@ describe('RecentFolders', () => {
       }),
     );
     await expect(new RecentFolders(file).list()).resolves.toEqual(['/a', '/b']);
+  });
+
+  it('keeps at most the limit from the file, and paths of up to 4096 characters', async () => {
+    const dir = await folder();
+    const file = join(dir, 'recent-folders.json');
+    const longest = `/${'x'.repeat(4095)}`;
+    const many = Array.from({ length: MAX_RECENT_FOLDERS + 5 }, (_, index) => `/f${index}`);
+    await writeFile(file, JSON.stringify({ folders: [longest, ...many] }));
+    const list = await new RecentFolders(file).list();
+    expect(list).toHaveLength(MAX_RECENT_FOLDERS);
+    expect(list[0]).toBe(longest);
+    expect(list.at(-1)).toBe(`/f${MAX_RECENT_FOLDERS - 2}`);
+  });
+
+  it('reads a file of up to 256 KiB', async () => {
+    const dir = await folder();
+    const file = join(dir, 'recent-folders.json');
+    const start = '{"folders": ["/a"], "padding": "';
+    await writeFile(file, `${start}${'x'.repeat(256 * 1024 - start.length - 2)}"}`);
+    await expect(new RecentFolders(file).list()).resolves.toEqual(['/a']);
+  });
+
+  it('ignores a folder in the file’s place, and leaves no temporary file when it cannot replace it', async () => {
+    const dir = await folder();
+    const file = join(dir, 'recent-folders.json');
+    await mkdir(file);
+    const recent = new RecentFolders(file);
+    await expect(recent.list()).resolves.toEqual([]);
+    await expect(recent.add('/a')).resolves.toEqual(['/a']);
+    expect(await readdir(dir)).toEqual(['recent-folders.json']);
+  });
+
+  it('never reads a pipe in the file’s place (it would wait for a writer)', async () => {
+    const dir = await folder();
+    const file = join(dir, 'recent-folders.json');
+    execFileSync('mkfifo', [file]);
+    const list = new RecentFolders(file).list();
+    // Should the list be read from the pipe, this feeds it one at once instead of leaving it waiting.
+    let listed = false;
+    const feed = (async () => {
+      while (!listed) {
+        try {
+          const fd = openSync(file, constants.O_WRONLY | constants.O_NONBLOCK);
+          writeSync(fd, JSON.stringify({ folders: ['/from-a-pipe'] }));
+          closeSync(fd);
+          return;
+        } catch {
+          // No reader yet (ENXIO).
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      }
+    })();
+    await expect(list.finally(() => (listed = true))).resolves.toEqual([]);
+    await feed;
+  });
+
+  it('keeps the list readable by the user alone', async () => {
+    const dir = await folder();
+    const file = join(dir, 'recent-folders.json');
+    await new RecentFolders(file).add('/a');
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
   });
 
   it('ignores a file far larger than any list it writes', async () => {

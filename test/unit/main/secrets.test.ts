@@ -1,6 +1,6 @@
-import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EncryptedSecretFile, NO_SECRET_STORE } from '../../../main/core/secrets.js';
 
@@ -77,10 +77,46 @@ describe('the encrypted secret file', () => {
   });
 });
 
+describe('the encrypted secret file, when it cannot be used', () => {
+  it('creates no file to forget an agent never stored', async () => {
+    const { path, secrets } = await store();
+    await secrets.forget('Codex');
+    await expect(stat(path)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('says it cannot read the file, and why, when the file is not one', async () => {
+    const { path, secrets } = await store();
+    await mkdir(path, { recursive: true });
+    await expect(secrets.set('Codex', { A: '1' })).rejects.toThrow(
+      `Could not read ${path}: EISDIR`,
+    );
+    expect(await secrets.get('Codex')).toEqual({});
+  });
+
+  it('takes a file of another version as damaged', async () => {
+    const { path, secrets } = await store();
+    await secrets.set('Codex', { A: '1' });
+    const data = JSON.parse(await readFile(path, 'utf8')) as object;
+    await writeFile(path, JSON.stringify({ ...data, version: 2 }));
+    await expect(secrets.set('Codex', { B: '2' })).rejects.toThrow('is damaged');
+  });
+
+  it('keeps the file readable by the user alone even over a temporary file left readable by others', async () => {
+    const { path, secrets } = await store();
+    await mkdir(dirname(path), { recursive: true });
+    // A write that stopped before its rename, with a wider mode.
+    await writeFile(`${path}.${process.pid}.tmp`, 'left over', { mode: 0o644 });
+    await secrets.set('Codex', { A: '1' });
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    expect(await secrets.get('Codex')).toEqual({ A: '1' });
+  });
+});
+
 describe('a host without a keychain', () => {
   it('keeps nothing, and refuses to save with a message that points at the settings file', async () => {
     expect(NO_SECRET_STORE.available).toBe(false);
     await expect(NO_SECRET_STORE.set('Codex', { A: '1' })).rejects.toThrow('settings file');
     expect(await NO_SECRET_STORE.get('Codex')).toEqual({});
+    await expect(NO_SECRET_STORE.forget('Codex')).resolves.toBeUndefined();
   });
 });

@@ -3,11 +3,12 @@
  * shell (each is run as `$SHELL`, with the arguments a login shell gets).
  */
 import fc from 'fast-check';
-import { chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import type * as osModule from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   loginShellPath,
   mergePaths,
@@ -16,10 +17,22 @@ import {
 } from '../../../main/core/shell-env.js';
 import { alive } from '../../helpers/processes.js';
 
-/** Writes an executable `/bin/sh` script; `body` may use `$DIR`, the script's folder. */
-async function fakeShell(body: string): Promise<{ shell: string; dir: string }> {
+// The real `userInfo`, unless a test says otherwise: a user without a passwd entry.
+vi.mock('node:os', async (importOriginal) => {
+  const os = await importOriginal<typeof osModule>();
+  return { ...os, userInfo: vi.fn(os.userInfo) };
+});
+
+/**
+ * Writes an executable `/bin/sh` script named `name`; `body` may use `$DIR`, the script's
+ * folder.
+ */
+async function fakeShell(
+  body: string,
+  name = 'fake-shell',
+): Promise<{ shell: string; dir: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'airlock-shell-'));
-  const shell = join(dir, 'fake-shell');
+  const shell = join(dir, name);
   await writeFile(shell, `#!/bin/sh\nDIR='${dir}'\n${body}\n`);
   await chmod(shell, 0o755);
   return { shell, dir };
@@ -59,7 +72,8 @@ describe('loginShellPath', () => {
   it('gives up on a shell that hangs at its deadline, and leaves no process of it behind', async () => {
     const { shell, dir } = await fakeShell(
       [
-        // A startup file that started something and waits on it forever.
+        // A startup file that ignores a polite end, started something and waits on it forever.
+        "trap '' TERM",
         'sleep 1000 &',
         'echo $! > "$DIR/sleep.pid"',
         'echo $$ > "$DIR/shell.pid"',
@@ -73,6 +87,102 @@ describe('loginShellPath', () => {
     const sleepPid = Number(await readFile(join(dir, 'sleep.pid'), 'utf8'));
     expect(alive(shellPid)).toBe(false);
     expect(alive(sleepPid)).toBe(false);
+  });
+
+  it('runs csh and tcsh with `-l` left out, since they take it only alone', async () => {
+    for (const name of ['csh', 'tcsh']) {
+      const { shell, dir } = await fakeShell(startupFiles(KNOWN), name);
+      await expect(loginShellPath(shell)).resolves.toEqual({ path: KNOWN });
+      const args = (await readFile(join(dir, 'args'), 'utf8')).split('\n');
+      expect(args.slice(0, 2)).toEqual(['-i', '-c']);
+      expect(args[2]).toMatch(/^echo AIRLOCK_[0-9a-f]{16}; printenv PATH; echo AIRLOCK_/);
+    }
+  });
+
+  it('makes a csh a login shell by a `-` before its name, as a login makes it', async () => {
+    // dash named `csh` reads ~/.profile only as a login shell, that is, when argv[0] starts with `-`.
+    const dir = await mkdtemp(join(tmpdir(), 'airlock-shell-'));
+    await symlink('/bin/sh', join(dir, 'csh'));
+    await writeFile(
+      join(dir, '.profile'),
+      `echo "$0" > "$HOME/zero"\nPATH='${KNOWN}'; export PATH\n`,
+    );
+    await expect(
+      loginShellPath(join(dir, 'csh'), { env: { HOME: dir, PATH: '/usr/bin:/bin' } }),
+    ).resolves.toEqual({ path: KNOWN });
+    expect(await readFile(join(dir, 'zero'), 'utf8')).toBe('-csh\n');
+  });
+
+  it('runs the shell with the environment given, and tells its startup files why it runs', async () => {
+    const { shell, dir } = await fakeShell(
+      [
+        'printf "%s %s" "$AIRLOCK_RESOLVING_ENVIRONMENT" "$FROM_CALLER" > "$DIR/env"',
+        startupFiles(KNOWN),
+      ].join('\n'),
+    );
+    await expect(
+      loginShellPath(shell, { env: { PATH: '/usr/bin:/bin', FROM_CALLER: 'caller-Finch-3' } }),
+    ).resolves.toEqual({ path: KNOWN });
+    expect(await readFile(join(dir, 'env'), 'utf8')).toBe('1 caller-Finch-3');
+  });
+
+  it('reads lines that end in CRLF', async () => {
+    const { shell } = await fakeShell(
+      [`PATH='${KNOWN}'; export PATH`, 'for last; do :; done', `eval "$last" | sed 's/$/\r/'`].join(
+        '\n',
+      ),
+    );
+    await expect(loginShellPath(shell)).resolves.toEqual({ path: KNOWN });
+  });
+
+  it('gives up on a shell that prints more than 1 MB, and takes up to that much', async () => {
+    const chatty = await fakeShell(
+      ['head -c 2000000 /dev/zero | tr "\\0" x', startupFiles(KNOWN)].join('\n'),
+    );
+    await expect(loginShellPath(chatty.shell)).resolves.toEqual({
+      failure: `${chatty.shell} printed more than 1 MB`,
+    });
+    // Exactly 1 MB: the padding, its newline, two 25-byte marker lines and the PATH's line.
+    const padding = 1024 * 1024 - 1 - 2 * 25 - (KNOWN.length + 1);
+    const full = await fakeShell(
+      [
+        `PATH='${KNOWN}'; export PATH`,
+        `head -c ${padding} /dev/zero | tr "\\0" x; echo`,
+        'for last; do :; done',
+        'eval "$last"',
+      ].join('\n'),
+    );
+    await expect(loginShellPath(full.shell)).resolves.toEqual({ path: KNOWN });
+  });
+
+  it('does not wait long on output held open by a process that left the shell’s group', async () => {
+    const { shell, dir } = await fakeShell(
+      [
+        startupFiles(KNOWN),
+        // The shell ends only once the sleep is in a session of its own, out of reach.
+        `setsid sh -c 'echo $$ > "$0"; exec sleep 60' "$DIR/sleep.pid" &`,
+        'while [ ! -s "$DIR/sleep.pid" ]; do sleep 0.01; done',
+      ].join('\n'),
+    );
+    try {
+      await expect(loginShellPath(shell)).resolves.toEqual({ path: KNOWN });
+    } finally {
+      process.kill(Number(await readFile(join(dir, 'sleep.pid'), 'utf8')), 'SIGKILL');
+    }
+  });
+
+  it('gives the shell no input to wait for, and nowhere to block writing errors', async () => {
+    const { shell } = await fakeShell(
+      ['read answer', 'head -c 1000000 /dev/zero >&2', startupFiles(KNOWN)].join('\n'),
+    );
+    await expect(loginShellPath(shell, { deadlineMs: 5000 })).resolves.toEqual({ path: KNOWN });
+  });
+
+  it('says so when a signal ended the shell', async () => {
+    const { shell } = await fakeShell('kill -TERM $$');
+    await expect(loginShellPath(shell)).resolves.toEqual({
+      failure: `${shell} was ended by SIGTERM`,
+    });
   });
 
   it('says why when the shell prints no PATH, exits with an error, or cannot be run', async () => {
@@ -124,6 +234,21 @@ describe('applyLoginShellPath', () => {
     await expect(readFile(join(dir, 'args'))).rejects.toThrow(/ENOENT/);
   });
 
+  it('sets the PATH when the environment had none', async () => {
+    const { shell } = await fakeShell(startupFiles(KNOWN));
+    const env: NodeJS.ProcessEnv = {};
+    await expect(applyLoginShellPath(env, { ...desktop, shell })).resolves.toBeUndefined();
+    expect(env.PATH).toBe(KNOWN);
+  });
+
+  it('gives the shell the deadline it is given', async () => {
+    const { shell } = await fakeShell('exec sleep 1000');
+    const env: NodeJS.ProcessEnv = { PATH: '/usr/bin:/bin' };
+    await expect(applyLoginShellPath(env, { ...desktop, shell, deadlineMs: 300 })).resolves.toBe(
+      `kept the PATH Airlock was started with: ${shell} did not finish within 0.3 s`,
+    );
+  });
+
   it('asks $SHELL by default', async () => {
     const { shell } = await fakeShell(startupFiles(KNOWN));
     const env: NodeJS.ProcessEnv = { SHELL: shell, PATH: '/bin' };
@@ -133,6 +258,21 @@ describe('applyLoginShellPath', () => {
 });
 
 describe('userShell', () => {
+  it('is /bin/sh when the user has no passwd entry, or no shell in it', () => {
+    vi.mocked(userInfo).mockImplementationOnce(() => {
+      throw new Error('ENOENT: no such file or directory, uv_os_get_passwd');
+    });
+    expect(userShell({})).toBe('/bin/sh');
+    vi.mocked(userInfo).mockReturnValueOnce({
+      username: 'me',
+      uid: -1,
+      gid: -1,
+      shell: null,
+      homedir: '/home/me',
+    });
+    expect(userShell({})).toBe('/bin/sh');
+  });
+
   it('is $SHELL, else the user’s passwd entry', () => {
     expect(userShell({ SHELL: '/usr/bin/fish' })).toBe('/usr/bin/fish');
     const uid = process.getuid?.();

@@ -35,10 +35,12 @@ async function withApp(scenario: string, platform: NodeJS.Platform = 'linux') {
     }
   });
   const window = new BrowserWindow();
-  setupAttention(started.core, () => [window], platform);
+  // The app's windows as the host lists them; a test may close them all.
+  const windows = [window];
+  setupAttention(started.core, () => windows, platform);
   const key = await readySession(started.core, started.recorder, agent.name, started.dir);
   const open = () => readySession(started.core, started.recorder, agent.name, started.dir);
-  return { ...started, core: started.core, key, window, commands, open };
+  return { ...started, core: started.core, key, window, windows, commands, open };
 }
 
 /** Sends raw `elicitation/create` params through the scripted agent's prompt (`elicit`). */
@@ -95,6 +97,36 @@ describe('a card that opens while the app is in the background', () => {
     expect(window.show).toHaveBeenCalled();
     expect(BrowserWindow.focused).toBe(window);
     expect(commands).toEqual([{ command: 'showWaiting', key }]);
+  });
+
+  it('on a click once the window is closed, brings nothing forward and still shows the card', async () => {
+    const { core, recorder, key, window, windows, commands } = await withApp('permission');
+    await core.invoke('session:prompt', { key, text: 'go' });
+    await recorder.event(key, 'permission');
+    window.minimize();
+    window.userCloses();
+    Notification.created[0]?.click();
+    expect(window.restore).not.toHaveBeenCalled();
+    expect(window.show).not.toHaveBeenCalled();
+    expect(window.focus).not.toHaveBeenCalled();
+    // macOS: the app runs on with no window at all; the core opens one on `showWaiting`.
+    windows.length = 0;
+    Notification.created[0]?.click();
+    expect(commands).toEqual([
+      { command: 'showWaiting', key },
+      { command: 'showWaiting', key },
+    ]);
+  });
+
+  it('on a click, leaves a window that is not minimized as it is', async () => {
+    const { core, recorder, key, window } = await withApp('permission');
+    window.maximize();
+    await core.invoke('session:prompt', { key, text: 'go' });
+    await recorder.event(key, 'permission');
+    Notification.created[0]?.click();
+    expect(window.restore).not.toHaveBeenCalled();
+    expect(window.maximized).toBe(true);
+    expect(BrowserWindow.focused).toBe(window);
   });
 
   it('shows the agent’s markup as text, escaped for Linux notification servers', async () => {

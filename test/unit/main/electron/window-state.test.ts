@@ -1,11 +1,14 @@
 import fc from 'fast-check';
-import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, openSync, writeSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   GRAB_HEIGHT,
   GRAB_WIDTH,
+  grabbable,
   readWindowState,
   restoredState,
   SAVE_DELAY_MS,
@@ -42,6 +45,32 @@ function reachable(bounds: Rect, area: Rect): boolean {
     right - left >= Math.min(GRAB_WIDTH, bounds.width, area.width)
   );
 }
+
+describe('grabbable', () => {
+  const area = { x: 0, y: 32, width: 1920, height: 1048 };
+
+  it('takes a title bar from the work area’s very top to its very bottom', () => {
+    expect(grabbable({ x: 100, y: 32, width: 900, height: 700 }, area)).toBe(true);
+    expect(grabbable({ x: 100, y: 31, width: 900, height: 700 }, area)).toBe(false);
+    const bottom = 32 + 1048 - GRAB_HEIGHT;
+    expect(grabbable({ x: 100, y: bottom, width: 900, height: 700 }, area)).toBe(true);
+    expect(grabbable({ x: 100, y: bottom + 1, width: 900, height: 700 }, area)).toBe(false);
+  });
+
+  it('needs a grab’s width of the title bar across, or the whole of a narrower window', () => {
+    expect(grabbable({ x: 1920 - GRAB_WIDTH, y: 100, width: 900, height: 700 }, area)).toBe(true);
+    expect(grabbable({ x: 1921 - GRAB_WIDTH, y: 100, width: 900, height: 700 }, area)).toBe(false);
+    expect(grabbable({ x: GRAB_WIDTH - 900, y: 100, width: 900, height: 700 }, area)).toBe(true);
+    expect(grabbable({ x: GRAB_WIDTH - 901, y: 100, width: 900, height: 700 }, area)).toBe(false);
+    expect(grabbable({ x: 1900, y: 100, width: 20, height: 700 }, area)).toBe(true);
+    expect(grabbable({ x: 1901, y: 100, width: 20, height: 700 }, area)).toBe(false);
+  });
+
+  it('takes a window shorter than a title bar by its own height', () => {
+    expect(grabbable({ x: 100, y: 1070, width: 900, height: 10 }, area)).toBe(true);
+    expect(grabbable({ x: 100, y: 1071, width: 900, height: 10 }, area)).toBe(false);
+  });
+});
 
 describe('restoredState', () => {
   it('keeps the saved size and position when the window is on a display', () => {
@@ -81,6 +110,69 @@ describe('restoredState', () => {
       y: 0,
       width: 1280,
       height: 480,
+    });
+  });
+
+  it('keeps a window exactly as wide or as tall as its display where it was', () => {
+    const wide = { x: 100, y: 100, width: 1920, height: 700 };
+    expect(restoredState(saved(wide), [display()], display(), LIMITS).bounds).toEqual(wide);
+    const tall = { x: 100, y: 100, width: 900, height: 1048 };
+    expect(restoredState(saved(tall), [display()], display(), LIMITS).bounds).toEqual(tall);
+  });
+
+  it('keeps a window as it is on the one of two overlapping displays it fits', () => {
+    // A mirrored laptop screen, listed first, would shrink it.
+    const laptop = { x: 0, y: 0, width: 1280, height: 800 };
+    const bounds = { x: 100, y: 100, width: 1200, height: 900 };
+    expect(restoredState(saved(bounds), [laptop, display()], laptop, LIMITS).bounds).toEqual(
+      bounds,
+    );
+  });
+
+  it('prefers a display it fits as it is to one that would change it in any one way', () => {
+    const large = { x: 0, y: 0, width: 3000, height: 2000 };
+    for (const [first, bounds] of [
+      // Narrower than the minimum: moved to the left edge.
+      [
+        { x: 0, y: 0, width: 600, height: 1000 },
+        { x: 100, y: 100, width: 640, height: 700 },
+      ],
+      // Lower than the minimum: moved to the top.
+      [
+        { x: 0, y: 0, width: 1000, height: 400 },
+        { x: 100, y: 100, width: 900, height: 480 },
+      ],
+      // Narrower than the window at its left edge: made narrower.
+      [
+        { x: 0, y: 0, width: 1000, height: 1048 },
+        { x: 0, y: 100, width: 1200, height: 700 },
+      ],
+      // Lower than the window at its top: made lower.
+      [
+        { x: 0, y: 0, width: 1920, height: 500 },
+        { x: 100, y: 0, width: 900, height: 700 },
+      ],
+    ] as const) {
+      expect(restoredState(saved(bounds), [first, large], first, LIMITS).bounds).toEqual(bounds);
+    }
+  });
+
+  it('grows a saved window smaller than the minimum to it, where it was', () => {
+    const bounds = { x: 100, y: 100, width: 300, height: 200 };
+    expect(restoredState(saved(bounds), [display()], display(), LIMITS).bounds).toEqual({
+      ...bounds,
+      width: LIMITS.minWidth,
+      height: LIMITS.minHeight,
+    });
+  });
+
+  it('opens at the top left of a display smaller than the minimum, at the minimum', () => {
+    const tiny = { x: 10, y: 20, width: 500, height: 400 };
+    expect(restoredState(undefined, [tiny], tiny, LIMITS).bounds).toEqual({
+      x: 10,
+      y: 20,
+      width: LIMITS.minWidth,
+      height: LIMITS.minHeight,
     });
   });
 
@@ -178,6 +270,46 @@ describe('the state file', () => {
     await expect(readWindowState(path)).resolves.toBeUndefined();
   });
 
+  it('is ignored when larger than any state Airlock writes', async () => {
+    const path = join(folder, 'window-state.json');
+    const state = saved({ x: 10, y: 40, width: 900, height: 700 });
+    await writeFile(path, `${JSON.stringify(state)}${' '.repeat(16 * 1024)}`);
+    await expect(readWindowState(path)).resolves.toBeUndefined();
+    const exactly = JSON.stringify(state);
+    await writeFile(path, `${exactly}${' '.repeat(16 * 1024 - exactly.length)}`);
+    await expect(readWindowState(path)).resolves.toEqual(state);
+  });
+
+  it('never reads a pipe in its place (it would wait for a writer)', async () => {
+    const path = join(folder, 'window-state.json');
+    execFileSync('mkfifo', [path]);
+    const read = readWindowState(path);
+    // Should the state be read from the pipe, this feeds it one at once instead of leaving it waiting.
+    let done = false;
+    const feed = (async () => {
+      while (!done) {
+        try {
+          const fd = openSync(path, constants.O_WRONLY | constants.O_NONBLOCK);
+          writeSync(fd, JSON.stringify(saved({ x: 1, y: 2, width: 900, height: 700 })));
+          closeSync(fd);
+          return;
+        } catch {
+          // No reader yet (ENXIO).
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      }
+    })();
+    await expect(read.finally(() => (done = true))).resolves.toBeUndefined();
+    await feed;
+  });
+
+  it('is never written with a state that is not one', async () => {
+    const path = join(folder, 'window-state.json');
+    const state = { ...saved({ x: 10, y: 40, width: 0, height: 700 }) };
+    await expect(writeWindowState(path, state)).rejects.toThrow();
+    expect(await readdir(folder)).toEqual([]);
+  });
+
   it('is written over when damaged (it is Airlock’s own, not the user’s)', async () => {
     const path = join(folder, 'window-state.json');
     await writeFile(path, '{ broken');
@@ -219,6 +351,47 @@ describe('WindowStateStore', () => {
     expect(second.current).toBeUndefined();
     await second.load();
     expect(second.current).toEqual(saved({ x: 7, y: 40, width: 900, height: 700 }, true));
+  });
+
+  it('does not write again the state it loaded', async () => {
+    const state = saved({ x: 7, y: 40, width: 900, height: 700 });
+    await writeFile(path, JSON.stringify(state));
+    const store = new WindowStateStore(path);
+    await store.load();
+    store.remember(saved({ x: 7, y: 40, width: 900, height: 700 }));
+    await store.flush();
+    expect(await readFile(path, 'utf8')).toBe(JSON.stringify(state));
+  });
+
+  it('writes each new state when flushed', async () => {
+    const store = new WindowStateStore(path);
+    for (const x of [1, 2, 3]) {
+      store.remember(saved({ x, y: 40, width: 900, height: 700 }));
+      await store.flush();
+      expect((await readWindowState(path))?.bounds.x).toBe(x);
+    }
+  });
+
+  it('writes a state again after a write failed, and is no longer pending', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const inTheWay = join(dirname(path), 'sub');
+    const blocked = join(inTheWay, 'window-state.json');
+    // A file where the state file's folder should be: the write fails.
+    await writeFile(inTheWay, 'in the way');
+    const store = new WindowStateStore(blocked);
+    const state = saved({ x: 7, y: 40, width: 900, height: 700 });
+    store.remember(state);
+    await store.flush();
+    expect(store.pending).toBe(false);
+    expect(error).toHaveBeenCalledWith(
+      'airlock: could not save the window state:',
+      expect.anything(),
+    );
+    await unlink(inTheWay);
+    store.remember(saved({ x: 7, y: 40, width: 900, height: 700 }));
+    await store.flush();
+    expect(await readWindowState(blocked)).toEqual(state);
+    error.mockRestore();
   });
 
   it('does not write a state already on disk', async () => {

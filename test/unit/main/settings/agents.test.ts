@@ -87,6 +87,7 @@ describe('the agent list for the settings view', () => {
     expect(list).toEqual({
       path,
       editable: true,
+      askBeforeWrites: false,
       agents: [
         expect.objectContaining({ name: 'Demo Agent', builtIn: true, env: [], urlDomains: [] }),
         {
@@ -519,6 +520,30 @@ describe('testing an agent', () => {
     await until(() => !alive(pid), `the silent agent (pid ${pid}) to be stopped`);
   });
 
+  it('clips what the agent says of itself, and keeps its lists as short as the contract', async () => {
+    const { call, dir } = await withSettings('{}');
+    await writeFile(
+      join(dir, 'settings.json'),
+      JSON.stringify({ agent_servers: { Verbose: verboseAgent() } }),
+    );
+    await core!.init();
+    const report = await call('settings:testAgent', { agentName: 'Verbose' });
+    expect(report.ok).toBe(true);
+    // The SDK's defaults first (`loadSession: no`…), then the agent's own, cut at 200.
+    expect(report.capabilities).toHaveLength(200);
+    expect(report.capabilities.at(-1)?.name).toMatch(/^many\.k\d+$/);
+    const long = report.capabilities.find(({ name }) => name.startsWith('y'));
+    expect(Array.from(long?.name ?? '')).toHaveLength(10_000);
+    expect(long?.name.endsWith('y…')).toBe(true);
+    expect(Array.from(long?.value ?? '')).toHaveLength(10_000);
+    expect(long?.value.startsWith('"xxx')).toBe(true);
+    expect(report.session).toMatchObject({ ok: true, configOptions: [] });
+    const modes = report.session?.ok ? report.session.modes : [];
+    expect(modes).toHaveLength(100);
+    expect(modes[0]).toBe(`${'m'.repeat(9_999)}…`);
+    expect(modes[1]).toBe('mode-1');
+  });
+
   it('refuses an agent that is not configured', async () => {
     const { call } = await withSettings('{}');
     await expect(call('settings:testAgent', { agentName: 'Nobody' })).rejects.toThrow(
@@ -536,6 +561,30 @@ async function until(condition: () => boolean, what: string): Promise<void> {
     }
     await new Promise((resolve) => setImmediate(resolve));
   }
+}
+
+/**
+ * An agent that says more than the contract takes: a capability with a 20,000-character name and
+ * value, 250 more, and 150 modes, the first with a 20,000-character id.
+ */
+function verboseAgent() {
+  const script = `
+    const send = (message) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...message }) + '\\n');
+    const many = (count, make) => Array.from({ length: count }, (_, index) => make(index));
+    require('readline').createInterface({ input: process.stdin }).on('line', (line) => {
+      const { id, method } = JSON.parse(line);
+      if (method === 'initialize') {
+        const capabilities = { ['y'.repeat(20000)]: 'x'.repeat(20000) };
+        capabilities.many = Object.fromEntries(many(250, (index) => ['k' + index, true]));
+        send({ id, result: { protocolVersion: 1, agentCapabilities: capabilities } });
+      } else if (method === 'session/new') {
+        const modes = many(150, (index) => ({ id: index ? 'mode-' + index : 'm'.repeat(20000), name: 'Mode' }));
+        send({ id, result: { sessionId: 's1', modes: { currentModeId: 'mode-1', availableModes: modes } } });
+      } else if (id !== undefined) {
+        send({ id, result: {} });
+      }
+    });`;
+  return { command: process.execPath, args: ['-e', script] };
 }
 
 /** An agent that writes its pid to `pidFile` and then never answers. */

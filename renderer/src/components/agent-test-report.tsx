@@ -1,0 +1,167 @@
+/**
+ * What Test found about an agent, in place under it in the settings view: the same check and
+ * the same rows as `airlock probe` (who it is, both sides' capabilities, sign-in, the MCP servers
+ * a session is given, whether a session starts), all agent-supplied text shown as text.
+ */
+import type { AgentTestReport } from '../../../preload/contract';
+import type { AgentTest } from '../state/agent-tests';
+
+/** What a test found, in place under its agent. */
+export function TestResult({ name, test }: { name: string; test: AgentTest }) {
+  return (
+    <section className="agent-test" aria-label={`Test of ${name}`} aria-busy={test.busy}>
+      <div role="status">
+        {test.busy ? (
+          <p className="agent-test-busy">
+            Testing {name}: starting it and asking who it is. This can take up to a minute.
+          </p>
+        ) : 'error' in test ? (
+          <p className="agent-test-bad">
+            The test could not run: {test.error} Try again; if it goes on failing, reload the page.
+          </p>
+        ) : (
+          <Report report={test.report} />
+        )}
+      </div>
+    </section>
+  );
+}
+
+function Report({ report }: { report: AgentTestReport }) {
+  const session = report.session;
+  return (
+    <>
+      {report.ok ? (
+        <p className="agent-test-good">
+          <strong>{report.agentName} started and answered.</strong>
+        </p>
+      ) : (
+        <div className="agent-test-bad">
+          <p>
+            <strong>{report.agentName} did not start.</strong>
+          </p>
+          {report.error ? <p>{report.error}</p> : null}
+          <p>Check its command and arguments (Edit), then test again; its log may say more.</p>
+        </div>
+      )}
+      <dl className="agent-test-facts">
+        <dt>Command</dt>
+        <dd>
+          <code>{report.commandLine}</code>
+        </dd>
+        {report.name !== undefined ? (
+          <>
+            <dt>Agent</dt>
+            <dd>
+              {report.title ?? report.name}
+              {report.title !== undefined && report.title !== report.name
+                ? ` (${report.name})`
+                : ''}
+              {report.version !== undefined ? `, version ${report.version}` : ''}
+            </dd>
+          </>
+        ) : null}
+        {report.protocolVersion !== undefined ? (
+          <>
+            <dt>Protocol</dt>
+            <dd>ACP version {report.protocolVersion}</dd>
+          </>
+        ) : null}
+        {session ? (
+          <>
+            <dt>Session</dt>
+            <dd className={session.ok ? 'agent-test-good' : 'agent-test-bad'}>
+              <p>
+                {session.ok
+                  ? `A session starts${session.signedInWith ? ` (signed in with ${session.signedInWith})` : ''}.`
+                  : `A session does not start: ${session.error}`}
+              </p>
+              {!session.ok && session.authRequired ? (
+                <p>
+                  It needs signing in: start a session with it and pick a sign-in method, or set the
+                  variables its method names in its environment (Edit).
+                </p>
+              ) : null}
+            </dd>
+            {session.ok && session.modes.length > 0 ? (
+              <>
+                <dt>Modes</dt>
+                <dd>{session.modes.join(', ')}</dd>
+              </>
+            ) : null}
+            {session.ok && session.configOptions.length > 0 ? (
+              <>
+                <dt>Options</dt>
+                <dd>{session.configOptions.join(', ')}</dd>
+              </>
+            ) : null}
+          </>
+        ) : null}
+        {report.authMethods.length > 0 ? (
+          <>
+            <dt>Sign-in</dt>
+            <dd>
+              <ul className="agent-test-list">
+                {report.authMethods.map((method) => (
+                  <li key={method.id}>
+                    {method.name}
+                    {method.description ? `: ${method.description}` : ''}
+                    {method.vars && method.vars.length > 0
+                      ? ` (${method.vars.map((variable) => `${variable.name} ${variable.set ? 'set' : 'not set'}`).join(', ')})`
+                      : ''}
+                  </li>
+                ))}
+              </ul>
+            </dd>
+          </>
+        ) : null}
+        {report.capabilities.length > 0 ? (
+          <>
+            <dt>Capabilities</dt>
+            <dd>
+              <ul className="agent-test-list">
+                {report.capabilities.map((capability) => (
+                  <li key={capability.name}>
+                    {capability.name}: {capability.value}
+                  </li>
+                ))}
+              </ul>
+            </dd>
+          </>
+        ) : null}
+        {report.offered?.length ? (
+          <>
+            <dt>Airlock offers</dt>
+            <dd>
+              <ul className="agent-test-list">
+                {report.offered.map((capability) => (
+                  <li key={capability.name}>
+                    {capability.name}: {capability.value}
+                  </li>
+                ))}
+              </ul>
+            </dd>
+          </>
+        ) : null}
+        {report.mcpServers?.length ? (
+          <>
+            <dt>MCP servers</dt>
+            <dd>
+              <ul className="agent-test-list">
+                {report.mcpServers.map((server) => (
+                  <li key={server.name}>
+                    {server.name}: {server.passed ? 'given' : 'left out'}, {server.detail}
+                  </li>
+                ))}
+              </ul>
+            </dd>
+          </>
+        ) : null}
+        <dt>Log</dt>
+        <dd>
+          <code>{report.log}</code>
+        </dd>
+      </dl>
+    </>
+  );
+}

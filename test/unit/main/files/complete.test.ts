@@ -1,0 +1,107 @@
+/** The composer's file completion: what it offers, in which order, and its budget. */
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { completeFiles, DEFAULT_BUDGET, matchRank } from '../../../../main/core/files/complete.js';
+
+let root: string;
+
+/** Creates files (and their folders) under the root. */
+function files(...names: string[]) {
+  for (const name of names) {
+    mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
+    writeFileSync(path.join(root, name), name);
+  }
+}
+
+beforeEach(() => {
+  root = realpathSync(mkdtempSync(path.join(tmpdir(), 'airlock-complete-')));
+});
+
+describe('matchRank', () => {
+  it('ranks a name that starts with the query, then contains it, then the path, then fuzzy', () => {
+    expect(matchRank('src/notes.md', 'note')).toBe(0);
+    expect(matchRank('src/my-notes.md', 'note')).toBe(1);
+    expect(matchRank('notes/index.md', 'note')).toBe(2);
+    expect(matchRank('renderer/composer.tsx', 'cmpsr')).toBe(3);
+    expect(matchRank('renderer/composer.tsx', 'zz')).toBeUndefined();
+    expect(matchRank('README.md', 'readme')).toBe(0);
+  });
+});
+
+describe('completeFiles', () => {
+  it('offers files (not folders) shallow before deep, best fit first', async () => {
+    files('deep/er/notes.md', 'notes.md', 'docs/notes-old.md', 'docs/my-notes.md', 'src/a.ts');
+    const { paths, partial } = await completeFiles(root, 'notes');
+    expect(paths).toEqual([
+      'notes.md',
+      'docs/notes-old.md',
+      'deep/er/notes.md',
+      'docs/my-notes.md',
+    ]);
+    expect(partial).toBe(false);
+  });
+
+  it('skips hidden folders, dependency folders and hidden files', async () => {
+    files('.git/config.md', 'node_modules/x/config.md', 'a/config.md', '.config.md');
+    expect((await completeFiles(root, 'config')).paths).toEqual(['a/config.md']);
+    // A hidden file when asked for by its dot.
+    expect((await completeFiles(root, '.config')).paths).toEqual(['.config.md']);
+  });
+
+  it('offers a symlink to a file inside, never one that leads out, and never walks a linked folder', async () => {
+    files('real/target.md');
+    const outside = realpathSync(mkdtempSync(path.join(tmpdir(), 'airlock-outside-')));
+    writeFileSync(path.join(outside, 'target-out.md'), 'x');
+    mkdirSync(path.join(outside, 'sub'));
+    writeFileSync(path.join(outside, 'sub', 'target-sub.md'), 'x');
+    symlinkSync(path.join(root, 'real', 'target.md'), path.join(root, 'target-link.md'));
+    symlinkSync(path.join(outside, 'target-out.md'), path.join(root, 'target-escape.md'));
+    symlinkSync(path.join(outside, 'sub'), path.join(root, 'linked-folder'));
+    // A loop: a folder that links to the root; and a link to a folder inside, not a file.
+    symlinkSync(root, path.join(root, 'real', 'loop'));
+    symlinkSync(path.join(root, 'real'), path.join(root, 'target-folder'));
+    expect((await completeFiles(root, 'target')).paths).toEqual([
+      'target-link.md',
+      'real/target.md',
+    ]);
+  });
+
+  it('answers at most the limit', async () => {
+    files(...Array.from({ length: 80 }, (_, i) => `f${i}.txt`));
+    const { paths } = await completeFiles(root, '');
+    expect(paths).toHaveLength(DEFAULT_BUDGET.limit);
+  });
+
+  it('stops at its entry budget and says the answer is partial', async () => {
+    files('a1.md', 'a2.md', 'a3.md', 'deep/a4.md');
+    const budget = { ...DEFAULT_BUDGET, maxEntries: 3 };
+    const { paths, partial } = await completeFiles(root, 'a', budget);
+    expect(partial).toBe(true);
+    expect(paths.length).toBeLessThanOrEqual(3);
+    expect(paths).not.toContain('deep/a4.md');
+  });
+
+  it('stops at its time budget and says the answer is partial', async () => {
+    files('a1.md', 'a2.md', 'a3.md');
+    let clock = 0;
+    // Each reading of the clock is 100 ms later: the second entry is past a 150 ms budget.
+    const now = () => (clock += 100);
+    const { paths, partial } = await completeFiles(
+      root,
+      'a',
+      { ...DEFAULT_BUDGET, maxMs: 150 },
+      now,
+    );
+    expect(partial).toBe(true);
+    expect(paths).toHaveLength(1);
+  });
+
+  it('answers nothing for a folder that cannot be read', async () => {
+    expect(await completeFiles(path.join(root, 'missing'), '')).toEqual({
+      paths: [],
+      partial: false,
+    });
+  });
+});

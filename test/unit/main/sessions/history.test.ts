@@ -1,0 +1,99 @@
+/**
+ * Reading an agent's `session/list` answers (listHistory): pages followed to a bound, entries of
+ * another folder or of a wrong shape left out, titles clipped to one line, a cursor that does not
+ * move ending the list, and a page of a wrong shape refused with a clear error.
+ */
+import { describe, expect, it } from 'vitest';
+import type { AgentConnection } from '../../../../main/core/agent-connection.js';
+import { listHistory, MAX_HISTORY_PAGES } from '../../../../main/core/sessions/history.js';
+import { MAX_HISTORY_ENTRIES } from '../../../../preload/lasting-sessions.js';
+
+/** A connection whose `session/list` answers with `pages`, by cursor (`''` is the first). */
+function listing(pages: Record<string, unknown>) {
+  const asked: (string | undefined)[] = [];
+  const connection = {
+    identity: { configName: 'Lister' },
+    request: async (_method: string, params: { cursor?: string }) => {
+      asked.push(params.cursor);
+      return pages[params.cursor ?? ''];
+    },
+  } as unknown as AgentConnection;
+  return { connection, asked };
+}
+
+const session = (id: string, extra: Record<string, unknown> = {}) => ({
+  sessionId: id,
+  cwd: '/work',
+  ...extra,
+});
+
+describe('listHistory', () => {
+  it('follows the cursor and keeps only well-formed entries of the folder', async () => {
+    const { connection, asked } = listing({
+      '': {
+        sessions: [
+          session('a', { title: 'First\nline', updatedAt: '2026-12-01T10:00:00Z' }),
+          session('elsewhere', { cwd: '/other' }),
+          { sessionId: 42, cwd: '/work' },
+          'text',
+        ],
+        nextCursor: 'p2',
+      },
+      p2: { sessions: [session('b', { updatedAt: 'not a date' }), session('a')] },
+    });
+    expect(await listHistory(connection, '/work', undefined)).toEqual({
+      entries: [
+        { sessionId: 'a', title: 'First line', updatedAt: Date.parse('2026-12-01T10:00:00Z') },
+        { sessionId: 'b' },
+      ],
+    });
+    expect(asked).toEqual([undefined, 'p2']);
+  });
+
+  it(`stops at ${MAX_HISTORY_ENTRIES} entries and gives a cursor for the rest`, async () => {
+    const pages: Record<string, unknown> = {};
+    for (let n = 0; n < 5; n++) {
+      pages[n === 0 ? '' : `c${n}`] = {
+        sessions: Array.from({ length: 80 }, (_unused, i) => session(`s${n}-${i}`)),
+        nextCursor: `c${n + 1}`,
+      };
+    }
+    const { connection, asked } = listing(pages);
+    const listed = await listHistory(connection, '/work', undefined);
+    expect(listed.entries).toHaveLength(MAX_HISTORY_ENTRIES);
+    expect(listed.nextCursor).toBe('c3');
+    expect(asked).toEqual([undefined, 'c1', 'c2']);
+  });
+
+  it(`asks at most ${MAX_HISTORY_PAGES} pages of an agent that sends empty ones`, async () => {
+    const { connection, asked } = listing(
+      Object.fromEntries(
+        Array.from({ length: 20 }, (_unused, n) => [
+          n === 0 ? '' : `c${n}`,
+          { sessions: [], nextCursor: `c${n + 1}` },
+        ]),
+      ),
+    );
+    const listed = await listHistory(connection, '/work', undefined);
+    expect(asked).toHaveLength(MAX_HISTORY_PAGES);
+    expect(listed).toEqual({ entries: [], nextCursor: `c${MAX_HISTORY_PAGES}` });
+  });
+
+  it('ends the list at a cursor that does not move', async () => {
+    const { connection, asked } = listing({
+      '': { sessions: [session('a')], nextCursor: 'same' },
+      same: { sessions: [session('b')], nextCursor: 'same' },
+    });
+    expect(await listHistory(connection, '/work', undefined)).toEqual({
+      entries: [{ sessionId: 'a' }, { sessionId: 'b' }],
+    });
+    expect(asked).toEqual([undefined, 'same']);
+  });
+
+  it('refuses a page of the wrong shape, naming the agent', async () => {
+    const { connection } = listing({ '': { sessions: 'none' } });
+    await expect(listHistory(connection, '/work', undefined)).rejects.toThrow(
+      'Lister answered session/list with an invalid result',
+    );
+  });
+});
