@@ -38,6 +38,7 @@ import { NO_SECRET_STORE, type SecretStore } from './secrets.js';
 import { authMethodsWithEnv, readyEnvMethod } from './sign-in.js';
 import { attachedContent, promptAccepts } from './prompt-content.js';
 import { Session, type Choice } from './session.js';
+import { lastingCapabilities } from './sessions/history.js';
 import { demoStateEnv, LastingSessions } from './sessions/service.js';
 import {
   commandLine,
@@ -821,11 +822,9 @@ export class AirlockCore {
     try {
       const spec = this.catalog.agents.find((agent) => agent.name === session.summary.agentName);
       const mcp = mcpServersFor(this.catalog, spec, connection.capabilities);
-      const response = await connection.request(
-        'session/new',
-        { cwd: session.summary.cwd, mcpServers: mcp.mcpServers },
-        session.key,
-      );
+      const params = { cwd: session.summary.cwd, mcpServers: mcp.mcpServers };
+      const resumed = await this.resumeExited(session, connection, params);
+      const response = resumed ?? (await connection.request('session/new', params, session.key));
       if (session.startRun !== run) {
         return;
       }
@@ -864,11 +863,12 @@ export class AirlockCore {
         session.update({ status: 'ready' });
       }
       const agentName = session.summary.agentName;
+      const where = resumed ? ', in the same session' : '';
       this.resolveRestart(
         session,
         applied.length > 0
-          ? `Restarted ${agentName} with your choices: ${applied.join('; ')}.`
-          : `Restarted ${agentName}.`,
+          ? `Restarted ${agentName}${where} with your choices: ${applied.join('; ')}.`
+          : `Restarted ${agentName}${where}.`,
       );
     } catch (error) {
       if (session.startRun !== run) {
@@ -879,6 +879,35 @@ export class AirlockCore {
       } else {
         this.startFailed(session, (error as Error).message);
       }
+    }
+  }
+
+  /**
+   * After the agent exited, its new process resumes the tab's session (`session/resume`, where
+   * it is offered): the agent keeps the conversation, and nothing is replayed into a transcript
+   * that still shows it. `undefined` when there is nothing to resume or the agent cannot (it
+   * may have lost the session with its process): a new session is started instead.
+   */
+  private async resumeExited(
+    session: Session,
+    connection: AgentConnection,
+    params: { cwd: string; mcpServers: acp.McpServer[] },
+  ): Promise<acp.NewSessionResponse | undefined> {
+    const sessionId = session.exitedSessionId;
+    session.exitedSessionId = undefined;
+    if (sessionId === undefined || !lastingCapabilities(connection).resume) {
+      return undefined;
+    }
+    try {
+      const response = await connection.request(
+        'session/resume',
+        { ...params, sessionId },
+        session.key,
+      );
+      return { ...response, sessionId };
+    } catch (error) {
+      console.warn(`airlock: session/resume failed: ${(error as Error).message}`);
+      return undefined;
     }
   }
 

@@ -35,6 +35,11 @@ export class Session {
   connection: AgentConnection | undefined;
   acpSessionId: string | undefined;
   /**
+   * The ACP session the agent had when it exited: a restart asks the new process to resume it
+   * (where the agent offers `session/resume`), so the conversation goes on where it was.
+   */
+  exitedSessionId: string | undefined;
+  /**
    * What the user chose in this tab, set again on the agent's new session after a restart: the
    * mode, and each config option by id.
    */
@@ -238,6 +243,7 @@ export class Session {
       this.endTurn(this.turn, undefined);
     }
     this.connection = undefined;
+    this.exitedSessionId = this.acpSessionId;
     this.acpSessionId = undefined;
     this.append({ type: 'agent_exit', exit });
     this.update({ status: 'exited', exit });

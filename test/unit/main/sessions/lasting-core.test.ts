@@ -4,9 +4,9 @@
  * replays) or `session/resume`, `session/close` sent only to an agent that advertises it, and an
  * agent without any of it saying so.
  */
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AirlockCore } from '../../../../main/core/core.js';
 import type { AgentSpec } from '../../../../main/core/settings/catalog.js';
@@ -48,6 +48,11 @@ async function turn(core: AirlockCore, recorder: Recorder, key: string, text: st
   await core.invoke('session:prompt', { key, text });
   await recorder.event(key, 'turn_end', from);
   await recorder.status(key, 'ready');
+}
+
+/** The tab's system lines, as the user reads them. */
+function systemLines(recorder: Recorder, key: string): string[] {
+  return recorder.transcript(key).flatMap((event) => (event.type === 'system' ? [event.text] : []));
 }
 
 async function history(core: AirlockCore, agentName: string, cwd: string) {
@@ -118,6 +123,47 @@ describe('a session of the built-in demo agent, after a quit', () => {
       sessionId: listed.entries[1]!.sessionId,
     })) as { key: string };
     expect(key).toBe(first);
+  });
+});
+
+describe('a session whose agent exited', () => {
+  it('goes on in the same session after a restart, where the agent can resume it', async () => {
+    const { core, recorder, dir } = await started();
+    const key = await readySession(core, recorder, DEMO, dir);
+    await turn(core, recorder, key, '/title Before the crash');
+    await core.invoke('session:prompt', { key, text: '/crash' });
+    await recorder.status(key, 'exited');
+    await core.invoke('session:restart', { key });
+    await recorder.status(key, 'ready');
+    expect(systemLines(recorder, key)).toContain('Restarted Demo Agent, in the same session.');
+    await turn(core, recorder, key, 'still there?');
+    // One session in the folder's history, not a second one started by the restart.
+    const listed = await history(core, DEMO, dir);
+    expect(listed.entries.map((entry) => entry.title)).toEqual(['Before the crash']);
+  });
+
+  it('starts a new session after a restart where the agent lost it', async () => {
+    const { core, recorder, dir, settingsPath } = await started();
+    const key = await readySession(core, recorder, DEMO, dir);
+    await turn(core, recorder, key, '/title Lost with its files');
+    await core.invoke('session:prompt', { key, text: '/crash' });
+    await recorder.status(key, 'exited');
+    // The demo agent keeps its sessions here: without them it cannot resume one.
+    await rm(join(dirname(settingsPath), 'demo-agent'), { recursive: true, force: true });
+    await core.invoke('session:restart', { key });
+    await recorder.status(key, 'ready');
+    expect(systemLines(recorder, key)).toContain('Restarted Demo Agent.');
+    await turn(core, recorder, key, 'a fresh start');
+  });
+
+  it('starts a new session after a restart where the agent cannot resume', async () => {
+    const { core, recorder, dir } = await started([plainDemo]);
+    const key = await readySession(core, recorder, plainDemo.name, dir);
+    await core.invoke('session:prompt', { key, text: '/crash' });
+    await recorder.status(key, 'exited');
+    await core.invoke('session:restart', { key });
+    await recorder.status(key, 'ready');
+    expect(systemLines(recorder, key)).toContain('Restarted Plain Demo.');
   });
 });
 
