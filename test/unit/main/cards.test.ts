@@ -131,10 +131,34 @@ describe('endAll', () => {
     await expect(turn).resolves.toEqual({ ended: 'turn_cancelled' });
     expect(pending.has('e1', 'elicitation')).toBe(true);
     pending.endAll('tab_closed');
+    expect(pending.count).toBe(0);
     await expect(form).resolves.toEqual({ ended: 'tab_closed' });
     expect(log.filter((line) => line.startsWith('settle'))).toEqual([
       'settle p1 {"ended":"turn_cancelled"}',
       'settle e1 {"ended":"tab_closed"}',
+    ]);
+  });
+
+  it('ends a card once, even when it is answered while another card ends', async () => {
+    const { pending, log, open } = cards();
+    const first = open('p1');
+    const second = open('p2');
+    // Whatever runs as the first card settles (a listener of the transcript) answers the second.
+    const settled = log.push.bind(log);
+    log.push = (...lines) => {
+      if (lines.some((line) => line.startsWith('settle p1'))) {
+        pending.answer('p2', 'permission', 'yes');
+      }
+      return settled(...lines);
+    };
+    pending.endAll('tab_closed');
+    await expect(Promise.all([first, second])).resolves.toEqual([
+      { ended: 'tab_closed' },
+      { answered: 'yes' },
+    ]);
+    expect(log.filter((line) => line.startsWith('settle'))).toEqual([
+      'settle p2 {"answered":"yes"}',
+      'settle p1 {"ended":"tab_closed"}',
     ]);
   });
 
