@@ -23,6 +23,7 @@ import {
 } from '../../preload/prompt-content.js';
 import { UserFacingError } from './errors.js';
 import { nodeResolver, quotePath, resolveInside, type PathResolver } from './files/containment.js';
+import { decode } from './files/read.js';
 
 /** The largest file embedded with its text; a larger one goes as a link. */
 export const MAX_EMBEDDED_BYTES = 256 * 1024;
@@ -146,25 +147,16 @@ async function fileBlock(
   const uri = pathToFileURL(real).href;
   const mimeType = MIME_TYPES[api.extname(real).toLowerCase()];
   if (accepts.embeddedContext && info.size <= MAX_EMBEDDED_BYTES) {
-    const text = asText(await readFile(real));
-    if (text !== undefined) {
-      return { type: 'resource', resource: { uri, text, ...(mimeType ? { mimeType } : {}) } };
+    const file = decode(await readFile(real));
+    if (file.kind === 'text') {
+      return {
+        type: 'resource',
+        resource: { uri, text: file.text, ...(mimeType ? { mimeType } : {}) },
+      };
     }
   }
   const name = relative.split(api.sep).join('/');
   return { type: 'resource_link', uri, name, size: info.size, ...(mimeType ? { mimeType } : {}) };
-}
-
-/** The file's text when it is UTF-8 text (no NUL bytes); `undefined` for anything binary. */
-function asText(bytes: Buffer): string | undefined {
-  if (bytes.includes(0)) {
-    return undefined;
-  }
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return undefined;
-  }
 }
 
 /** The image's size in bytes, once its bytes are checked to be of the type it claims. */
