@@ -131,6 +131,17 @@ export function parseContextServers(
   return { servers, problems };
 }
 
+/** A local server as read from either of Zed's shapes. */
+function stdioServer(
+  name: string,
+  enabled: boolean,
+  path: string,
+  given: string[] | null | undefined,
+  vars: Record<string, string> | null | undefined,
+): McpServerSetting {
+  return { name, enabled, transport: 'stdio', command: path, args: given ?? [], env: vars ?? {} };
+}
+
 /** One entry, or its first problem (its path relative to the entry). */
 function readServer(
   name: string,
@@ -157,16 +168,7 @@ function readServer(
       return first(parsed.error);
     }
     const { path, args: given, env: vars } = parsed.data.command;
-    return {
-      server: {
-        name,
-        enabled: parsed.data.enabled,
-        transport: 'stdio',
-        command: path,
-        args: given ?? [],
-        env: vars ?? {},
-      },
-    };
+    return { server: stdioServer(name, parsed.data.enabled, path, given, vars) };
   }
   if (entry.command !== undefined) {
     const parsed = local.safeParse(entry);
@@ -174,16 +176,7 @@ function readServer(
       return first(parsed.error);
     }
     const { command: path, args: given, env: vars } = parsed.data;
-    return {
-      server: {
-        name,
-        enabled: parsed.data.enabled,
-        transport: 'stdio',
-        command: path,
-        args: given ?? [],
-        env: vars ?? {},
-      },
-    };
+    return { server: stdioServer(name, parsed.data.enabled, path, given, vars) };
   }
   if (entry.url !== undefined) {
     const parsed = remote.safeParse(entry);

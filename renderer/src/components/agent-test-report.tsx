@@ -115,34 +115,8 @@ function Report({ report }: { report: AgentTestReport }) {
             </dd>
           </>
         ) : null}
-        {report.capabilities.length > 0 ? (
-          <>
-            <dt>Capabilities</dt>
-            <dd>
-              <ul className="agent-test-list">
-                {report.capabilities.map((capability) => (
-                  <li key={capability.name}>
-                    {capability.name}: {capability.value}
-                  </li>
-                ))}
-              </ul>
-            </dd>
-          </>
-        ) : null}
-        {report.offered?.length ? (
-          <>
-            <dt>Airlock offers</dt>
-            <dd>
-              <ul className="agent-test-list">
-                {report.offered.map((capability) => (
-                  <li key={capability.name}>
-                    {capability.name}: {capability.value}
-                  </li>
-                ))}
-              </ul>
-            </dd>
-          </>
-        ) : null}
+        <CapabilityRows title="Capabilities" rows={report.capabilities} />
+        <CapabilityRows title="Airlock offers" rows={report.offered ?? []} />
         {report.mcpServers?.length ? (
           <>
             <dt>MCP servers</dt>
@@ -162,6 +136,33 @@ function Report({ report }: { report: AgentTestReport }) {
           <code>{report.log}</code>
         </dd>
       </dl>
+    </>
+  );
+}
+
+/** A titled list of `name: value` rows of a report; nothing when there are none. */
+function CapabilityRows({
+  title,
+  rows,
+}: {
+  title: string;
+  rows: { name: string; value: string }[];
+}) {
+  if (rows.length === 0) {
+    return null;
+  }
+  return (
+    <>
+      <dt>{title}</dt>
+      <dd>
+        <ul className="agent-test-list">
+          {rows.map((row) => (
+            <li key={row.name}>
+              {row.name}: {row.value}
+            </li>
+          ))}
+        </ul>
+      </dd>
     </>
   );
 }
