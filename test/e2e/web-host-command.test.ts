@@ -105,8 +105,13 @@ describe('the page runs each host command as its shortcut', () => {
 
     command({ command: 'newSession' });
     await current().getByRole('navigation', { name: 'Sessions' }).waitFor();
+    // The sidebar opens first, then its form takes the focus: a loaded machine needs more
+    // than the poll's default second.
     await expect
-      .poll(() => current().evaluate(() => document.activeElement?.closest('.new-session') != null))
+      .poll(
+        () => current().evaluate(() => document.activeElement?.closest('.new-session') != null),
+        { timeout: 10_000 },
+      )
       .toBe(true);
   });
 
