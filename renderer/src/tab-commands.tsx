@@ -4,6 +4,7 @@
  * and the help overlay. Also keeps the window's title counting the cards that wait.
  */
 import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { flushSync } from 'react-dom';
 import { ConfirmClose } from './components/confirm-close';
 import { HelpOverlay } from './components/help-overlay';
 import type { Sidebar } from './components/sidebar';
@@ -93,20 +94,16 @@ export function useTabCommands(store: Store, state: AppState, sidebar: Sidebar):
 
   useShortcuts(store.api, {
     newSession: () => {
-      sidebar.setExpanded(true);
-      // The sidebar may only now be drawn: focus its first field once it is.
-      requestAnimationFrame(() =>
-        document.querySelector<HTMLElement>('.new-session select, .new-session input')?.focus(),
-      );
+      // The sidebar may be hidden: draw it now, so that its first field can take the focus.
+      flushSync(() => sidebar.setExpanded(true));
+      document.querySelector<HTMLElement>('.new-session select, .new-session input')?.focus();
     },
     closeSession: () => activeKey !== undefined && requestClose(activeKey),
     nextSession: () => show(stepSession(sessions, activeKey, 1)),
     previousSession: () => show(stepSession(sessions, activeKey, -1)),
     focusComposer: () => {
-      sidebar.picked();
-      requestAnimationFrame(() =>
-        document.querySelector<HTMLElement>('textarea[aria-label="Message"]')?.focus(),
-      );
+      flushSync(() => sidebar.picked());
+      document.querySelector<HTMLElement>('textarea[aria-label="Message"]')?.focus();
     },
     // A host command names its session (a notification's); the keys go to the next that waits.
     jumpToWaiting: (named) => {
