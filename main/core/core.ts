@@ -51,6 +51,9 @@ import { TerminalService } from './terminals/service.js';
 import { AgentSettings } from './settings/service.js';
 import { configViews, mapUpdate } from './updates.js';
 
+/** How long a process started for no tab waits for one before it stops (`idleAgentMs`). */
+const IDLE_AGENT_MS = 60_000;
+
 /** What a host provides to the core. */
 export type CoreOptions = {
   settingsPath: string;
@@ -71,6 +74,11 @@ export type CoreOptions = {
   openUrl?: (url: string, where: 'window' | 'browser') => Promise<void>;
   /** How long the settings view's "Test" of an agent may take; a minute by default. */
   testDeadlineMs?: number;
+  /**
+   * How long a process started for no tab (to list an agent's history) waits for one before it
+   * stops; a minute by default.
+   */
+  idleAgentMs?: number;
   /**
    * Settles once agents may start: the desktop app takes the login shell's `PATH` meanwhile
    * (shell-env.ts), so that no agent starts with a desktop launcher's shorter one. The window
@@ -114,6 +122,8 @@ export class AirlockCore {
   private readonly startAborts = new Map<Promise<AgentConnection>, AbortController>();
   /** The promise each started connection came from, as `connections` holds it. */
   private readonly pendingOf = new WeakMap<AgentConnection, Promise<AgentConnection>>();
+  /** Processes waiting to stop unless a tab starts on them (see `stopWhenIdle`). */
+  private readonly idleTimers = new Map<Promise<AgentConnection>, NodeJS.Timeout>();
   /** Watches the settings file once `init` has run. */
   private settingsWatcher: SettingsWatcher | undefined;
   /** The latest reload of the settings file (see `reloadAgents`). */
@@ -166,6 +176,7 @@ export class AirlockCore {
     this.lasting = new LastingSessions({
       file: join(dirname(options.settingsPath), 'sessions.json'),
       connectionFor: (agentName, cwd) => this.connectionFor(agentName, cwd),
+      stopWhenIdle: (agentName) => this.stopWhenIdle(agentName),
       newTab: async (agentName, typed) => {
         if (!this.catalog.agents.some((agent) => agent.name === agentName)) {
           throw new UserFacingError(`No agent named "${agentName}"`);
@@ -288,6 +299,10 @@ export class AirlockCore {
     for (const abort of this.startAborts.values()) {
       abort.abort();
     }
+    for (const timer of this.idleTimers.values()) {
+      clearTimeout(timer);
+    }
+    this.idleTimers.clear();
     const pending = [...this.running.keys()];
     this.connections.clear();
     this.running.clear();
@@ -965,6 +980,39 @@ export class AirlockCore {
     if (session.startRun === run && session.summary.status !== 'closed') {
       await this.openSession(session, connection, run, true);
     }
+  }
+
+  /**
+   * Stops `agentName`'s current process `idleAgentMs` from now unless a tab uses it or starts
+   * on it by then. A later call starts the wait again.
+   */
+  private stopWhenIdle(agentName: string): void {
+    const pending = this.connections.get(agentName);
+    if (!pending) {
+      return;
+    }
+    clearTimeout(this.idleTimers.get(pending));
+    const timer = setTimeout(() => {
+      this.idleTimers.delete(pending);
+      const on = (connection: Session['startingOn']) =>
+        connection !== undefined &&
+        (connection instanceof Promise ? connection : this.pendingOf.get(connection)) === pending;
+      const used = [...this.sessions.values()].some(
+        (session) => on(session.startingOn) || on(session.connection),
+      );
+      if (used) {
+        return;
+      }
+      if (this.connections.get(agentName) === pending) {
+        this.connections.delete(agentName);
+      }
+      void pending.then(
+        (connection) => connection.stop(),
+        () => undefined,
+      );
+    }, this.options.idleAgentMs ?? IDLE_AGENT_MS);
+    timer.unref();
+    this.idleTimers.set(pending, timer);
   }
 
   /** The running agent, or a new process started in `cwd` (the first session's folder). */

@@ -43,6 +43,8 @@ export type LastingDeps = {
   file: string;
   /** The running agent, or a new process started in `cwd`. */
   connectionFor(agentName: string, cwd: string): Promise<AgentConnection>;
+  /** Stops the agent's process after a while if no tab has started on it by then. */
+  stopWhenIdle(agentName: string): void;
   /** Opens a tab for `agentName` in `cwd` (checked first) that starts nothing yet. */
   newTab(agentName: string, cwd: string): Promise<Session>;
   /** Starts a fresh ACP session (`session/new`) in a tab. */
@@ -159,6 +161,8 @@ export class LastingSessions {
       cursor,
     }: CallRequest<'session:history'>): Promise<CallResponse<'session:history'>> => {
       const connection = await this.deps.connectionFor(agentName, cwd);
+      // Listing may be all the process was started for: it does not stay for nothing.
+      this.deps.stopWhenIdle(agentName);
       const can = lastingCapabilities(connection);
       const canReopen = can.load || can.resume;
       if (!can.list) {

@@ -376,3 +376,60 @@ describe('agents wait until the core may start them (the login shell PATH, in th
     await expect(readFile(pidFile, 'utf8')).rejects.toThrow(/ENOENT/);
   });
 });
+
+describe('an agent started only to list its history', () => {
+  /** An odd delay, so the idle timer is told from every other timer. */
+  const IDLE_MS = 123_457;
+
+  /** The scripted agent, writing its pid; and a core that stops idle agents after IDLE_MS. */
+  async function historyCore() {
+    const pidFile = join(await mkdtemp(join(tmpdir(), 'airlock-pid-')), 'agent.pid');
+    const agent: AgentSpec = { ...fixtureSpec('basic'), env: { SCRIPTED_PID_FILE: pidFile } };
+    const started = await startCore([agent], timeouts, { idleAgentMs: IDLE_MS });
+    core = started.core;
+    return { ...started, agent, pid: async () => Number(await readFile(pidFile, 'utf8')) };
+  }
+
+  /** Lists the agent's history and hands back the idle timer's callback, to run at will. */
+  async function listHistory(agentName: string, cwd: string): Promise<() => void> {
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      await core!.invoke('session:history', { agentName, cwd });
+      const idle = timers.mock.calls.find(([, ms]) => ms === IDLE_MS);
+      expect(idle, 'the idle timer').toBeDefined();
+      return idle![0] as () => void;
+    } finally {
+      timers.mockRestore();
+    }
+  }
+
+  it('stops once it has been idle, no tab having started on it', async () => {
+    const { agent, dir, pid, recorder } = await historyCore();
+    const idle = await listHistory(agent.name, dir);
+    const listed = await pid();
+    expect(alive(listed)).toBe(true);
+
+    idle();
+    await expect.poll(() => alive(listed), { timeout: 5_000 }).toBe(false);
+    // The next tab starts a process of its own, and works.
+    const key = await readySession(core!, recorder, agent.name, dir);
+    expect(await pid()).not.toBe(listed);
+    await core!.invoke('session:prompt', { key, text: 'hello' });
+    expect((await recorder.event(key, 'turn_end')).stopReason).toBe('end_turn');
+  });
+
+  it('stays for a tab that started on it after the list, and for one there before', async () => {
+    const { agent, dir, pid, recorder } = await historyCore();
+    const idle = await listHistory(agent.name, dir);
+    const listed = await pid();
+    const key = await readySession(core!, recorder, agent.name, dir);
+    expect(await pid()).toBe(listed);
+    idle();
+    // The timer found a tab on the process: another list, and its timer, find one too.
+    const again = await listHistory(agent.name, dir);
+    again();
+    await core!.invoke('session:prompt', { key, text: 'still there?' });
+    expect((await recorder.event(key, 'turn_end')).stopReason).toBe('end_turn');
+    expect(alive(listed)).toBe(true);
+  });
+});
