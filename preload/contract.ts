@@ -585,6 +585,21 @@ export const HostCommand = z.discriminatedUnion('command', [
 ]);
 export type HostCommand = z.infer<typeof HostCommand>;
 
+/**
+ * The URL fragment of a window opened to show session `key`'s waiting card: a notification
+ * clicked while no window was open (macOS), when a `showWaiting` command would reach no page.
+ */
+export function waitingFragment(key: string): string {
+  return `waiting=${SessionKey.parse(key)}`;
+}
+
+/** The session a page's URL fragment (`location.hash`) asks to show, if it names one. */
+export function waitingInFragment(hash: string): string | undefined {
+  const named = /^#?waiting=(.*)$/.exec(hash)?.[1];
+  const key = SessionKey.safeParse(named);
+  return key.success ? key.data : undefined;
+}
+
 /** Every call the UI can make, with its request and response schemas. */
 export const calls = {
   /** A snapshot of the app: agents, settings, open sessions. */

@@ -18,7 +18,12 @@ type AppWindow = Pick<BrowserWindow, 'isDestroyed' | 'isMinimized' | 'restore' |
  */
 export function setupAttention(
   core: Pick<AirlockCore, 'onAttention' | 'hostCommand'>,
-  windows: () => AppWindow[],
+  windows: {
+    /** The app windows that are open. */
+    open(): AppWindow[];
+    /** Opens a window that shows the card waiting in session `key` once its page has loaded. */
+    create(key: string): void;
+  },
   platform: NodeJS.Platform = process.platform,
 ): () => void {
   // Held until the card ends, then closed: a notification object that is garbage-collected is
@@ -40,7 +45,13 @@ export function setupAttention(
         body: notificationBody(opened.body, platform),
       });
       notification.on('click', () => {
-        bringForward(windows()[0]);
+        const window = windows.open().find((each) => !each.isDestroyed());
+        if (!window) {
+          // macOS runs on with every window closed: a command now would reach no page.
+          windows.create(opened.sessionKey);
+          return;
+        }
+        bringForward(window);
         core.hostCommand({ command: 'showWaiting', key: opened.sessionKey });
       });
       shown.set(opened.cardKey, notification);
@@ -59,10 +70,7 @@ export function setupAttention(
 }
 
 /** Shows the window, out of minimized, and gives it the focus. */
-function bringForward(window: AppWindow | undefined): void {
-  if (!window || window.isDestroyed()) {
-    return;
-  }
+function bringForward(window: AppWindow): void {
   if (window.isMinimized()) {
     window.restore();
   }

@@ -9,6 +9,7 @@
  * remembers where it is as the user moves, resizes, maximizes and closes it.
  */
 import { app, BrowserWindow, screen, type WebPreferences } from 'electron';
+import { waitingFragment } from '../../preload/contract.js';
 import { APP_URL } from './app-protocol.js';
 import {
   restoredState,
@@ -87,8 +88,12 @@ function rememberState(window: BrowserWindow, states: WindowStateStore): void {
   });
 }
 
-/** Opens an app window on the app's page, where the last one was when that is on a display. */
-export function createAppWindow(preloadPath: string): BrowserWindow {
+/**
+ * Opens an app window on the app's page, where the last one was when that is on a display.
+ * `showWaiting` names a session whose waiting card the page shows once it has loaded (a
+ * notification clicked while no window was open): a command sent now would reach no page.
+ */
+export function createAppWindow(preloadPath: string, showWaiting?: string): BrowserWindow {
   const { minWidth, minHeight } = APP_WINDOW_LIMITS;
   const state = restoredState(
     store?.current,
@@ -116,7 +121,7 @@ export function createAppWindow(preloadPath: string): BrowserWindow {
     rememberState(window, store);
   }
   window
-    .loadURL(APP_URL)
+    .loadURL(showWaiting === undefined ? APP_URL : `${APP_URL}#${waitingFragment(showWaiting)}`)
     .catch((error: unknown) => console.error('airlock: could not load the app:', error));
   return window;
 }

@@ -42,7 +42,10 @@ if (takeSingleInstanceLock()) {
       // commands go to the core.
       setupAppMenu(core);
       setupIpc(core, () => appWindows().map((window) => window.webContents));
-      setupAttention(core, appWindows);
+      setupAttention(core, {
+        open: appWindows,
+        create: (key) => createAppWindow(paths.preload, key),
+      });
       setupUrlWindows({ stripPreload: paths.stripPreload });
       setupQuit(core);
       await setupWindows(paths.preload);

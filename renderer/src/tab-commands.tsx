@@ -7,6 +7,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { ConfirmClose } from './components/confirm-close';
 import { HelpOverlay } from './components/help-overlay';
+import { waitingInFragment } from '../../preload/contract';
 import type { Sidebar } from './components/sidebar';
 import type { AppState, Store } from './state/store';
 import { isBusy, nextWaiting, stepSession, windowTitle } from './state/tabs';
@@ -92,6 +93,33 @@ export function useTabCommands(store: Store, state: AppState, sidebar: Sidebar):
     }
   };
 
+  const jumpToWaiting = (named?: string) => {
+    const key =
+      named === undefined
+        ? nextWaiting(sessions, activeKey, inWaitingCard(document.activeElement))
+        : sessions.find((session) => session.key === named)?.key;
+    if (key === undefined) {
+      setNotice('Nothing waits for you.');
+      return;
+    }
+    setNotice('');
+    show(key);
+    focusWaitingCard(key);
+  };
+
+  // A window opened for a card (a notification clicked while no window was open) names its
+  // session in its address: shown once the sessions have loaded, then taken off the address.
+  const { loaded } = state;
+  const latestJump = useRef(jumpToWaiting);
+  latestJump.current = jumpToWaiting;
+  useEffect(() => {
+    const named = loaded ? waitingInFragment(window.location.hash) : undefined;
+    if (named !== undefined) {
+      window.history.replaceState(null, '', window.location.pathname + window.location.search);
+      latestJump.current(named);
+    }
+  }, [loaded]);
+
   useShortcuts(store.api, {
     newSession: () => {
       // The sidebar may be hidden: draw it now, so that its first field can take the focus.
@@ -106,19 +134,7 @@ export function useTabCommands(store: Store, state: AppState, sidebar: Sidebar):
       document.querySelector<HTMLElement>('textarea[aria-label="Message"]')?.focus();
     },
     // A host command names its session (a notification's); the keys go to the next that waits.
-    jumpToWaiting: (named) => {
-      const key =
-        named === undefined
-          ? nextWaiting(sessions, activeKey, inWaitingCard(document.activeElement))
-          : sessions.find((session) => session.key === named)?.key;
-      if (key === undefined) {
-        setNotice('Nothing waits for you.');
-        return;
-      }
-      setNotice('');
-      show(key);
-      focusWaitingCard(key);
-    },
+    jumpToWaiting,
     renameSession: () => activeKey !== undefined && startRename(activeKey),
     help: () => setHelp(true),
   });

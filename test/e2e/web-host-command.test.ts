@@ -180,6 +180,30 @@ describe('the page runs each host command as its shortcut', () => {
     ).resolves.toBe(true);
   });
 
+  it('a page opened to show a waiting card (its address names the session) shows it', async () => {
+    await open();
+    // A page opens on the first tab, which has a card of its own.
+    await startSession();
+    await send('/permission');
+    await current().getByRole('button', { name: 'Allow once', exact: true }).waitFor();
+    await startSession();
+    await send('/form');
+    await current().getByRole('textbox', { name: 'Name' }).waitFor();
+    const named = (await shownTab().getAttribute('data-session'))!;
+    await startSession();
+    await page!.context().close();
+
+    // The window the desktop app opens when a notification is clicked with none open.
+    const opened = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    page = await opened.newPage();
+    echoPageErrors(page);
+    await page.goto(`${host.url}#waiting=${named}`);
+    await current().locator(`[role=tab][aria-selected=true][data-session="${named}"]`).waitFor();
+    await expect.poll(focused).toBe('input: Name');
+    // Once shown, the address no longer names it: a reload shows the page as it was left.
+    await expect(current().evaluate(() => window.location.hash)).resolves.toBe('');
+  });
+
   it('waits on an open dialog as the keys do: a command then is dropped', async () => {
     await open();
     await startSession();

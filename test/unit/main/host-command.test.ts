@@ -14,7 +14,13 @@ import {
   ipcRenderer,
   resetFakeElectron,
 } from './electron/fake-electron.js';
-import type { AirlockApi, EventChannel, HostCommand } from '../../../preload/contract.js';
+import {
+  waitingFragment,
+  waitingInFragment,
+  type AirlockApi,
+  type EventChannel,
+  type HostCommand,
+} from '../../../preload/contract.js';
 import { AirlockCore } from '../../../main/core/core.js';
 import { APP_URL } from '../../../main/electron/app-protocol.js';
 import { setupIpc } from '../../../main/electron/ipc.js';
@@ -139,5 +145,17 @@ describe('a host command on the web host', () => {
     expect(listener.mock.calls).toEqual([[{ command: 'agentLog' }]]);
     expect(logged).toHaveBeenCalledTimes(2);
     logged.mockRestore();
+  });
+});
+
+describe('the address fragment of a window opened to show a waiting card', () => {
+  it('names the session, and a page reads back exactly a session key from it', () => {
+    expect(waitingFragment('s1a')).toBe('waiting=s1a');
+    expect(waitingInFragment(`#${waitingFragment('s1a')}`)).toBe('s1a');
+    expect(waitingInFragment('waiting=s9')).toBe('s9');
+    for (const hash of ['', '#', '#waiting=', '#waiting=s1&x=1', '#waiting=S1', '#other=s1']) {
+      expect(waitingInFragment(hash), hash).toBeUndefined();
+    }
+    expect(() => waitingFragment('s1#x')).toThrow();
   });
 });

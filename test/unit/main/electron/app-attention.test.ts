@@ -37,10 +37,16 @@ async function withApp(scenario: string, platform: NodeJS.Platform = 'linux') {
   const window = new BrowserWindow();
   // The app's windows as the host lists them; a test may close them all.
   const windows = [window];
-  setupAttention(started.core, () => windows, platform);
+  // The sessions whose card a window was opened to show.
+  const opened: string[] = [];
+  setupAttention(
+    started.core,
+    { open: () => windows, create: (key) => opened.push(key) },
+    platform,
+  );
   const key = await readySession(started.core, started.recorder, agent.name, started.dir);
   const open = () => readySession(started.core, started.recorder, agent.name, started.dir);
-  return { ...started, core: started.core, key, window, windows, commands, open };
+  return { ...started, core: started.core, key, window, windows, opened, commands, open };
 }
 
 /** Sends raw `elicitation/create` params through the scripted agent's prompt (`elicit`). */
@@ -86,7 +92,7 @@ describe('a card that opens while the app is in the background', () => {
   });
 
   it('on a click, brings the window back from minimized, focuses it and shows the card', async () => {
-    const { core, recorder, key, window, commands } = await withApp('permission');
+    const { core, recorder, key, window, opened, commands } = await withApp('permission');
     window.minimize();
     await core.invoke('session:prompt', { key, text: 'go' });
     await recorder.event(key, 'permission');
@@ -97,10 +103,11 @@ describe('a card that opens while the app is in the background', () => {
     expect(window.show).toHaveBeenCalled();
     expect(BrowserWindow.focused).toBe(window);
     expect(commands).toEqual([{ command: 'showWaiting', key }]);
+    expect(opened).toEqual([]);
   });
 
-  it('on a click once the window is closed, brings nothing forward and still shows the card', async () => {
-    const { core, recorder, key, window, windows, commands } = await withApp('permission');
+  it('on a click once the window is closed, opens a window that shows the card', async () => {
+    const { core, recorder, key, window, windows, opened, commands } = await withApp('permission');
     await core.invoke('session:prompt', { key, text: 'go' });
     await recorder.event(key, 'permission');
     window.minimize();
@@ -109,13 +116,14 @@ describe('a card that opens while the app is in the background', () => {
     expect(window.restore).not.toHaveBeenCalled();
     expect(window.show).not.toHaveBeenCalled();
     expect(window.focus).not.toHaveBeenCalled();
-    // macOS: the app runs on with no window at all; the core opens one on `showWaiting`.
+    // No page to send a command to: the new window's page shows the card once it has loaded.
+    expect(opened).toEqual([key]);
+    expect(commands).toEqual([]);
+    // macOS: the app runs on with no window at all.
     windows.length = 0;
     Notification.created[0]?.click();
-    expect(commands).toEqual([
-      { command: 'showWaiting', key },
-      { command: 'showWaiting', key },
-    ]);
+    expect(opened).toEqual([key, key]);
+    expect(commands).toEqual([]);
   });
 
   it('on a click, leaves a window that is not minimized as it is', async () => {

@@ -67,6 +67,13 @@ describe('createAppWindow', () => {
     expect(window.loadURL).toHaveBeenCalledTimes(1);
   });
 
+  it('opened for a waiting card, names its session in the page address fragment', () => {
+    const window = createAppWindow(PRELOAD, 's1f');
+    expect(window.loadURL).toHaveBeenCalledWith('airlock://app/index.html#waiting=s1f');
+    // Only a session key: nothing else reaches the page's address.
+    expect(() => createAppWindow(PRELOAD, 'x#y')).toThrow();
+  });
+
   it('is hardened like every contents: no navigation, no window.open, no permissions', () => {
     setupHardening();
     const window = fakeOf(BrowserWindow, createAppWindow(PRELOAD));
