@@ -155,10 +155,13 @@ function readServer(
   }
   const first = (error: z.ZodError): { problem: McpProblem } => {
     const issue = error.issues[0];
+    // A bad name in an `env` or `headers` map comes as zod's "Invalid key in record", with the
+    // name's own problem (say, that it is empty) inside: that one is what the user can act on.
+    const said = issue?.code === 'invalid_key' ? (issue.issues[0] ?? issue) : issue;
     return {
       problem: {
         path: (issue?.path ?? []).map((key) => (typeof key === 'number' ? key : String(key))),
-        message: issue?.message ?? 'is not a server Airlock can read',
+        message: said?.message ?? 'is not a server Airlock can read',
       },
     };
   };

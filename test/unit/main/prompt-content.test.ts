@@ -1,4 +1,5 @@
 /** A prompt's attachments as ACP blocks: per capability, within limits, inside the folder. */
+import type * as acp from '@agentclientprotocol/sdk';
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -121,6 +122,44 @@ describe('attachedContent: files', () => {
     expect(blocks[0]).toMatchObject({ type: 'resource_link', uri: uriOf('docs/notes.md') });
   });
 
+  it('tells the agent the type of common files, by their extension in any case', async () => {
+    const types: Record<string, string> = {
+      'a.md': 'text/markdown',
+      'a.txt': 'text/plain',
+      'a.json': 'application/json',
+      'a.html': 'text/html',
+      'a.css': 'text/css',
+      'a.csv': 'text/csv',
+      'a.js': 'text/javascript',
+      'a.ts': 'text/x-typescript',
+      'a.py': 'text/x-python',
+      'a.pdf': 'application/pdf',
+      'a.png': 'image/png',
+      'a.jpg': 'image/jpeg',
+      'A.JPEG': 'image/jpeg',
+      'a.gif': 'image/gif',
+      'a.webp': 'image/webp',
+      'a.svg': 'image/svg+xml',
+    };
+    const names = Object.keys(types);
+    for (const name of [...names, 'a.rs']) {
+      writeFileSync(path.join(folder, name), 'x');
+    }
+    const { blocks } = await attachedContent({ files: [...names, 'a.rs'] }, context(none));
+    expect(
+      blocks.map((block) => [
+        (block as acp.ResourceLink).name,
+        (block as acp.ResourceLink).mimeType,
+      ]),
+    ).toEqual([...Object.entries(types), ['a.rs', undefined]]);
+    expect(blocks.at(-1)).not.toHaveProperty('mimeType');
+  });
+
+  it('sends nothing for a prompt without attachments', async () => {
+    expect(await attachedContent(undefined, context())).toEqual({ blocks: [], views: [] });
+    expect(await attachedContent({}, context(none))).toEqual({ blocks: [], views: [] });
+  });
+
   it('refuses a folder or a file that does not exist', async () => {
     await expect(attachedContent({ files: ['docs'] }, context())).rejects.toThrow(
       'Cannot attach docs: it is not a file.',
@@ -156,6 +195,38 @@ describe('attachedContent: images', () => {
     ).rejects.toThrow('not the image/jpeg it claims to be');
   });
 
+  const bytes = (...parts: (string | number[])[]) =>
+    Buffer.concat(
+      parts.map((part) =>
+        typeof part === 'string' ? Buffer.from(part, 'latin1') : Buffer.from(part),
+      ),
+    ).toString('base64');
+  const padding = new Array<number>(8).fill(0);
+
+  it.each([
+    ['image/jpeg', bytes([0xff, 0xd8, 0xff, 0xe0], padding)],
+    ['image/gif', bytes('GIF87a', padding)],
+    ['image/gif', bytes('GIF89a', padding)],
+    ['image/webp', bytes('RIFF', [1, 2, 3, 4], 'WEBP', padding)],
+  ] as const)('takes an image of type %s with its bytes', async (mimeType, data) => {
+    const { blocks } = await attachedContent({ images: [{ mimeType, data }] }, context());
+    expect(blocks).toEqual([{ type: 'image', mimeType, data }]);
+  });
+
+  it.each([
+    ['image/jpeg', bytes([0x00, 0xd8, 0xff, 0xe0], padding)],
+    ['image/jpeg', bytes([0xff, 0x00, 0xff, 0xe0], padding)],
+    ['image/jpeg', bytes([0xff, 0xd8, 0x00, 0xe0], padding)],
+    ['image/gif', bytes('GIF80a', padding)],
+    ['image/gif', bytes('xGIF89a', padding)],
+    ['image/webp', bytes('RIFX', [1, 2, 3, 4], 'WEBP', padding)],
+    ['image/webp', bytes('RIFF', [1, 2, 3, 4], 'WAVE', padding)],
+  ] as const)('refuses an image claimed as %s whose bytes are not one', async (mimeType, data) => {
+    await expect(attachedContent({ images: [{ mimeType, data }] }, context())).rejects.toThrow(
+      `not the ${mimeType} it claims to be`,
+    );
+  });
+
   it('refuses images larger together than the limit', async () => {
     const half = Buffer.alloc(MAX_PROMPT_IMAGE_BYTES / 2 + 1);
     Buffer.from(PIXEL_PNG, 'base64').copy(half);
@@ -174,6 +245,14 @@ describe('attachedContent: images', () => {
         context(),
       ),
     ).rejects.toThrow('at most 2.5 MB together');
+  });
+
+  it('takes images of exactly the limit together', async () => {
+    const half = Buffer.alloc(MAX_PROMPT_IMAGE_BYTES / 2);
+    Buffer.from(PIXEL_PNG, 'base64').copy(half);
+    const image = { mimeType: 'image/png' as const, data: half.toString('base64') };
+    const { blocks } = await attachedContent({ images: [image, image] }, context());
+    expect(blocks).toHaveLength(2);
   });
 });
 

@@ -43,8 +43,51 @@ describe('completeFiles', () => {
     expect(partial).toBe(false);
   });
 
+  it('orders files of the same fit and depth shorter first, then by name', async () => {
+    const names = ['ab.md', 'aa.md', 'a.md', 'abc.md', 'ba.md', 'b.md', 'aaa.md', 'c.md', 'bb.md'];
+    files(...names);
+    expect((await completeFiles(root, '')).paths).toEqual([
+      'a.md',
+      'b.md',
+      'c.md',
+      'aa.md',
+      'ab.md',
+      'ba.md',
+      'bb.md',
+      'aaa.md',
+      'abc.md',
+    ]);
+  });
+
+  it('orders files of the same fit shallow before deep, whatever their length', async () => {
+    files(
+      'x/y/z/a.md',
+      'x/y/a.md',
+      'x/a.md',
+      'a-long-name.md',
+      'x/a-long-name.md',
+      'x/y/a-long.md',
+    );
+    expect((await completeFiles(root, '')).paths).toEqual([
+      'a-long-name.md',
+      'x/a.md',
+      'x/a-long-name.md',
+      'x/y/a.md',
+      'x/y/a-long.md',
+      'x/y/z/a.md',
+    ]);
+  });
+
   it('skips hidden folders, dependency folders and hidden files', async () => {
-    files('.git/config.md', 'node_modules/x/config.md', 'a/config.md', '.config.md');
+    files(
+      '.git/config.md',
+      'node_modules/x/config.md',
+      '__pycache__/config.md',
+      'bower_components/config.md',
+      'target/config.md',
+      'a/config.md',
+      '.config.md',
+    );
     expect((await completeFiles(root, 'config')).paths).toEqual(['a/config.md']);
     // A hidden file when asked for by its dot.
     expect((await completeFiles(root, '.config')).paths).toEqual(['.config.md']);
@@ -96,6 +139,15 @@ describe('completeFiles', () => {
     );
     expect(partial).toBe(true);
     expect(paths).toHaveLength(1);
+  });
+
+  it('answers in full when the walk takes exactly its budget', async () => {
+    files('a1.md', 'a2.md', 'a3.md');
+    const budget = { ...DEFAULT_BUDGET, maxEntries: 3, maxMs: 0 };
+    // The clock stands still: each entry is read at exactly the time budget.
+    const { paths, partial } = await completeFiles(root, 'a', budget, () => 0);
+    expect(partial).toBe(false);
+    expect(paths).toHaveLength(3);
   });
 
   it('answers nothing for a folder that cannot be read', async () => {

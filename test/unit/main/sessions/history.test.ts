@@ -5,21 +5,33 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { AgentConnection } from '../../../../main/core/agent-connection.js';
-import { listHistory, MAX_HISTORY_PAGES } from '../../../../main/core/sessions/history.js';
+import {
+  lastingCapabilities,
+  listHistory,
+  MAX_HISTORY_PAGES,
+} from '../../../../main/core/sessions/history.js';
 import { MAX_HISTORY_ENTRIES } from '../../../../preload/lasting-sessions.js';
 
 /** A connection whose `session/list` answers with `pages`, by cursor (`''` is the first). */
 function listing(pages: Record<string, unknown>) {
   const asked: (string | undefined)[] = [];
+  const params: object[] = [];
   const connection = {
     identity: { configName: 'Lister' },
-    request: async (_method: string, params: { cursor?: string }) => {
-      asked.push(params.cursor);
-      return pages[params.cursor ?? ''];
+    request: async (method: string, sent: { cursor?: string }) => {
+      if (method !== 'session/list') {
+        throw new Error(`unexpected ${method}`);
+      }
+      asked.push(sent.cursor);
+      params.push(sent);
+      return pages[sent.cursor ?? ''];
     },
   } as unknown as AgentConnection;
-  return { connection, asked };
+  return { connection, asked, params };
 }
+
+/** A connection that advertised `capabilities` in `initialize`. */
+const advertising = (capabilities: unknown) => ({ capabilities }) as unknown as AgentConnection;
 
 const session = (id: string, extra: Record<string, unknown> = {}) => ({
   sessionId: id,
@@ -27,7 +39,69 @@ const session = (id: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+describe('lastingCapabilities', () => {
+  it('counts an object as offered, and only a literal true for loadSession', () => {
+    expect(
+      lastingCapabilities(
+        advertising({
+          loadSession: true,
+          sessionCapabilities: { list: {}, resume: {}, close: {} },
+        }),
+      ),
+    ).toEqual({ list: true, load: true, resume: true, close: true });
+    expect(
+      lastingCapabilities(
+        advertising({
+          loadSession: 'yes',
+          sessionCapabilities: { list: true, resume: null, close: 'yes' },
+        }),
+      ),
+    ).toEqual({ list: false, load: false, resume: false, close: false });
+  });
+
+  it('reads an agent without session capabilities as offering none', () => {
+    expect(lastingCapabilities(advertising({}))).toEqual({
+      list: false,
+      load: false,
+      resume: false,
+      close: false,
+    });
+  });
+});
+
 describe('listHistory', () => {
+  it('sends no cursor for the first page, and answers none after the last', async () => {
+    const { connection, params } = listing({
+      '': { sessions: [session('a')], nextCursor: 'p2' },
+      p2: { sessions: [session('b')], nextCursor: null },
+    });
+    const listed = await listHistory(connection, '/work', undefined);
+    expect(listed).toStrictEqual({ entries: [{ sessionId: 'a' }, { sessionId: 'b' }] });
+    expect(params).toStrictEqual([{ cwd: '/work' }, { cwd: '/work', cursor: 'p2' }]);
+  });
+
+  it('follows a cursor of 10,000 characters, and ends the list at a longer one', async () => {
+    const longest = 'c'.repeat(10_000);
+    const { connection, asked } = listing({
+      '': { sessions: [session('a')], nextCursor: longest },
+      [longest]: { sessions: [session('b')], nextCursor: `${longest}c` },
+    });
+    expect(await listHistory(connection, '/work', undefined)).toStrictEqual({
+      entries: [{ sessionId: 'a' }, { sessionId: 'b' }],
+    });
+    expect(asked).toEqual([undefined, longest]);
+  });
+
+  it('reads only the first 100 characters of a time', async () => {
+    const time = 'Tue Dec 01 2026 10:00:00 GMT';
+    // Whole, with the `x` after it, it is no time at all.
+    const long = `${time.padEnd(100, ' ')}x`;
+    const { connection } = listing({ '': { sessions: [session('a', { updatedAt: long })] } });
+    expect(await listHistory(connection, '/work', undefined)).toEqual({
+      entries: [{ sessionId: 'a', updatedAt: Date.parse(time) }],
+    });
+  });
+
   it('follows the cursor and keeps only well-formed entries of the folder', async () => {
     const { connection, asked } = listing({
       '': {

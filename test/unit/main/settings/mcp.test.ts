@@ -2,7 +2,15 @@
 import { describe, expect, it } from 'vitest';
 import { parseAgentCatalog } from '../../../../main/core/settings/catalog.js';
 import { mergeMcpServers, type McpServerSetting } from '../../../../main/core/settings/mcp.js';
-import { MAX_MCP_HEADERS, MAX_MCP_SERVERS } from '../../../../preload/contract.js';
+import {
+  MAX_AGENT_ARG_CHARS,
+  MAX_AGENT_ARGS,
+  MAX_ENV_NAME_CHARS,
+  MAX_ENV_VALUE_CHARS,
+  MAX_MCP_HEADERS,
+  MAX_MCP_SERVERS,
+  MAX_MCP_URL_CHARS,
+} from '../../../../preload/contract.js';
 import { demoAgentSpec } from '../../../helpers/agents.js';
 
 const demo = demoAgentSpec();
@@ -159,6 +167,27 @@ describe('problems in context_servers', () => {
     ],
     ['{ "args": [] }', 'context_servers.bad: needs a "command"'],
     ['{ "command": "x", "enabled": "no" }', 'context_servers.bad.enabled:'],
+    ['{ "command": "x", "env": { "": "1" } }', 'context_servers.bad.env.: names must not be empty'],
+    [
+      `{ "command": "x", "env": { "${'N'.repeat(MAX_ENV_NAME_CHARS + 1)}": "1" } }`,
+      `context_servers.bad.env.${'N'.repeat(MAX_ENV_NAME_CHARS + 1)}: names must be at most ${MAX_ENV_NAME_CHARS} characters`,
+    ],
+    [
+      `{ "command": "x", "env": { "A": "${'v'.repeat(MAX_ENV_VALUE_CHARS + 1)}" } }`,
+      `context_servers.bad.env.A: must be at most ${MAX_ENV_VALUE_CHARS} characters`,
+    ],
+    [
+      `{ "command": "x", "args": ["${'a'.repeat(MAX_AGENT_ARG_CHARS + 1)}"] }`,
+      `context_servers.bad.args.0: must be at most ${MAX_AGENT_ARG_CHARS} characters`,
+    ],
+    [
+      `{ "command": "x", "args": ${JSON.stringify(new Array(MAX_AGENT_ARGS + 1).fill('a'))} }`,
+      `context_servers.bad.args: must list at most ${MAX_AGENT_ARGS} arguments`,
+    ],
+    [
+      `{ "url": "https://x.example/${'u'.repeat(MAX_MCP_URL_CHARS)}" }`,
+      `context_servers.bad.url: must be at most ${MAX_MCP_URL_CHARS} characters`,
+    ],
   ])('reports %s with the file and its line, and still uses the other servers', (entry, said) => {
     const catalog = withBad(entry);
     expect(catalog.error).toContain(`/cfg/settings.json, line 4: ${said}`);
@@ -184,6 +213,23 @@ describe('problems in context_servers', () => {
     expect(catalog.agents.map((agent) => agent.name)).toEqual(['Demo Agent', 'Codex']);
   });
 
+  it('reports a problem in a list on the line of the item', () => {
+    const catalog = parse(`{
+  "context_servers": {
+    "bad": {
+      "command": "x",
+      "args": [
+        "fine",
+        "${'a'.repeat(MAX_AGENT_ARG_CHARS + 1)}"
+      ]
+    }
+  }
+}`);
+    expect(catalog.error).toBe(
+      `/cfg/settings.json, line 7: context_servers.bad.args.1: must be at most ${MAX_AGENT_ARG_CHARS} characters`,
+    );
+  });
+
   it('reports context_servers that is not an object', () => {
     expect(parse('{\n  "context_servers": []\n}').error).toBe(
       '/cfg/settings.json, line 2: context_servers: must be an object of servers by name',
@@ -207,6 +253,29 @@ describe('problems in context_servers', () => {
     expect(catalog.error).toContain(
       `context_servers: must list at most ${MAX_MCP_SERVERS} servers`,
     );
+  });
+
+  it(`takes exactly ${MAX_MCP_SERVERS} servers, ${MAX_MCP_HEADERS} headers and a name of 200 characters`, () => {
+    const servers = Object.fromEntries(
+      Array.from({ length: MAX_MCP_SERVERS - 1 }, (_, index) => [`s${index}`, { command: 'c' }]),
+    );
+    const headers = Object.fromEntries(
+      Array.from({ length: MAX_MCP_HEADERS }, (_, index) => [`h${index}`, 'v']),
+    );
+    const catalog = parse(
+      JSON.stringify({
+        context_servers: { ...servers, ['n'.repeat(200)]: { url: 'https://x.example', headers } },
+      }),
+    );
+    expect(catalog.error).toBeUndefined();
+    expect(catalog.mcpServers).toHaveLength(MAX_MCP_SERVERS);
+    expect(catalog.mcpServers?.at(-1)).toMatchObject({ name: 'n'.repeat(200), transport: 'http' });
+  });
+
+  it('refuses a server with an empty name', () => {
+    const catalog = parse('{\n  "context_servers": { "": { "command": "c" } }\n}');
+    expect(catalog.error).toContain('a server name must be 1 to 200 characters');
+    expect(catalog.mcpServers).toBeUndefined();
   });
 
   it(`refuses more than ${MAX_MCP_HEADERS} headers and names longer than 200 characters`, () => {
