@@ -212,6 +212,9 @@ export function parseAgentCatalog(raw: string, path: string, demo: AgentSpec): A
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? issue.path.join('.') : 'the top level';
+    // A bad name in `env` comes as zod's "Invalid key in record", with the name's own problem
+    // (say, that it is empty) inside: that one is what the user can act on.
+    const said = issue?.code === 'invalid_key' ? (issue.issues[0] ?? issue) : issue;
     // A mistake elsewhere in the file must not turn URL mode back on when it says "off".
     const stated = UrlElicitation.safeParse(
       json !== null && typeof json === 'object'
@@ -225,7 +228,7 @@ export function parseAgentCatalog(raw: string, path: string, demo: AgentSpec): A
       agents: [demo],
       urlElicitation: stated.success ? stated.data : 'isolated_window',
       ...(askBeforeWrites ? { askBeforeWrites } : {}),
-      error: `${path}: ${where}: ${issue?.message ?? 'invalid settings'}`,
+      error: `${path}: ${where}: ${said?.message ?? 'invalid settings'}`,
     });
   }
   const agents = [demo];

@@ -170,12 +170,15 @@ describe('a session whose agent exited', () => {
 describe('a long session of the demo agent', () => {
   it('replays up to its bound, then says the rest was too long to keep', async () => {
     const { core, recorder, dir, settingsPath } = await started();
+    // 2.5 MB each way takes seconds, more on a loaded machine: the waits get the test's time.
+    recorder.deadlineMs = 25_000;
     const key = await readySession(core, recorder, DEMO, dir);
     // 2.5 MB of reply: more than the 2 MB the demo keeps of one session.
     await turn(core, recorder, key, '/long 2500');
     await core.dispose();
 
     const next = await restartOn(dir, settingsPath);
+    next.recorder.deadlineMs = 25_000;
     const { tabs } = (await next.core.invoke('session:listSaved', {})) as {
       tabs: SavedTabView[];
     };

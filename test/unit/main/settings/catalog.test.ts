@@ -70,6 +70,16 @@ describe('the settings file', () => {
     ]);
   });
 
+  it("says what is wrong with an environment variable's name, not only that it is wrong", async () => {
+    const empty = await coreWithSettings(
+      JSON.stringify({ agent_servers: { Codex: { command: 'codex-acp', env: { '': 'x' } } } }),
+    );
+    expect(empty.state.settingsError).toMatch(
+      /: agent_servers\.Codex\.env\.: names must not be empty$/,
+    );
+    expect(names(empty.state)).toEqual(['Demo Agent']);
+  });
+
   it('is optional: without one there is the demo agent and no error', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'airlock-settings-'));
     core = new AirlockCore({
