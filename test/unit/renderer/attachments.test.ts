@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   dropMention,
+  formatBytes,
   imageProblem,
   mentionAt,
   NOTHING,
@@ -48,6 +49,24 @@ describe('dropMention', () => {
     });
     expect(dropMention('@notes.md', { start: 0, query: 'no' })).toEqual({ text: '', caret: 0 });
     expect(dropMention('end @x', { start: 4, query: 'x' })).toEqual({ text: 'end ', caret: 4 });
+    // A bare @ goes too; a space after a mention at the start goes; a line break after it stays.
+    expect(dropMention('look @', { start: 5, query: '' })).toEqual({ text: 'look ', caret: 5 });
+    expect(dropMention('@x rest', { start: 0, query: 'x' })).toEqual({ text: 'rest', caret: 0 });
+    expect(dropMention('a @x\nnext', { start: 2, query: 'x' })).toEqual({
+      text: 'a \nnext',
+      caret: 2,
+    });
+  });
+});
+
+describe('formatBytes', () => {
+  it('gives kilobytes, at least one, below a megabyte, and megabytes from one', () => {
+    expect(formatBytes(0)).toBe('1 KB');
+    expect(formatBytes(1_499)).toBe('1 KB');
+    expect(formatBytes(830_000)).toBe('830 KB');
+    expect(formatBytes(999_499)).toBe('999 KB');
+    expect(formatBytes(1_000_000)).toBe('1.0 MB');
+    expect(formatBytes(1_250_000)).toBe('1.3 MB');
   });
 });
 
@@ -75,6 +94,13 @@ describe('imageProblem', () => {
     expect(imageProblem({ name: 'n.md', type: 'text/markdown', size: 1 }, NOTHING, agent)).toBe(
       `n.md is not an image. ${USE_MENTION}`,
     );
+  });
+
+  it('names a pasted image that has no name as such, and points at @', () => {
+    expect(imageProblem({ name: '', type: 'text/plain', size: 1 }, NOTHING, agent)).toBe(
+      `The pasted image is not an image. ${USE_MENTION}`,
+    );
+    expect(USE_MENTION).toContain('@');
   });
 
   it('says when the agent does not take images', () => {

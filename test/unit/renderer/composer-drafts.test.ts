@@ -21,6 +21,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   vi.useRealTimers();
+  vi.unstubAllGlobals();
 });
 
 describe('ComposerDrafts', () => {
@@ -72,5 +73,82 @@ describe('ComposerDrafts', () => {
     expect(() => unsaved.save()).not.toThrow();
     expect(unsaved.get('s1')).toBe('still here');
     expect(new ComposerDrafts(undefined).get('s1')).toBe('');
+  });
+
+  it('restores only drafts that are text, from a copy that is an object', () => {
+    const restored = (copy: string) => {
+      const drafts = new ComposerDrafts(memoryStorage({ [DRAFTS_STORAGE_KEY]: copy }));
+      return [drafts.get('0'), drafts.get('s1'), drafts.get('s2')];
+    };
+    expect(restored('["from a list"]')).toEqual(['', '', '']);
+    expect(restored('"a string"')).toEqual(['', '', '']);
+    // An empty draft is not kept, so the next copy leaves it out.
+    const storage = memoryStorage({ [DRAFTS_STORAGE_KEY]: '{"s1": "", "s2": "kept"}' });
+    new ComposerDrafts(storage).save();
+    expect(JSON.parse(storage.getItem(DRAFTS_STORAGE_KEY)!)).toEqual({ s2: 'kept' });
+  });
+
+  it('leaves a draft emptied out of the copy, and copies one of exactly the most it stores', () => {
+    const storage = memoryStorage();
+    const drafts = new ComposerDrafts(storage);
+    drafts.set('s1', 'gone soon');
+    drafts.set('s1', '');
+    drafts.set('s2', 'y'.repeat(100_000));
+    drafts.save();
+    expect(Object.keys(JSON.parse(storage.getItem(DRAFTS_STORAGE_KEY)!))).toEqual(['s2']);
+  });
+
+  it('writes once per burst, not again after a save, and again for the next burst', () => {
+    const storage = memoryStorage();
+    const writes = vi.spyOn(storage, 'setItem');
+    const drafts = new ComposerDrafts(storage);
+    drafts.set('s1', 'a');
+    drafts.set('s1', 'ab');
+    drafts.set('s1', 'abc');
+    vi.runAllTimers();
+    expect(writes).toHaveBeenCalledTimes(1);
+    drafts.set('s1', 'abcd');
+    drafts.save();
+    vi.runAllTimers();
+    expect(writes).toHaveBeenCalledTimes(2);
+    drafts.set('s1', 'abcde');
+    vi.runAllTimers();
+    expect(writes).toHaveBeenCalledTimes(3);
+    expect(JSON.parse(storage.getItem(DRAFTS_STORAGE_KEY)!)).toEqual({ s1: 'abcde' });
+  });
+
+  it('writes a burst 250 ms after its first key, and no sooner for a burst begun since', () => {
+    const storage = memoryStorage();
+    const writes = vi.spyOn(storage, 'setItem');
+    const drafts = new ComposerDrafts(storage);
+    drafts.set('s1', 'a');
+    vi.advanceTimersByTime(200);
+    drafts.set('s1', 'ab');
+    vi.advanceTimersByTime(60);
+    expect(writes).toHaveBeenCalledTimes(1);
+    drafts.set('s1', 'abc');
+    vi.advanceTimersByTime(249);
+    expect(writes).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(1);
+    expect(writes).toHaveBeenCalledTimes(2);
+  });
+
+  it('keeps its copy under a name of its own', () => {
+    expect(DRAFTS_STORAGE_KEY).toMatch(/^airlock\./);
+  });
+});
+
+describe('the page’s drafts', () => {
+  it('come from the page’s sessionStorage, and are copied back as the page goes away', async () => {
+    const storage = memoryStorage({ [DRAFTS_STORAGE_KEY]: '{"s1": "from before the reload"}' });
+    const page = new EventTarget();
+    vi.stubGlobal('sessionStorage', storage);
+    vi.stubGlobal('window', page);
+    vi.resetModules();
+    const { composerDrafts } = await import('../../../renderer/src/state/composer-drafts.js');
+    expect(composerDrafts.get('s1')).toBe('from before the reload');
+    composerDrafts.set('s1', 'typed since');
+    page.dispatchEvent(new Event('pagehide'));
+    expect(JSON.parse(storage.getItem(DRAFTS_STORAGE_KEY)!)).toEqual({ s1: 'typed since' });
   });
 });

@@ -29,6 +29,7 @@ describe('slashQuery', () => {
     expect(slashQuery('/form rest', 6)).toBeUndefined();
     expect(slashQuery('/form', 0)).toBeUndefined();
     expect(slashQuery('hello /form', 11)).toBeUndefined();
+    expect(slashQuery('hello /form', 2)).toBeUndefined();
     expect(slashQuery(' /form', 6)).toBeUndefined();
     expect(slashQuery('', 0)).toBeUndefined();
   });
@@ -66,6 +67,8 @@ describe('the history', () => {
   it('drops a message repeated straight after itself', () => {
     expect(entries).toEqual(['one', 'two', 'three']);
     expect(historyOf(['a', 'b', 'a'])).toEqual(['a', 'b', 'a']);
+    // Compared with the entry before it, wherever that is.
+    expect(historyOf(['a', 'b', 'c', 'c', 'b'])).toEqual(['a', 'b', 'c', 'b']);
   });
 
   it('goes back with Up, forward with Down, and then to the text typed before', () => {

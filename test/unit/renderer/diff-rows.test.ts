@@ -44,6 +44,46 @@ describe('diffRows', () => {
     ).toBe(false);
   });
 
+  it('keeps three lines of context on each side of a fold, and folds only a run longer than both plus one', () => {
+    const short = (row: { kind: string; count?: number; oldLine?: number; newLine?: number }) =>
+      row.kind === 'fold' ? `fold ${row.count}` : `${row.kind} ${row.oldLine ?? row.newLine}`;
+    const before = numbered(30);
+    const after = [...before];
+    after[9] = 'changed 10';
+    after[24] = 'changed 25';
+    expect(diffRows(text(before), text(after))!.rows.map(short)).toEqual([
+      'fold 6',
+      ...[7, 8, 9].map((line) => `same ${line}`),
+      'removed 10',
+      'added 10',
+      ...[11, 12, 13].map((line) => `same ${line}`),
+      'fold 8',
+      ...[22, 23, 24].map((line) => `same ${line}`),
+      'removed 25',
+      'added 25',
+      ...[26, 27, 28].map((line) => `same ${line}`),
+      'fold 2',
+    ]);
+    // Seven unchanged lines between two changes: three and three, and the one between is shown.
+    const seven = [...before];
+    seven[9] = 'x';
+    seven[17] = 'y';
+    expect(
+      diffRows(text(before), text(seven))!.rows.some(
+        (row) => row.kind === 'fold' && row.count === 1,
+      ),
+    ).toBe(false);
+  });
+
+  it('shows an unchanged file of many lines whole, and an empty old file as all added', () => {
+    expect(diffRows(text(numbered(10)), text(numbered(10)))!.rows).toHaveLength(10);
+    expect(diffRows('', 'new\n')).toEqual({
+      added: 1,
+      removed: 0,
+      rows: [{ kind: 'added', newLine: 1, text: 'new' }],
+    });
+  });
+
   it('shows a new file as added lines, and an unchanged file whole', () => {
     expect(diffRows(null, 'one\ntwo')).toEqual({
       added: 2,
@@ -64,6 +104,17 @@ describe('diffRows', () => {
     expect(shown.rows).toHaveLength(MAX_DIFF_ROWS + 1);
     expect(shown.rows.at(-1)).toEqual({ kind: 'fold', count: 50, cut: true });
     expect(shown.added).toBe(MAX_DIFF_ROWS + 50);
+    // Exactly as long as the most it compares or shows: all of it.
+    expect(diffRows(null, 'z'.repeat(MAX_DIFF_CHARS))?.rows).toHaveLength(1);
+    const full = diffRows(null, text(numbered(MAX_DIFF_ROWS)))!;
+    expect(full.rows).toHaveLength(MAX_DIFF_ROWS);
+    expect(full.rows.at(-1)).toMatchObject({ kind: 'added', newLine: MAX_DIFF_ROWS });
+    // Past the cut, a fold counts the lines it stands for: 999 lines changed (1,998 rows), then
+    // 1,040 unchanged and one more changed. Of the diff's 3,040 lines, 2,000 are shown.
+    const old = numbered(MAX_DIFF_ROWS + 40);
+    const changed = old.map((line, i) => (i < 999 || i === old.length - 1 ? `${line}!` : line));
+    const cut = diffRows(text(old), text(changed))!;
+    expect(cut.rows.at(-1)).toEqual({ kind: 'fold', count: 1_040, cut: true });
   });
 });
 

@@ -63,6 +63,15 @@ describe('the per-frame text budget', () => {
     expect(budget.current).toBe(START_CHARS * LATE_FACTOR);
   });
 
+  it('holds at the edges: a frame exactly the late gap after the last, and exactly half the aim', () => {
+    const budget = new FrameBudget();
+    budget.frame(1_000, false);
+    budget.frame(1_000 + LATE_MS, true);
+    expect(budget.current).toBe(START_CHARS);
+    budget.took(TARGET_MS / 2, true);
+    expect(budget.current).toBe(START_CHARS);
+  });
+
   it('does not count the gap after a pause as lateness', () => {
     const budget = new FrameBudget();
     budget.frame(1_000, false);

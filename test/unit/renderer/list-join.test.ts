@@ -28,6 +28,44 @@ describe('listJoins', () => {
   });
 });
 
+describe('listJoins at its edges', () => {
+  const next = '- the next item';
+
+  it('takes no thematic break for an item, however it is spaced', () => {
+    for (const line of ['* * *', '*  *  *', '* * *  ', '   * * *', '___']) {
+      expect(listJoins('* a\n\n', line, true)).toBe(false);
+    }
+    // Only a line of nothing but the marker is a break.
+    expect(listJoins('* a\n\n', '* b - - -', true)).toBe(true);
+    expect(listJoins('* a\n\n', '* * * not a break', true)).toBe(true);
+  });
+
+  it('takes an item only at the line’s start, an empty one too', () => {
+    expect(listJoins('- a\n\n', 'text - with a dash', true)).toBe(false);
+    expect(listJoins('- a\n\n', '-\n  the item’s text')).toBe(true);
+    expect(listJoins('1.\nfoo\n\n', '2. the next item', true)).toBe(true);
+  });
+
+  it('joins only at a blank line at the end, spaces in it or not', () => {
+    expect(listJoins('- a\n  \n', next)).toBe(true);
+    expect(listJoins('- a\n\n- b\nmore text', next, true)).toBe(false);
+  });
+
+  it('finds the last block across blank lines of spaces and odd line breaks', () => {
+    expect(listJoins('- a\n  \nA paragraph\n\n', next, true)).toBe(false);
+    expect(listJoins('- a\n\n \n\n', next, true)).toBe(true);
+    expect(listJoins('- a\n\n\n- b\n\n', next, true)).toBe(true);
+  });
+
+  it('goes back past a block indented two spaces, but not past a fence or less indent', () => {
+    expect(listJoins('- a\n\n  more of a, with ``` inside\n\n', next, true)).toBe(true);
+    expect(listJoins('- a\n\nA  paragraph\n\n', next, true)).toBe(false);
+    expect(listJoins('- a\n\n one-space paragraph\n\n', next, true)).toBe(false);
+    expect(listJoins('- a\n\n  ```\n  code\n\n', next, true)).toBe(false);
+    expect(listJoins('  indented text\n\n', next, true)).toBe(false);
+  });
+});
+
 describe('a list cut across rows', () => {
   const chunk = (text: string): TranscriptEvent => ({ type: 'chunk', role: 'agent', text });
   const item = (n: number) => `${n}. ${'word '.repeat(100).trim()}\n\n`;

@@ -315,6 +315,76 @@ describe('load: attaching to the core', () => {
     expect(store.getState().activeKey).toBe('s2');
   });
 
+  it('starts empty, not loaded, with the defaults of a host that can do nothing yet', () => {
+    expect(store.getState()).toEqual({
+      loaded: false,
+      agents: [],
+      settingsPath: '',
+      defaultCwd: '',
+      canPickFolder: false,
+      secretStorage: { available: false, description: '' },
+      urlElicitation: { default: 'isolated_window', opener: 'page' },
+      sessions: [],
+      transcripts: {},
+      disconnected: false,
+    });
+  });
+
+  /** Scripts `app:getState` to wait; returns how to answer it (sessions, or an error). */
+  function heldState(): (answer: SessionSummary[] | Error) => void {
+    let settle: (answer: SessionSummary[] | Error) => void = () => undefined;
+    core.answers['app:getState'] = () =>
+      new Promise((resolve, reject) => {
+        settle = (answer) =>
+          answer instanceof Error
+            ? reject(answer)
+            : resolve({
+                agents: [],
+                settingsPath: '/old/settings.json',
+                defaultCwd: '/old',
+                canPickFolder: false,
+                secretStorage: { available: false, description: 'none' },
+                urlElicitation: { default: 'isolated_window', opener: 'page' },
+                sessions: answer,
+              });
+      });
+    return (answer) => settle(answer);
+  }
+
+  it('lets an older load that ends late change nothing', async () => {
+    const answerOld = heldState();
+    core.answers['session:getTranscript'] = async () => ({ events: [] });
+    const old = store.load();
+    scriptState([summary('s2')]);
+    await store.load();
+    answerOld([summary('s1')]);
+    await old;
+    expect(store.getState()).toMatchObject({ settingsPath: '/config/settings.json' });
+    expect(store.getState().sessions.map((session) => session.key)).toEqual(['s2']);
+  });
+
+  it('lets an older load that fails late show no error and try nothing again', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const failOld = heldState();
+    const old = store.load();
+    scriptState([]);
+    await store.load();
+    failOld(new Error('too late'));
+    await old;
+    expect(store.getState()).toMatchObject({ loaded: true, loadError: undefined });
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('applies events again for a session whose snapshot failed to load', async () => {
+    scriptState([summary('s1')]);
+    core.answers['session:getTranscript'] = () => Promise.reject(new Error('gone'));
+    await store.load();
+    expect(store.getState().loadError).toBe('gone');
+    core.append('s1', chunk('after'));
+    await frames.run();
+    expect(textOf(transcript('s1'))).toBe('after');
+  });
+
   it('reports a failed load instead of throwing', async () => {
     core.answers['app:getState'] = () => Promise.reject(new Error('The connection was lost'));
     await store.load();
@@ -372,6 +442,87 @@ describe('load: when the first load fails', () => {
   });
 });
 
+describe('reattach: after the link came back', () => {
+  beforeEach(async () => {
+    scriptState([summary('s1'), summary('s2')]);
+    core.answers['session:getTranscript'] = async ({ key }) => ({ events: [chunk(`${key} old`)] });
+    await store.load();
+    store.activate('s2');
+    store.disconnect();
+  });
+
+  it('takes the sessions and every transcript afresh, then shows the link as up', async () => {
+    scriptState([summary('s1'), summary('s2'), summary('s3')]);
+    core.answers['session:getTranscript'] = async ({ key }) => ({ events: [chunk(`${key} new`)] });
+    await store.reattach();
+    const state = store.getState();
+    expect(state.sessions.map((session) => session.key)).toEqual(['s1', 's2', 's3']);
+    expect([textOf(transcript('s1')), textOf(transcript('s2')), textOf(transcript('s3'))]).toEqual([
+      's1 new',
+      's2 new',
+      's3 new',
+    ]);
+    expect(state).toMatchObject({ activeKey: 's2', disconnected: false });
+  });
+
+  it('shows the first session when the one shown is gone', async () => {
+    scriptState([summary('s1')]);
+    await store.reattach();
+    expect(store.getState().activeKey).toBe('s1');
+    expect(store.getState().sessions.map((session) => session.key)).toEqual(['s1']);
+  });
+
+  it('drops events that arrive while a snapshot is fetched, and applies those after it', async () => {
+    scriptState([summary('s1')]);
+    const held = heldTranscripts();
+    const attached = store.reattach();
+    const answer = await held.asked('s1');
+    core.append('s1', chunk('during'));
+    answer([chunk('snapshot, during')]);
+    await attached;
+    core.append('s1', chunk(', after'));
+    await frames.run();
+    expect(textOf(transcript('s1'))).toBe('snapshot, during, after');
+  });
+
+  it('does not bring back a session that closed while its snapshot was fetched', async () => {
+    scriptState([summary('s1'), summary('s2')]);
+    const held = heldTranscripts();
+    const attached = store.reattach();
+    (await held.asked('s1'))([chunk('s1 new')]);
+    const answerS2 = await held.asked('s2');
+    core.emit('session:onDidChange', summary('s2', 'closed'));
+    answerS2([chunk('s2 new')]);
+    await attached;
+    expect(transcript('s2')).toBeUndefined();
+    expect(textOf(transcript('s1'))).toBe('s1 new');
+  });
+
+  it('leaves the link down when an older reattach ends after a newer one began', async () => {
+    scriptState([summary('s1')]);
+    const held = heldTranscripts();
+    const older = store.reattach();
+    const answerOlder = await held.asked('s1');
+    // The link dropped and came back meanwhile: a second reattach begins.
+    store.disconnect();
+    core.answers['session:getTranscript'] = () => new Promise(() => undefined);
+    void store.reattach();
+    answerOlder([]);
+    await older;
+    expect(store.getState().disconnected).toBe(true);
+  });
+
+  it('stays down when the link drops again, and applies events once it gave up', async () => {
+    scriptState([summary('s1')]);
+    core.answers['session:getTranscript'] = () => Promise.reject(new Error('link lost'));
+    await store.reattach();
+    expect(store.getState().disconnected).toBe(true);
+    core.append('s1', chunk('later'));
+    await frames.run();
+    expect(textOf(transcript('s1'))).toBe('s1 oldlater');
+  });
+});
+
 describe('transcript events: at most one apply per frame', () => {
   it('applies nothing at once, then everything in the task after the next frame', async () => {
     const changes = vi.fn();
@@ -425,6 +576,24 @@ describe('transcript events: at most one apply per frame', () => {
     expect(transcript('s2')).toBeUndefined();
     await frames.run(16);
     expect(textOf(transcript('s2'))).toBe('y');
+  });
+
+  it('applies every session in one frame while the budget lasts', async () => {
+    core.append('s1', chunk('a'));
+    core.append('s2', chunk('b'));
+    await frames.run();
+    expect([textOf(transcript('s1')), textOf(transcript('s2'))]).toEqual(['a', 'b']);
+    expect(frames.requested).toBe(0);
+  });
+
+  it('makes no change in a frame that finds nothing left to apply', async () => {
+    core.append('s1', chunk('before'));
+    // A card applies everything queued at once; the frame asked for before it finds nothing.
+    core.append('s1', cards[0]![1]);
+    const changes = vi.fn();
+    store.subscribe(changes);
+    await frames.run();
+    expect(changes).not.toHaveBeenCalled();
   });
 
   describe('the budget follows what frames cost', () => {
@@ -547,6 +716,14 @@ describe('sessions', () => {
       expect(store.getState().activeKey).toBe('s3');
       expect(transcript('s2')).toBeUndefined();
       expect(textOf(transcript('s1'))).toBe('hi');
+    });
+
+    it('shows the last session, not the second, when the first of many closed', () => {
+      core.emit('session:onDidChange', summary('s4'));
+      store.activate('s1');
+      core.emit('session:onDidChange', summary('s1', 'closed'));
+      expect(keys()).toEqual(['s2', 's3', 's4']);
+      expect(store.getState().activeKey).toBe('s4');
     });
 
     it('keeps showing the active session when another one closed', () => {

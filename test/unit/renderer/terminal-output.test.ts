@@ -28,6 +28,36 @@ describe('ansiSegments', () => {
     expect(ansiSegments('')).toEqual([]);
   });
 
+  it('keeps dim, italic and underline', () => {
+    expect(ansiSegments('\u001b[2;3;4mx')).toEqual([
+      { text: 'x', dim: true, italic: true, underline: true },
+    ]);
+  });
+
+  it('takes the palette’s first, grey and last colours, and a 24-bit colour of any digits', () => {
+    expect(
+      ansiSegments('\u001b[38;5;16ma\u001b[38;5;231mb\u001b[38;5;232mc\u001b[38;5;255md'),
+    ).toEqual([
+      { text: 'a', fgRgb: 'rgb(0, 0, 0)' },
+      { text: 'b', fgRgb: 'rgb(255, 255, 255)' },
+      { text: 'c', fgRgb: 'rgb(8, 8, 8)' },
+      { text: 'd', fgRgb: 'rgb(238, 238, 238)' },
+    ]);
+    expect(ansiSegments('\u001b[38;2;10;200;30mx')).toEqual([
+      { text: 'x', fgRgb: 'rgb(10, 200, 30)' },
+    ]);
+  });
+
+  it('drops what anser leaves of an escape: an unended title, a lone or two-character escape', () => {
+    // anser passes these through as text; they must not show.
+    expect(ansiSegments('\u001b[31ma\u001b]0;title')).toEqual([{ text: 'a', fg: 'red' }]);
+    expect(ansiSegments('\u001b[31ma\u001bXb\u001b')).toEqual([{ text: 'ab', fg: 'red' }]);
+    // A piece that was nothing but such an escape leaves no empty segment behind.
+    expect(ansiSegments('\u001b[31m\u001b]0;t\u0007\u001b[0mok')).toEqual([{ text: 'ok' }]);
+    // Output with no escape at all loses its control characters too.
+    expect(ansiSegments('a\u0007b\u0000c')).toEqual([{ text: 'abc' }]);
+  });
+
   it('redraws a line in place after a carriage return, as a terminal does', () => {
     // A progress bar: each state overwrites the last; only the line it is on.
     expect(ansiSegments('get\n 10%\r 55%\r100%\ndone')).toEqual([{ text: 'get\n100%\ndone' }]);
@@ -39,6 +69,12 @@ describe('ansiSegments', () => {
     // The line break after a redrawn line takes that line's style; `\r\n` keeps the line.
     expect(ansiSegments('\u001b[31mok\u001b[0m\r\n')).toEqual([{ text: 'ok\n', fg: 'red' }]);
     expect(ansiSegments('a\r\rb\r')).toEqual([{ text: 'b' }]);
+    // The line break takes the style of the line's last cell, not of any other.
+    expect(ansiSegments('\u001b[31ma\u001b[32mb\u001b[34mc\u001b[0m\r\n')).toEqual([
+      { text: 'a', fg: 'red' },
+      { text: 'b', fg: 'green' },
+      { text: 'c\n', fg: 'blue' },
+    ]);
     expect(ansiSegments('\r\n\r\nx')).toEqual([{ text: '\n\nx' }]);
   });
 });

@@ -211,3 +211,210 @@ describe('URL elicitation cards', () => {
     }
   });
 });
+
+describe('rows of every kind', () => {
+  const rowsOf = (events: TranscriptEvent[]) => applyEvents(emptyTranscript(), events).rows;
+  const kinds = (rows: Row[]) => rows.map((row) => row.kind);
+
+  it('shows content, a notice, a turn error and an agent exit as rows, each ending the message before', () => {
+    const exit = { code: 1, signal: null, reason: 'exited with code 1', stderrTail: ['boom'] };
+    const rows = rowsOf([
+      chunk('a'),
+      { type: 'content', role: 'agent', content: { type: 'image', mimeType: 'image/png' } },
+      chunk('b'),
+      { type: 'notice', severity: 'warning', title: 'Slow', description: 'the agent is slow' },
+      chunk('c'),
+      { type: 'turn_error', message: 'Internal error' },
+      chunk('d'),
+      { type: 'agent_exit', exit },
+      chunk('e'),
+    ]);
+    expect(rows).toMatchObject([
+      { kind: 'text', text: 'a', first: true },
+      { kind: 'content', role: 'agent', content: { type: 'image', mimeType: 'image/png' } },
+      { kind: 'text', text: 'b', first: true },
+      { kind: 'notice', severity: 'warning', title: 'Slow', description: 'the agent is slow' },
+      { kind: 'text', text: 'c', first: true },
+      { kind: 'turn_error', message: 'Internal error' },
+      { kind: 'text', text: 'd', first: true },
+      { kind: 'exit', exit },
+      { kind: 'text', text: 'e', first: true },
+    ]);
+  });
+
+  it('replaces a system line by a later one with its id, and adds the others', () => {
+    const rows = rowsOf([
+      { type: 'prompt', text: 'hi' },
+      { type: 'system', text: 'A note' },
+      { type: 'system', text: 'Another note' },
+      { type: 'system', text: 'Restarting…', id: 'restart' },
+      { type: 'system', text: 'Signed in', id: 'auth' },
+      chunk('text'),
+      { type: 'system', text: 'Restarted', id: 'restart' },
+    ]);
+    expect(kinds(rows)).toEqual(['prompt', 'system', 'system', 'system', 'system', 'text']);
+    expect(rows.slice(1, 5)).toMatchObject([
+      { text: 'A note' },
+      { text: 'Another note' },
+      { text: 'Restarted', lineId: 'restart' },
+      { text: 'Signed in', lineId: 'auth' },
+    ]);
+    // A line ends the message before it: what follows is a new one.
+    const after = applyEvents(applyEvents(emptyTranscript(), [chunk('one ')]), [
+      { type: 'system', text: 'x', id: 'l' },
+      chunk('two'),
+    ]).rows;
+    expect(after).toMatchObject([
+      { text: 'one ' },
+      { kind: 'system' },
+      { text: 'two', first: true },
+    ]);
+  });
+
+  it('takes a repeated tool call as an update of the first, keeping a call with no title without one', () => {
+    const rows = rowsOf([
+      { type: 'tool_call', toolCallId: 'c1', fields: { kind: 'read', status: 'pending' } },
+      chunk('reading'),
+      { type: 'tool_call', toolCallId: 'c1', fields: { status: 'completed' } },
+      chunk('done'),
+    ]);
+    expect(kinds(rows)).toEqual(['tool', 'text', 'text']);
+    expect(rows[0]).toMatchObject({ fields: { kind: 'read', status: 'completed' } });
+    expect(rows[0]?.kind === 'tool' && rows[0].fields.title).toBeUndefined();
+    // The call's update ends the message: what follows is a new one.
+    expect(rows[2]).toMatchObject({ text: 'done', first: true });
+  });
+
+  it('shows a terminal on its tool call only once it has output', () => {
+    const rows = rowsOf([
+      {
+        type: 'tool_call',
+        toolCallId: 'c1',
+        fields: { title: 'Run', content: [{ type: 'terminal', terminalId: 't9' }] },
+      },
+    ]);
+    expect(rows[0]?.kind === 'tool' && rows[0].terminals).toBeUndefined();
+  });
+});
+
+describe('answers to cards', () => {
+  const agent = { configName: 'Demo', protocolVersion: 1, commandLine: 'demo' };
+  const form: TranscriptEvent = {
+    type: 'elicitation',
+    cardKey: 'f1',
+    agent,
+    scope: 'session',
+    message: 'Your name?',
+    mode: 'form',
+    form: { fields: [] },
+  };
+
+  it('records a form card’s answer, and then it no longer waits', () => {
+    const t = applyEvents(emptyTranscript(), [
+      form,
+      {
+        type: 'elicitation_resolved',
+        cardKey: 'f1',
+        action: 'accept',
+        content: { name: 'Ada' },
+      },
+    ]);
+    const row = t.rows[0];
+    expect(row).toMatchObject({
+      kind: 'elicitation',
+      resolved: { action: 'accept', content: { name: 'Ada' } },
+    });
+    expect(row?.kind === 'elicitation' && cardWaits(row)).toBe(false);
+  });
+
+  it('takes no page outcome for a form card, and changes nothing for a card it never saw', () => {
+    const before = applyEvents(emptyTranscript(), [form]);
+    const after = applyEvents(before, [
+      { type: 'url_elicitation_done', cardKey: 'f1', how: 'completed' },
+      { type: 'url_elicitation_done', cardKey: 'nope', how: 'completed' },
+      { type: 'elicitation_resolved', cardKey: 'nope', action: 'decline' },
+      { type: 'permission_resolved', promptKey: 'nope', outcome: { outcome: 'cancelled' } },
+    ]);
+    expect(after.rows[0]).toBe(before.rows[0]);
+    // No row added, not even under a key that is no index.
+    expect(Object.keys(after.rows)).toEqual(['0']);
+  });
+});
+
+describe('a list cut across rows, streamed', () => {
+  const item = (n: number) => `${n}. ${'word '.repeat(100).trim()}\n\n`;
+  const texts = (rows: Row[]) => rows.filter((row) => row.kind === 'text');
+
+  it('waits for the next row’s first line, however it arrives, before it decides', () => {
+    // The first chunk ends at a paragraph break past the segment length: cut right there.
+    const rows = texts(
+      applyEvents(emptyTranscript(), [
+        chunk(item(1).repeat(5)),
+        chunk('6'),
+        chunk('. the sixth'),
+        { type: 'turn_end', stopReason: 'end_turn' },
+      ]).rows,
+    );
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatchObject({ listAfter: true, more: true });
+    expect(rows[1]).toMatchObject({ text: '6. the sixth', listBefore: true });
+  });
+
+  it('settles a pending cut when the next row is itself cut in the same chunk', () => {
+    const rows = texts(
+      applyEvents(emptyTranscript(), [
+        chunk(item(1).repeat(5)),
+        chunk(`${item(6).repeat(5)}A paragraph after the list.`),
+      ]).rows,
+    );
+    expect(rows).toHaveLength(3);
+    expect(rows[0]).toMatchObject({ listAfter: true });
+    expect(rows[1]).toMatchObject({ listBefore: true });
+  });
+
+  it('marks nothing at a cut outside a list', () => {
+    const paragraphs = `${'word '.repeat(90)}\n\n`.repeat(10);
+    const events = [
+      ...paragraphs.match(/[^]{1,100}/g)!.map((text) => chunk(text)),
+      { type: 'turn_end', stopReason: 'end_turn' } as const,
+    ];
+    const rows = texts(applyEvents(emptyTranscript(), events).rows);
+    expect(rows.length).toBeGreaterThan(2);
+    for (const row of rows) {
+      expect([row.listBefore, row.listAfter]).toEqual([undefined, undefined]);
+    }
+  });
+});
+
+describe('segmentCut at its edges', () => {
+  const filler = (length: number) => 'a'.repeat(length);
+
+  it('cuts from exactly the segment length, at a break from half of it', () => {
+    const half = SEGMENT_CHARS / 2;
+    expect(segmentCut(`${filler(half + 200)}\n\n${filler(100)}`)).toBeUndefined();
+    const exact = `${filler(half)}\n\n${filler(SEGMENT_CHARS - half - 2)}`;
+    expect(exact).toHaveLength(SEGMENT_CHARS);
+    expect(segmentCut(exact)).toBe(half + 2);
+    expect(segmentCut(`${filler(half - 1)}\n\n${filler(SEGMENT_CHARS)}`)).toBeUndefined();
+  });
+
+  it('counts only fences at a line’s start before the break, indented or not', () => {
+    const closed = `\`\`\`\ncode\n\`\`\`\n${filler(SEGMENT_CHARS)}\n\nrest`;
+    expect(segmentCut(closed)).toBe(closed.indexOf('\n\nrest') + 2);
+    const inline = `use \`\`\` to open a fence\n${filler(SEGMENT_CHARS)}\n\nrest`;
+    expect(segmentCut(inline)).toBe(inline.indexOf('\n\nrest') + 2);
+    const indented = `  \`\`\`\n${filler(SEGMENT_CHARS)}\n\nrest`;
+    expect(segmentCut(indented)).toBeUndefined();
+    const opensAfter = `${filler(SEGMENT_CHARS)}\n\n\`\`\`\ncode`;
+    expect(segmentCut(opensAfter)).toBe(SEGMENT_CHARS + 2);
+  });
+
+  it('cuts hard from exactly the maximum, at the last line break past half of it', () => {
+    expect(segmentCut(filler(MAX_SEGMENT_CHARS))).toBe(MAX_SEGMENT_CHARS);
+    expect(segmentCut(filler(MAX_SEGMENT_CHARS - 1))).toBeUndefined();
+    const lines = `${filler(12_000)}\n${filler(MAX_SEGMENT_CHARS)}`;
+    expect(segmentCut(lines)).toBe(12_001);
+    const atHalf = `${filler(MAX_SEGMENT_CHARS / 2)}\n${filler(MAX_SEGMENT_CHARS)}`;
+    expect(segmentCut(atHalf)).toBe(MAX_SEGMENT_CHARS);
+  });
+});

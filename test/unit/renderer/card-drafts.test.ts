@@ -1,0 +1,52 @@
+/**
+ * What the user entered on an open elicitation card, kept outside React by card key: it
+ * outlives the card's component, and goes for good when the card ends.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import {
+  endDraft,
+  loadDraft,
+  saveDraft,
+  type CardDraft,
+} from '../../../renderer/src/state/card-drafts.js';
+
+// The drafts live in the module for the page's life: each test uses card keys of its own.
+const draft = (name: string): CardDraft => ({ values: { name }, touched: [], submitted: false });
+
+describe('card drafts', () => {
+  it('creates a fresh draft once, and keeps it for the next load', () => {
+    const fresh = vi.fn(() => draft('Ada'));
+    const first = loadDraft('keep-1', fresh);
+    expect(first).toEqual(draft('Ada'));
+    expect(loadDraft('keep-1', fresh)).toBe(first);
+    expect(fresh).toHaveBeenCalledTimes(1);
+  });
+
+  it('gives back what was saved, by card', () => {
+    saveDraft('save-1', { ...draft('Grace'), touched: ['name'], submitted: true });
+    saveDraft('save-2', draft('Linus'));
+    expect(loadDraft('save-1', () => draft('fresh'))).toEqual({
+      ...draft('Grace'),
+      touched: ['name'],
+      submitted: true,
+    });
+    expect(loadDraft('save-2', () => draft('fresh'))).toEqual(draft('Linus'));
+  });
+
+  it('forgets an ended card’s draft, and keeps nothing for it afterwards', () => {
+    saveDraft('end-1', draft('Ada'));
+    endDraft('end-1');
+    // A component still mounted as the card ends gets a fresh draft, which is not kept.
+    expect(loadDraft('end-1', () => draft('fresh'))).toEqual(draft('fresh'));
+    saveDraft('end-1', draft('late'));
+    expect(loadDraft('end-1', () => draft('again'))).toEqual(draft('again'));
+  });
+
+  it('keeps no fresh draft for a card that ended before it was ever loaded', () => {
+    endDraft('end-2');
+    const fresh = vi.fn(() => draft('fresh'));
+    loadDraft('end-2', fresh);
+    loadDraft('end-2', fresh);
+    expect(fresh).toHaveBeenCalledTimes(2);
+  });
+});
