@@ -3,7 +3,7 @@
  *
  * A fixed amount is either too much for a slow machine or a cold page (where the first frames
  * run unoptimised code), or too little to keep up on a fast one. So the amount follows what
- * taking it in actually costs: it grows by half of itself while that is quick, shrinks in
+ * taking it in actually costs: it grows by half of itself while that is under the aim, shrinks in
  * proportion as soon as it is slow (by half at most), and by a quarter as soon as a frame comes
  * late (layout and paint of the new rows cost too). Most of a frame's cost is the rows in view,
  * whatever the amount of text, so the amount can grow large: a fast stream then takes few frames.
@@ -54,7 +54,7 @@ export class FrameBudget {
       // Most of a frame's cost does not grow with its text (the rows in view are rendered
       // whatever came in), so the amount shrinks in proportion to the overrun, not always by half.
       this.scale(Math.max(0.5, TARGET_MS / ms));
-    } else if (full && ms < TARGET_MS / 2) {
+    } else if (full && ms < TARGET_MS) {
       this.chars = Math.min(MAX_CHARS, this.chars + Math.max(STEP_CHARS, this.chars >> 1));
     }
   }
