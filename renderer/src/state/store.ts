@@ -208,10 +208,20 @@ export class Store {
       }
       // Summaries that change from now on arrive as events, on top of these.
       const shown = keys.includes(this.state.activeKey ?? '') ? this.state.activeKey : keys[0];
+      // A session that closed while the link was down takes its transcript with it.
+      const transcripts = Object.fromEntries(
+        Object.entries(this.state.transcripts).filter(([key]) => keys.includes(key)),
+      );
+      for (const key of this.queued.keys()) {
+        if (!keys.includes(key)) {
+          this.queued.delete(key);
+        }
+      }
       this.set({
         agents: state.agents,
         settingsError: state.settingsError,
         sessions: state.sessions,
+        transcripts,
         activeKey: shown,
       });
       for (const key of keys) {

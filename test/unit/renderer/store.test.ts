@@ -465,11 +465,16 @@ describe('reattach: after the link came back', () => {
     expect(state).toMatchObject({ activeKey: 's2', disconnected: false });
   });
 
-  it('shows the first session when the one shown is gone', async () => {
+  it('shows the first session when the one shown is gone, and lets go of its transcript', async () => {
     scriptState([summary('s1')]);
+    core.append('s2', chunk(' queued while down'));
     await store.reattach();
     expect(store.getState().activeKey).toBe('s1');
     expect(store.getState().sessions.map((session) => session.key)).toEqual(['s1']);
+    expect(Object.keys(store.getState().transcripts)).toEqual(['s1']);
+    // Nor does text queued for it come back with the next frame.
+    await frames.run();
+    expect(Object.keys(store.getState().transcripts)).toEqual(['s1']);
   });
 
   it('drops events that arrive while a snapshot is fetched, and applies those after it', async () => {
