@@ -25,7 +25,7 @@ import {
 } from '../../../preload/contract.js';
 import type { AgentLauncher } from '../agent-connection.js';
 import { statedHost } from '../elicitation/url-analysis.js';
-import { parseContextServers, type McpProblem, type McpServerSetting } from './mcp.js';
+import { parseContextServers, problemOf, type McpProblem, type McpServerSetting } from './mcp.js';
 import { lineOfPath, readSettingsText } from './text.js';
 
 export { MAX_URL_DOMAIN_CHARS, MAX_URL_DOMAINS };
@@ -212,9 +212,7 @@ export function parseAgentCatalog(raw: string, path: string, demo: AgentSpec): A
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? issue.path.join('.') : 'the top level';
-    // A bad name in `env` comes as zod's "Invalid key in record", with the name's own problem
-    // (say, that it is empty) inside: that one is what the user can act on.
-    const said = issue?.code === 'invalid_key' ? (issue.issues[0] ?? issue) : issue;
+    const said = issue && problemOf(issue);
     // A mistake elsewhere in the file must not turn URL mode back on when it says "off".
     const stated = UrlElicitation.safeParse(
       json !== null && typeof json === 'object'

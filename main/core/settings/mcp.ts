@@ -25,6 +25,14 @@ import {
   MAX_MCP_URL_CHARS,
 } from '../../../preload/contract.js';
 
+/**
+ * The part of a zod issue a user can act on. A bad name in a record (an `env` or `headers` map)
+ * comes as "Invalid key in record", with the name's own problem (say, that it is empty) inside.
+ */
+export function problemOf(issue: z.core.$ZodIssue): z.core.$ZodIssue {
+  return issue.code === 'invalid_key' ? (issue.issues[0] ?? issue) : issue;
+}
+
 /** One MCP server as the settings file configures it. */
 export type McpServerSetting = { name: string; enabled: boolean } & (
   | { transport: 'stdio'; command: string; args: string[]; env: Record<string, string> }
@@ -155,9 +163,7 @@ function readServer(
   }
   const first = (error: z.ZodError): { problem: McpProblem } => {
     const issue = error.issues[0];
-    // A bad name in an `env` or `headers` map comes as zod's "Invalid key in record", with the
-    // name's own problem (say, that it is empty) inside: that one is what the user can act on.
-    const said = issue?.code === 'invalid_key' ? (issue.issues[0] ?? issue) : issue;
+    const said = issue && problemOf(issue);
     return {
       problem: {
         path: (issue?.path ?? []).map((key) => (typeof key === 'number' ? key : String(key))),
