@@ -59,6 +59,53 @@ describe('ElicitationCard', () => {
     expect(card).not.toMatch(/<a |<b>|<img/);
   });
 
+  it('shows every string of the form as text: titles, descriptions, options and defaults', () => {
+    // Markup and a link in every place an agent's words reach the card.
+    const hostile = (where: string) =>
+      `<a href="https://evil.example/${where}">${where}</a> [${where}](https://evil.example) <img src=x>`;
+    const options = [
+      { value: 'a', title: hostile('option'), description: hostile('option-description') },
+      { value: 'b', title: 'Plain' },
+    ];
+    const card = render({
+      title: hostile('form-title'),
+      description: hostile('form-description'),
+      fields: [
+        {
+          name: 'text',
+          title: hostile('field-title'),
+          description: hostile('field-description'),
+          required: false,
+          kind: 'string',
+          default: hostile('default'),
+        },
+        { name: 'yes', title: hostile('boolean-title'), required: false, kind: 'boolean' },
+        { name: 'one', title: 'One', required: true, kind: 'single-select', titled: true, options },
+        {
+          name: 'many',
+          title: 'Many',
+          required: false,
+          kind: 'multi-select',
+          titled: true,
+          options,
+        },
+      ],
+    });
+    for (const where of [
+      'form-title',
+      'form-description',
+      'field-title',
+      'field-description',
+      'default',
+      'boolean-title',
+      'option',
+      'option-description',
+    ]) {
+      expect(card, where).toContain(`&lt;a href=&quot;https://evil.example/${where}&quot;&gt;`);
+    }
+    expect(card).not.toMatch(/<a[\s>]|<img|\shref="/);
+  });
+
   it('labels every control with its title and marks required ones', () => {
     const card = render({
       fields: [
