@@ -83,22 +83,39 @@ export class EncryptedSecretFile implements SecretStore {
     return values;
   }
 
-  async set(agentName: string, values: Record<string, string>): Promise<void> {
-    const data = await this.read();
-    const stored = { ...data.agents[agentName] };
-    for (const [name, value] of Object.entries(values)) {
-      stored[name] = this.cipher.encrypt(value).toString('base64');
-    }
-    await this.write({ ...data, agents: { ...data.agents, [agentName]: stored } });
+  set(agentName: string, values: Record<string, string>): Promise<void> {
+    return this.change(async () => {
+      const data = await this.read();
+      const stored = { ...data.agents[agentName] };
+      for (const [name, value] of Object.entries(values)) {
+        stored[name] = this.cipher.encrypt(value).toString('base64');
+      }
+      await this.write({ ...data, agents: { ...data.agents, [agentName]: stored } });
+    });
   }
 
-  async forget(agentName: string): Promise<void> {
-    const data = await this.read();
-    if (!(agentName in data.agents)) {
-      return;
-    }
-    const { [agentName]: _forgotten, ...rest } = data.agents;
-    await this.write({ ...data, agents: rest });
+  forget(agentName: string): Promise<void> {
+    return this.change(async () => {
+      const data = await this.read();
+      if (!(agentName in data.agents)) {
+        return;
+      }
+      const { [agentName]: _forgotten, ...rest } = data.agents;
+      await this.write({ ...data, agents: rest });
+    });
+  }
+
+  /** The last change: the next waits for it, failed or not. */
+  private changes: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Runs changes one after another, each reading what the one before wrote: two sign-ins at
+   * once would otherwise both read the file as it was, and the second write lose the first.
+   */
+  private change(run: () => Promise<void>): Promise<void> {
+    const next = this.changes.then(run);
+    this.changes = next.catch(() => undefined);
+    return next;
   }
 
   private async read(): Promise<SecretFileData> {

@@ -101,6 +101,33 @@ describe('the encrypted secret file, when it cannot be used', () => {
     await expect(secrets.set('Codex', { B: '2' })).rejects.toThrow('is damaged');
   });
 
+  it('keeps every change made at once, each on top of the one before', async () => {
+    const { secrets } = await store();
+    await secrets.set('Gone', { G: '0' });
+    await Promise.all([
+      secrets.set('Codex', { A: '1' }),
+      secrets.set('Claude', { B: '2' }),
+      secrets.forget('Gone'),
+      secrets.set('Codex', { C: '3' }),
+    ]);
+    expect(await secrets.get('Codex')).toEqual({ A: '1', C: '3' });
+    expect(await secrets.get('Claude')).toEqual({ B: '2' });
+    expect(await secrets.get('Gone')).toEqual({});
+  });
+
+  it('goes on with the next change after one that failed', async () => {
+    const { path, secrets } = await store();
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, 'damaged');
+    const failed = secrets.set('Codex', { A: '1' });
+    const next = secrets.forget('Codex');
+    await expect(failed).rejects.toThrow('is damaged');
+    await expect(next).rejects.toThrow('is damaged');
+    await writeFile(path, JSON.stringify({ version: 1, agents: {} }));
+    await secrets.set('Codex', { A: '1' });
+    expect(await secrets.get('Codex')).toEqual({ A: '1' });
+  });
+
   it('keeps the file readable by the user alone even over a temporary file left readable by others', async () => {
     const { path, secrets } = await store();
     await mkdir(dirname(path), { recursive: true });
