@@ -10,11 +10,12 @@
  */
 import * as acp from '@agentclientprotocol/sdk';
 import { randomUUID } from 'node:crypto';
-import { Readable, Writable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { describeOutcome, formCommands } from './elicit.js';
 import { fileCommands } from './files.js';
 import { terminalCommands } from './terminals.js';
 import { SETUP } from './forms.js';
+import { batchedOutput } from './batched-output.js';
 import { agentInput } from './parent-port-input.js';
 import { urlAtStart, urlCommands } from './url-flows.js';
 import { longText, replyFor, HELP_TEXT, LINKS_TEXT, type ReplyStyle } from './script.js';
@@ -484,7 +485,7 @@ const app = acp
 
 const connection = app.connect(
   acp.ndJsonStream(
-    Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
+    batchedOutput(process.stdout),
     Readable.toWeb(agentInput()) as ReadableStream<Uint8Array>,
   ),
 );
