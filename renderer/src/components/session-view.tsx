@@ -3,7 +3,7 @@
  * the composer. Esc cancels a running turn (Esc on a question cancels only the question).
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Virtuoso } from 'react-virtuoso';
+import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import type {
   AirlockApi,
   PermissionOutcome,
@@ -52,19 +52,29 @@ const STATUS_TEXT: Record<SessionSummary['status'], string> = {
   closed: 'Closed',
 };
 
-/** The session pane. */
 /** Keys that scroll the transcript up, and down, when it has the focus. */
 const UP_KEYS = new Set(['PageUp', 'ArrowUp', 'Home']);
 const DOWN_KEYS = new Set(['PageDown', 'ArrowDown', ' ']);
 
-/** Whether a scroller shows the end of its content (to within a pixel of rounding). */
 /** A value the user chose for an option, shown until the agent's answer is. */
 type PendingOption = { value: string | boolean; answered: boolean };
 
+/**
+ * The height the list takes a row it has not drawn yet to have, in pixels. Left to itself, the
+ * list takes the first row's (a one-line prompt, say): following a fast stream, it then fits
+ * dozens of new rows into the view, draws them all, measures them far taller and drops most,
+ * so nearly every row of a long reply is parsed and laid out once without being seen. A row of
+ * streamed text (up to SEGMENT_CHARS) is a few hundred pixels tall; a row taken too tall costs
+ * one more pass over the few that fit.
+ */
+const ROW_ESTIMATE_PX = 300;
+
+/** Whether a scroller shows the end of its content (to within a pixel of rounding). */
 function atBottom(element: HTMLElement): boolean {
   return element.scrollHeight - element.scrollTop - element.clientHeight <= 1;
 }
 
+/** The session pane. */
 export function SessionView({
   api,
   session,
@@ -75,6 +85,7 @@ export function SessionView({
 }: Props) {
   const [error, setError] = useState<string | undefined>();
   const scroller = useRef<HTMLElement | null>(null);
+  const list = useRef<VirtuosoHandle>(null);
   /** Whether the list follows the stream: until the user scrolls up, and again at the bottom. */
   const stick = useRef(true);
   /** Which way the user last moved the list by hand, if at all. */
@@ -328,6 +339,12 @@ export function SessionView({
             event.preventDefault();
             gesture('down');
             element.scrollTop = element.scrollHeight;
+          } else if (event.key === 'Home' && list.current) {
+            // Rows a fast reply passed by were never drawn: measured on the way up, they move
+            // the native Home's stop. The list goes to its first row, wherever that lands.
+            event.preventDefault();
+            gesture('up');
+            list.current.scrollToIndex({ index: 0, align: 'start' });
           } else if (UP_KEYS.has(event.key) || (event.key === ' ' && event.shiftKey)) {
             gesture('up');
           } else if (DOWN_KEYS.has(event.key)) {
@@ -362,6 +379,7 @@ export function SessionView({
           <MessageText.Provider value={messageOf}>
             <StopTerminal.Provider value={disconnected ? undefined : stopTerminal}>
               <Virtuoso
+                ref={list}
                 scrollerRef={(element) => {
                   scroller.current = element instanceof HTMLElement ? element : null;
                 }}
@@ -370,6 +388,7 @@ export function SessionView({
                 totalListHeightChanged={follow}
                 initialTopMostItemIndex={rows.length > 0 ? rows.length - 1 : 0}
                 increaseViewportBy={{ top: 400, bottom: 400 }}
+                defaultItemHeight={ROW_ESTIMATE_PX}
                 itemContent={(_index, row) => <RowView row={row} />}
               />
             </StopTerminal.Provider>
