@@ -4,6 +4,7 @@ import {
   mergeToolFields,
   permissionAnswer,
   permissionEvents,
+  permissionOptions,
   ToolCallLog,
 } from '../../../main/core/tool-calls.js';
 import {
@@ -183,6 +184,24 @@ describe('permissionAnswer', () => {
       'cancelled',
     ]);
     expect(permissionAnswer({ outcome: 'cancelled' }, options)).toBe('cancelled');
+  });
+});
+
+describe('permissionOptions', () => {
+  it('offers at most 100 options, each id cut (not clipped) to 10,000 characters', () => {
+    const options = Array.from({ length: 101 }, (_unused, n) => ({
+      optionId: n === 0 ? 'i'.repeat(20_000) : `option ${n}`,
+      name: `Option ${n}`,
+      kind: 'allow_once' as const,
+    }));
+    const offered = permissionOptions(options);
+    expect(offered).toHaveLength(100);
+    expect(offered[0]!.optionId).toBe('i'.repeat(10_000));
+    expect(offered.at(-1)).toEqual({
+      optionId: 'option 99',
+      name: 'Option 99',
+      kind: 'allow_once',
+    });
   });
 });
 
