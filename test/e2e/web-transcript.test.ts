@@ -48,3 +48,51 @@ describe('a long reply cut into rows', () => {
     }
   });
 });
+
+describe('a large reply, read after it ends', () => {
+  it('leaves no part of the view blank in any frame, also where rows were never drawn', async () => {
+    await page().setViewportSize({ width: 1200, height: 900 });
+    await send('/long 400');
+    await turnEnded('Done');
+    // For a second after the end, then for a second after a jump to the middle (rows the fast
+    // reply passed by, never drawn until now): the part of the list's view that no drawn row
+    // covers, in each frame.
+    const blank = await transcript()
+      .locator('[data-virtuoso-scroller="true"]')
+      .evaluate(async (scroller) => {
+        const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+        const uncovered = () => {
+          const view = scroller.getBoundingClientRect();
+          const covered = [...scroller.querySelectorAll('[data-item-index]')]
+            .map((row) => row.getBoundingClientRect())
+            .filter((box) => box.bottom > view.top && box.top < view.bottom)
+            .reduce(
+              (sum, box) => sum + Math.min(box.bottom, view.bottom) - Math.max(box.top, view.top),
+              0,
+            );
+          return Math.round(view.height - covered);
+        };
+        const watch = async (into: number[]) => {
+          const start = performance.now();
+          while (performance.now() - start < 1_000) {
+            await frame();
+            into.push(uncovered());
+          }
+        };
+        const atEnd: number[] = [];
+        await watch(atEnd);
+        scroller.dispatchEvent(new WheelEvent('wheel', { deltaY: -1, bubbles: true }));
+        scroller.scrollTop = scroller.scrollHeight / 2;
+        const inMiddle: number[] = [];
+        await watch(inMiddle);
+        return { atEnd, inMiddle };
+      });
+    for (const frames of [blank.atEnd, blank.inMiddle]) {
+      expect(frames.length).toBeGreaterThan(10);
+      expect(
+        Math.max(...frames),
+        `blank pixels per frame: ${frames.join(', ')}`,
+      ).toBeLessThanOrEqual(1);
+    }
+  });
+});
