@@ -1,6 +1,10 @@
 import Ajv from 'ajv';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { checkAnswer } from '../../../../main/core/elicitation/answer-check.js';
+import {
+  answerCheckReady,
+  checkAnswer,
+  prepareAnswerCheck,
+} from '../../../../main/core/elicitation/answer-check.js';
 import { normaliseFormSchema } from '../../../../main/core/elicitation/form-schema.js';
 import type { FormModel } from '../../../../preload/form-model.js';
 import { formMessages } from '../../../../preload/form-validator.js';
@@ -105,6 +109,19 @@ describe('checkAnswer: refuses, naming the field in the renderer words', () => {
     expect(checkAnswer(everything, { ...valid, [field]: value })).toEqual({
       ok: false,
       errors: [{ field, message }],
+    });
+  });
+
+  // Answers cross IPC by structured clone, which carries NaN and Infinity; JSON has neither,
+  // so the agent must never receive them (ajv's strict mode counts them as no number).
+  it.each([NaN, Infinity, -Infinity])('refuses %s as a number', (number) => {
+    const numbers = model({ properties: { n: { type: 'number' }, i: { type: 'integer' } } });
+    expect(checkAnswer(numbers, { n: number, i: number })).toEqual({
+      ok: false,
+      errors: [
+        { field: 'n', message: 'Enter a number' },
+        { field: 'i', message: 'Enter a whole number' },
+      ],
     });
   });
 
@@ -223,5 +240,26 @@ describe('checkAnswer: compiled once per model', () => {
     expect(compile).toHaveBeenCalledTimes(1);
     checkAnswer(model(schema), { a: 'x' });
     expect(compile).toHaveBeenCalledTimes(2);
+  });
+
+  it('compiles ahead of the answer when asked, once, and says whether it has', () => {
+    const compile = vi.spyOn(Ajv.prototype, 'compile');
+    const ahead = model({ properties: { a: { type: 'string' } } });
+    expect(answerCheckReady(ahead)).toBe(false);
+    prepareAnswerCheck(ahead);
+    expect(answerCheckReady(ahead)).toBe(true);
+    expect(compile).toHaveBeenCalledTimes(1);
+    prepareAnswerCheck(ahead);
+    expect(checkAnswer(ahead, { a: 'x' }).ok).toBe(true);
+    expect(compile).toHaveBeenCalledTimes(1);
+    expect(answerCheckReady(model({ properties: { a: { type: 'string' } } }))).toBe(false);
+  });
+
+  it('compiles without a word on the console (the schema is not checked against a meta-schema)', () => {
+    const warn = vi.spyOn(console, 'warn');
+    const log = vi.spyOn(console, 'log');
+    expect(checkAnswer(model({ properties: { a: { type: 'string' } } }), { a: 'x' }).ok).toBe(true);
+    expect(warn).not.toHaveBeenCalled();
+    expect(log).not.toHaveBeenCalled();
   });
 });

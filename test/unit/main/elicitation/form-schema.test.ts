@@ -761,3 +761,201 @@ describe('normaliseFormSchema: refuses names that are not text', () => {
     expect(normaliseFormSchema(form({ 'f\ud83d\ude00': { type: 'string' } })).ok).toBe(true);
   });
 });
+
+// Every keyword JSON Schema gives a meaning to (draft-07 to 2020-12), as form-schema.ts lists it.
+const MEANINGFUL_KEYWORDS = [
+  ...['type', 'enum', 'const', 'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum'],
+  ...['exclusiveMinimum', 'maxLength', 'minLength', 'pattern', 'format', 'maxItems'],
+  ...['minItems', 'uniqueItems', 'maxContains', 'minContains', 'contains', 'items'],
+  ...['prefixItems', 'additionalItems', 'unevaluatedItems', 'maxProperties', 'minProperties'],
+  ...['required', 'dependentRequired', 'dependencies', 'dependentSchemas', 'properties'],
+  ...['patternProperties', 'additionalProperties', 'propertyNames', 'unevaluatedProperties'],
+  ...['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', '$ref', '$dynamicRef'],
+  ...['$recursiveRef', '$defs', 'definitions', 'default', 'title', 'description'],
+];
+
+describe('normaliseFormSchema: refuses every meaningful keyword a context does not use', () => {
+  const annotations = ['title', 'description', 'default'];
+  it.each([
+    [
+      'the form',
+      ['type', 'title', 'description', 'properties', 'required', 'additionalProperties'],
+      (key: string) => ({ [key]: 1 }),
+      'The form schema',
+    ],
+    [
+      'a string field',
+      // enum and oneOf make it a select.
+      [...annotations, 'type', 'minLength', 'maxLength', 'pattern', 'format', 'enum', 'oneOf'],
+      (key: string) => form({ f: { type: 'string', [key]: 1 } }),
+      'Property "f"',
+    ],
+    [
+      'a single select',
+      [...annotations, 'type', 'enum', 'oneOf'],
+      (key: string) => form({ f: { type: 'string', enum: ['a'], [key]: 1 } }),
+      'Property "f"',
+    ],
+    [
+      'a number field',
+      [...annotations, 'type', 'minimum', 'maximum'],
+      (key: string) => form({ f: { type: 'number', [key]: 1 } }),
+      'Property "f"',
+    ],
+    [
+      'an integer field',
+      [...annotations, 'type', 'minimum', 'maximum'],
+      (key: string) => form({ f: { type: 'integer', [key]: 1 } }),
+      'Property "f"',
+    ],
+    [
+      'a boolean field',
+      [...annotations, 'type'],
+      (key: string) => form({ f: { type: 'boolean', [key]: 1 } }),
+      'Property "f"',
+    ],
+    [
+      'a multi select',
+      [...annotations, 'type', 'items', 'minItems', 'maxItems', 'uniqueItems'],
+      (key: string) => form({ f: { type: 'array', items: { enum: ['a'] }, [key]: 1 } }),
+      'Property "f"',
+    ],
+    [
+      'the items of a multi select',
+      ['type', 'enum', 'anyOf', 'title', 'description'],
+      (key: string) => form({ f: { type: 'array', items: { enum: ['a'], [key]: 1 } } }),
+      'Property "f": "items"',
+    ],
+    [
+      'an option',
+      ['const', 'title', 'description', 'type'],
+      (key: string) => form({ f: { type: 'string', oneOf: [{ const: 'a', [key]: 1 }] } }),
+      'Property "f": "oneOf", option 1',
+    ],
+  ])('in %s', (_context, allowed, schema, where) => {
+    const refusedKeywords = MEANINGFUL_KEYWORDS.filter((key) => !allowed.includes(key));
+    expect(refusedKeywords.length).toBeGreaterThan(30);
+    for (const key of refusedKeywords) {
+      expect(refused(schema(key))).toBe(
+        `${where} uses "${key}", which a flat form does not support.`,
+      );
+    }
+  });
+});
+
+describe('normaliseFormSchema: edges the tables above leave out', () => {
+  it('leaves out every keyword that is not given, rather than keeping it undefined', () => {
+    expect(Object.keys(accepted({}))).toEqual(['fields']);
+    expect(Object.keys(field({ type: 'string' }))).toEqual(['name', 'required', 'kind']);
+    expect(Object.keys(field({ type: 'number' }))).toEqual(['name', 'required', 'kind']);
+    expect(Object.keys(field({ type: 'array', items: { enum: ['a'] } }))).toEqual([
+      'name',
+      'required',
+      'kind',
+      'titled',
+      'options',
+    ]);
+    const select = field({ type: 'string', oneOf: [{ const: 'a' }] });
+    expect(select.kind === 'single-select' && Object.keys(select.options[0]!)).toEqual([
+      'value',
+      'title',
+    ]);
+  });
+
+  it('lets the items of a multi select carry a title and a description, as annotations', () => {
+    expect(
+      field({
+        type: 'array',
+        items: { type: 'string', enum: ['a'], title: 'T', description: 'D' },
+      }),
+    ).toEqual({
+      name: 'f',
+      required: false,
+      kind: 'multi-select',
+      titled: false,
+      options: [{ value: 'a', title: 'a' }],
+    });
+  });
+
+  it('refuses a multi-select default that holds anything but strings', () => {
+    expect(fieldRefusal({ type: 'array', items: { enum: ['a'] }, default: ['a', 1] })).toBe(
+      'Property "f": "default" must be a list of its options, not ["a",1].',
+    );
+  });
+
+  it('names every problem of a default that does not fit, separated', () => {
+    expect(fieldRefusal({ type: 'string', minLength: 3, pattern: '^a+$', default: 'b' })).toBe(
+      'Property "f": "default" "b" does not fit the field (Enter at least 3 characters; ' +
+        'Enter a value in the format this field asks for).',
+    );
+  });
+
+  it('accepts counts of 0', () => {
+    expect(field({ type: 'string', minLength: 0, maxLength: 0 })).toMatchObject({
+      minLength: 0,
+      maxLength: 0,
+    });
+    expect(
+      field({ type: 'array', items: { enum: ['a'] }, minItems: 0, maxItems: 0 }),
+    ).toMatchObject({ minItems: 0, maxItems: 0 });
+  });
+
+  it('asks for a whole number between the bounds of an integer only, not of a number', () => {
+    expect(field({ type: 'number', minimum: 1.2, maximum: 1.8 })).toMatchObject({
+      minimum: 1.2,
+      maximum: 1.8,
+    });
+  });
+
+  it('quotes a value of up to 60 characters whole, and cuts a longer one to 60', () => {
+    const required = (name: string) =>
+      refused(form({ a: { type: 'string' } }, { required: [name] }));
+    expect(required('r'.repeat(60))).toBe(
+      `The form schema requires "${'r'.repeat(60)}", which is not a property.`,
+    );
+    expect(required('r'.repeat(61))).toBe(
+      `The form schema requires "${'r'.repeat(59)}…", which is not a property.`,
+    );
+    // Not a string: its JSON is cut the same way.
+    const list = (length: number) => [`${'d'.repeat(length - 4)}`];
+    expect(JSON.stringify(list(60))).toHaveLength(60);
+    expect(fieldRefusal({ type: 'string', default: list(60) })).toBe(
+      `Property "f": "default" must be a string, not ${JSON.stringify(list(60))}.`,
+    );
+    expect(fieldRefusal({ type: 'string', default: list(61) })).toBe(
+      `Property "f": "default" must be a string, not ${JSON.stringify(list(61)).slice(0, 59)}….`,
+    );
+  });
+
+  it('refuses a bound that is not finite', () => {
+    for (const bound of [Infinity, -Infinity, NaN]) {
+      expect(fieldRefusal({ type: 'number', minimum: bound })).toBe(
+        'Property "f": "minimum" must be a number, not null.',
+      );
+    }
+  });
+
+  it('throws what goes wrong inside the check rather than send it to the agent as a reason', () => {
+    let reads = 0;
+    const schema = {
+      // Read once by the size check, then again by the check of the title.
+      get title() {
+        reads += 1;
+        if (reads > 1) {
+          throw new TypeError('a bug');
+        }
+        return 'T';
+      },
+    };
+    expect(() => normaliseFormSchema(schema)).toThrow('a bug');
+  });
+
+  it('reads only the schema’s own keys, never inherited ones', () => {
+    const inherited = Object.assign(Object.create({ type: 'array', properties: [] }) as object, {
+      properties: { a: Object.assign(Object.create({ type: '_x' }) as object, { type: 'string' }) },
+    });
+    expect(accepted(inherited)).toEqual({
+      fields: [{ name: 'a', required: false, kind: 'string' }],
+    });
+  });
+});

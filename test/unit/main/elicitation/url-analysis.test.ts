@@ -266,6 +266,12 @@ describe('analyseUrl: warnings', () => {
     expect(message('https://пеп.com/', 'whole-script-confusable')).toBe(
       'Part of the domain is written in Cyrillic letters that look like Latin ones.',
     );
+    // Read as ASCII only when every letter is: `е` reads as `e`, `п` as nothing Latin.
+    for (const host of ['еп.com', 'пе.com']) {
+      expect(message(`https://${host}/`, 'whole-script-confusable')).toBe(
+        'Part of the domain is written in Cyrillic letters that look like Latin ones.',
+      );
+    }
   });
 
   it('lookalike: names the well-known domain', () => {
@@ -297,6 +303,10 @@ describe('analyseUrl: warnings', () => {
     const long = message(`https://${'u'.repeat(5_000)}@evil.example/`, 'userinfo')!;
     expect(long.length).toBeLessThan(URL_VIEW_MESSAGE_CEILING);
     expect(long).toContain(`"${'u'.repeat(63)}…"`);
+    // Quoted text is cut only past its limit: 64 characters are shown whole.
+    expect(message(`https://${'u'.repeat(64)}@evil.example/`, 'userinfo')).toContain(
+      `"${'u'.repeat(64)}" before`,
+    );
   });
 
   it('port: names the port and the scheme', () => {
@@ -523,6 +533,14 @@ describe('skeletons (UTS #39 over confusables.txt 10.0.0, patched to 17.0.0 for 
     expect(skeleton('þ')).toBe('p');
     for (const [codePoint, prototype] of CONFUSABLES_17_PATCH) {
       expect(skeleton(String.fromCodePoint(codePoint))).toBe(prototype);
+    }
+  });
+
+  it('patches 38 code points, each once and each to one ASCII letter, digit or -', () => {
+    expect(CONFUSABLES_17_PATCH).toHaveLength(38);
+    expect(new Set(CONFUSABLES_17_PATCH.map(([codePoint]) => codePoint)).size).toBe(38);
+    for (const [, prototype] of CONFUSABLES_17_PATCH) {
+      expect(prototype).toMatch(/^[A-Za-z0-9-]$/);
     }
   });
 
