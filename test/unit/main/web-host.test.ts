@@ -9,7 +9,7 @@
  */
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { request as httpRequest, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect as tcpConnect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -22,9 +22,15 @@ import {
   startWebHost,
   type WebHost,
 } from '../../../main/web/server.js';
+import { deadline } from '../../helpers/core-harness.js';
 
 /** The largest message the host takes from a page, as server.ts sets it. */
 const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+/**
+ * How long a wait on the host may take: each is a round trip on 127.0.0.1. A host that never
+ * answers fails the test saying what it waited for, not as a bare test timeout.
+ */
+const WAIT_MS = 5_000;
 
 // The renderer folder beside a sibling whose name starts the same, so an escape shows.
 const base = mkdtempSync(join(tmpdir(), 'airlock-web-host-'));
@@ -95,11 +101,12 @@ afterEach(async () => {
 function upgradeStatus(headers: Record<string, string>): Promise<number> {
   const socket = new WebSocket(`${host.origin.replace('http', 'ws')}/ws`, { headers });
   sockets.push(socket);
-  return new Promise((resolve, reject) => {
+  const status = new Promise<number>((resolve, reject) => {
     socket.once('open', () => resolve(101));
     socket.once('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
     socket.once('error', reject);
   });
+  return deadline(status, 'the socket to open or be refused', WAIT_MS);
 }
 
 /** Opens a socket as the app page would: the cookie, and this server's Origin. */
@@ -108,10 +115,11 @@ function connect(headers: Record<string, string> = {}): Promise<WebSocket> {
     headers: { Cookie: cookie, Origin: host.origin, ...headers },
   });
   sockets.push(socket);
-  return new Promise((resolve, reject) => {
+  const opened = new Promise<WebSocket>((resolve, reject) => {
     socket.once('open', () => resolve(socket));
     socket.once('error', reject);
   });
+  return deadline(opened, 'the socket to open', WAIT_MS);
 }
 
 type Received =
@@ -120,7 +128,7 @@ type Received =
 
 /** The next thing that happens on a socket: a message, or its closing. */
 function next(socket: WebSocket): Promise<Received> {
-  return new Promise((resolve) => {
+  const received = new Promise<Received>((resolve) => {
     const onMessage = (data: WebSocket.RawData) => {
       socket.off('close', onClose);
       resolve({ kind: 'message', data: JSON.parse(data.toString()) as never });
@@ -132,11 +140,12 @@ function next(socket: WebSocket): Promise<Received> {
     socket.once('message', onMessage);
     socket.once('close', onClose);
   });
+  return deadline(received, 'a message or the socket closing', WAIT_MS);
 }
 
 /** The next core event a socket receives. */
 function nextEvent(socket: WebSocket): Promise<{ t: string; channel: string; payload: unknown }> {
-  return new Promise((resolve) => {
+  const event = new Promise<{ t: string; channel: string; payload: unknown }>((resolve) => {
     const onMessage = (data: WebSocket.RawData) => {
       const message = JSON.parse(data.toString()) as {
         t: string;
@@ -150,6 +159,7 @@ function nextEvent(socket: WebSocket): Promise<{ t: string; channel: string; pay
     };
     socket.on('message', onMessage);
   });
+  return deadline(event, 'a core event on the socket', WAIT_MS);
 }
 
 const callText = (id: number, channel: string, payload: unknown) =>
@@ -176,7 +186,7 @@ type Reply = {
 
 function get(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Reply> {
   const { hostname, port } = new URL(host.origin);
-  return new Promise((resolve, reject) => {
+  const reply = new Promise<Reply>((resolve, reject) => {
     const req = httpRequest({ hostname, port, path, method, headers }, (res) => {
       let body = '';
       res.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -185,6 +195,7 @@ function get(path: string, headers: Record<string, string> = {}, method = 'GET')
     req.on('error', reject);
     req.end();
   });
+  return deadline(reply, `the answer to ${method} ${path}`, WAIT_MS);
 }
 
 describe('messages from the page', () => {
@@ -290,7 +301,7 @@ describe('core events', () => {
     const staying = await connect();
     const [leavingSubscription, stayingSubscription] = subscriptions;
     leaving.close();
-    await leavingSubscription!.ended;
+    await deadline(leavingSubscription!.ended, 'the host to unsubscribe', WAIT_MS);
     expect([...live]).toEqual([stayingSubscription]);
     const received = nextEvent(staying);
     await call(staying, 1, 'session:create', { agentName: 'Demo Agent', cwd: base });
@@ -301,7 +312,7 @@ describe('core events', () => {
     const socket = await connect();
     const [subscription] = subscriptions;
     socket.send('not json');
-    await subscription!.ended;
+    await deadline(subscription!.ended, 'the host to unsubscribe', WAIT_MS);
     expect(live.size).toBe(0);
   }, 5_000);
 });
@@ -314,6 +325,7 @@ describe('static files', () => {
     expect(reply.headers).toMatchObject({
       'content-type': 'text/html; charset=utf-8',
       'content-security-policy': contentSecurityPolicy(host.origin),
+      'x-content-type-options': 'nosniff',
       'x-frame-options': 'DENY',
       'cross-origin-opener-policy': 'same-origin',
       'cross-origin-resource-policy': 'same-origin',
@@ -341,6 +353,7 @@ describe('static files', () => {
   it('answers 404 for a file that is not there', async () => {
     const reply = await get('/missing.js', { Cookie: cookie });
     expect(reply).toMatchObject({ status: 404, body: 'Not found' });
+    expect(reply.headers['content-type']).toBe('text/plain; charset=utf-8');
   });
 
   it('refuses a path into a sibling folder whose name starts the same', async () => {
@@ -352,6 +365,7 @@ describe('static files', () => {
   it('answers 500, without details, when a path cannot be decoded', async () => {
     const reply = await get('/%E0%A4%A', { Cookie: cookie });
     expect(reply).toMatchObject({ status: 500, body: 'Internal error' });
+    expect(reply.headers['content-type']).toBe('text/plain; charset=utf-8');
   });
 });
 
@@ -361,6 +375,7 @@ describe('refusals', () => {
   it.each<[string, () => string, () => Record<string, string>, string?]>([
     ['no cookie', () => '/', () => ({})],
     ['a wrong cookie', () => '/', () => ({ Cookie: 'airlock_token=wrong' })],
+    ['the token with more after an =', () => '/', () => ({ Cookie: `${cookie}=` })],
     ['a wrong URL token', () => '/?token=wrong', () => ({})],
     ['another Host', () => '/', () => ({ Cookie: cookie, Host: foreignHost() })],
     ['another Origin', () => '/', () => ({ Cookie: cookie, Origin: 'https://attacker.example' })],
@@ -368,6 +383,7 @@ describe('refusals', () => {
   ])('answers 403 over HTTP to %s, and sets no cookie', async (_name, path, headers, method) => {
     const reply = await get(path(), headers(), method);
     expect(reply).toMatchObject({ status: 403, body: 'Forbidden' });
+    expect(reply.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(reply.headers['cache-control']).toBe('no-store');
     expect(reply.headers['set-cookie']).toBeUndefined();
   });
@@ -375,6 +391,7 @@ describe('refusals', () => {
   it.each<[string, () => Record<string, string>]>([
     ['no cookie', () => ({ Origin: host.origin })],
     ['a wrong cookie', () => ({ Cookie: 'airlock_token=wrong', Origin: host.origin })],
+    ['the token with more after an =', () => ({ Cookie: `${cookie}=`, Origin: host.origin })],
     ['no Origin', () => ({ Cookie: cookie })],
     ['another Origin', () => ({ Cookie: cookie, Origin: 'https://attacker.example' })],
     ['another Host', () => ({ Cookie: cookie, Origin: host.origin, Host: foreignHost() })],
@@ -400,6 +417,7 @@ describe('the token', () => {
       `airlock_token=${host.token}; HttpOnly; SameSite=Strict; Path=/`,
     ]);
     expect(traded.headers).toMatchObject({
+      location: '/',
       'cache-control': 'no-store',
       'referrer-policy': 'no-referrer',
     });
@@ -430,6 +448,29 @@ describe('the server', () => {
     } finally {
       await fixed.close();
     }
+  });
+
+  it('listens on 127.0.0.1 alone: another loopback address finds nothing', async () => {
+    const { port } = new URL(host.origin);
+    const probe = tcpConnect({ host: '127.0.0.2', port: Number(port) });
+    const outcome = new Promise<string>((resolve) => {
+      probe.once('connect', () => resolve('connected'));
+      probe.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+    });
+    // Refused on Linux; a system without that address may leave it unanswered instead.
+    const settled = await deadline(outcome, 'the connection to 127.0.0.2', WAIT_MS).catch(
+      () => 'unanswered',
+    );
+    probe.destroy();
+    expect(settled).not.toBe('connected');
+  });
+
+  it('fails to start, saying why, on a port already taken', async () => {
+    const { port } = new URL(host.origin);
+    const started = startWebHost(core, { staticDir, port: Number(port) });
+    await expect(deadline(started, 'the host to fail to start', WAIT_MS)).rejects.toThrow(
+      /EADDRINUSE/,
+    );
   });
 
   it('closes its open sockets when it closes', async () => {

@@ -69,7 +69,8 @@ const every: FormModel = {
 
 describe('formModelToJsonSchema', () => {
   it('builds the flat schema for every kind, keeping falsy defaults and leaving unknown formats out', () => {
-    expect(formModelToJsonSchema(every)).toEqual({
+    // Strict: a key whose value is undefined would still be a key of the schema RJSF reads.
+    expect(formModelToJsonSchema(every)).toStrictEqual({
       type: 'object',
       title: 'Form',
       description: 'About',
@@ -171,6 +172,33 @@ describe('FormModel: the zod schema for the IPC boundary', () => {
     ],
   ])('refuses %s', (_name, model) => {
     expect(FormModel.safeParse(model).success).toBe(false);
+  });
+
+  it.each(['email', 'uri', 'date', 'date-time'])('knows the format %s', (format) => {
+    expect(FormModel.safeParse(withField({ ...text, format })).success).toBe(true);
+  });
+
+  it.each([
+    ['the name __proto__', withField({ ...text, name: '__proto__' }), 'reserved property name'],
+    [
+      'duplicate options',
+      withField({
+        name: 'f',
+        required: false,
+        kind: 'single-select',
+        titled: false,
+        options: [
+          { value: 'a', title: 'a' },
+          { value: 'a', title: 'b' },
+        ],
+      }),
+      'duplicate option values',
+    ],
+    ['duplicate names', { fields: [text, text] }, 'duplicate field names'],
+  ])('says why it refuses %s', (_name, model, message) => {
+    expect(FormModel.safeParse(model).error?.issues.map((issue) => issue.message)).toEqual([
+      message,
+    ]);
   });
 
   it('bounds every string', () => {

@@ -115,6 +115,11 @@ describe('validateField: strings', () => {
   it('refuses a value that is not a string', () => {
     expect(validateField(text(), 5)).toEqual(['Enter text']);
   });
+
+  it('takes a string that looks like a number as text, and refuses an empty list', () => {
+    expect(validateField(text({ maxLength: 2 }), '42')).toEqual([]);
+    expect(validateField(text(), [])).toEqual(['Enter text']);
+  });
 });
 
 describe('validateField: numbers', () => {
@@ -142,6 +147,17 @@ describe('validateField: numbers', () => {
     expect(validateField(number('number'), '-1.5e2')).toEqual([]);
     expect(validateField(number('integer'), '3.0')).toEqual([]);
     expect(validateField(number('number', { maximum: 1 }), '2')).toEqual(['Enter 1 or less']);
+  });
+
+  it.each(['2.25', '3.', '.25', '1e+2', '1E-2', '1e10', '-0.125e-10'])(
+    'takes the decimal %s as a text input may hold it',
+    (value) => {
+      expect(validateField(number('number'), value)).toEqual([]);
+    },
+  );
+
+  it('refuses an empty list, not counting it as blank', () => {
+    expect(validateField(number('number'), [])).toEqual(['Enter a number']);
   });
 
   it.each([' 3', '3 ', 'abc', '1e400', '0x10', '.', '-', NaN, Infinity, true, [1]])(
@@ -175,6 +191,16 @@ describe('validateField: booleans, selects and unsupported fields', () => {
     expect(validateField(field, ['a', 'z'])).toEqual(['Choose only from the options']);
     expect(validateField(field, ['a', 1])).toEqual(['Choose only from the options']);
     expect(validateField(field, 'a')).toEqual(['Choose only from the options']);
+  });
+
+  it('compares only string items for duplicates, as ajv does', () => {
+    expect(validateField(select('multi-select'), [1, 1])).toEqual(['Choose only from the options']);
+  });
+
+  it('counts only a list with nothing chosen as blank, not another value of length 0', () => {
+    expect(validateField(select('multi-select'), { length: 0 })).toEqual([
+      'Choose only from the options',
+    ]);
   });
 
   it('refuses any value for an unsupported field', () => {
@@ -229,6 +255,19 @@ describe('validateForm', () => {
     });
   });
 
+  it('says at the form level when any one required field cannot be shown', () => {
+    const errors = validateForm(
+      {
+        fields: [
+          { name: 'u', required: true, kind: 'unsupported', reason: 'r' },
+          { name: 's', required: false, kind: 'string' },
+        ],
+      },
+      {},
+    );
+    expect(errors.form).toEqual([formMessages.unanswerable]);
+  });
+
   it('says at the form level when a required field cannot be shown', () => {
     const errors = validateForm(
       { fields: [{ name: 'u', required: true, kind: 'unsupported', reason: 'r' }] },
@@ -237,6 +276,23 @@ describe('validateForm', () => {
     expect(errors).toEqual({
       fields: { u: ['This field is required'] },
       form: ['This form needs an answer Airlock cannot collect: decline or cancel it instead'],
+    });
+  });
+
+  it('says nothing at the form level for an optional field it cannot show', () => {
+    const optional: FormModel = {
+      fields: [{ name: 'u', required: false, kind: 'unsupported', reason: 'r' }],
+    };
+    expect(validateForm(optional, {})).toEqual({ fields: {}, form: [] });
+  });
+
+  it.each<[string, unknown]>([
+    ['a list', ['abc']],
+    ['a string', 'abc'],
+  ])('reads no field from %s, even one named like its index', (_name, values) => {
+    const indexed: FormModel = { fields: [{ name: '0', required: true, kind: 'string' }] };
+    expect(validateForm(indexed, values as never).fields).toEqual({
+      0: ['This field is required'],
     });
   });
 
@@ -289,6 +345,10 @@ describe('answerContent', () => {
       b: false,
       req: [],
     });
+  });
+
+  it('sends a string that looks like a number as a string', () => {
+    expect(answerContent(model, { s: '42' })).toEqual({ s: '42' });
   });
 
   it('types numbers as numbers, integers included, from decimal strings', () => {
@@ -354,6 +414,9 @@ describe('compilePattern', () => {
   it('refuses a pattern that compiles to too large a program', () => {
     // Classes without counts: nothing to count up front, so the compiled size decides.
     expect(compilePattern('[a-z]'.repeat(PATTERN_PROGRAM_BUDGET - 10)).ok).toBe(true);
+    // One instruction a class, and two more: exactly the budget, then one past it.
+    expect(compilePattern('[a-z]'.repeat(PATTERN_PROGRAM_BUDGET - 2)).ok).toBe(true);
+    expect(compilePattern('[a-z]'.repeat(PATTERN_PROGRAM_BUDGET - 1)).ok).toBe(false);
     expect(compilePattern('[a-z]'.repeat(PATTERN_PROGRAM_BUDGET + 10))).toEqual({
       ok: false,
       reason: `it compiles to more than ${PATTERN_PROGRAM_BUDGET} instructions`,
@@ -361,7 +424,40 @@ describe('compilePattern', () => {
   });
 
   it('reuses a compiled pattern', () => {
-    expect(compilePattern('^x$')).toBe(compilePattern('^x$'));
+    const first = compilePattern('^x$');
+    expect(compilePattern('^y$')).not.toBe(first);
+    expect(compilePattern('^x$')).toBe(first);
+  });
+
+  it('keeps at most 256 compiled patterns, then starts afresh', () => {
+    // Other tests have filled the cache to some size: add patterns until the first is dropped.
+    const first = compilePattern('^cache-0$');
+    let added = 1;
+    while (compilePattern('^cache-0$') === first && added < 1_000) {
+      compilePattern(`^cache-${added++}$`);
+    }
+    expect(added).toBeLessThanOrEqual(257);
+    // The cache now holds two: the one that emptied it and the first, compiled again.
+    const again = compilePattern('^cache-0$');
+    for (let i = 0; i < 254; i++) {
+      compilePattern(`^refill-${i}$`);
+    }
+    expect(compilePattern('^cache-0$')).toBe(again);
+    compilePattern('^refill-last$');
+    expect(compilePattern('^cache-0$')).not.toBe(again);
+  });
+
+  it('counts a second count of many digits', () => {
+    expect(compilePattern(`^a{1,${PATTERN_REPEAT_BUDGET + 1}}$`)).toEqual({
+      ok: false,
+      reason: `it repeats more than ${PATTERN_REPEAT_BUDGET} times in all`,
+    });
+  });
+
+  it('keeps a long reason to 300 characters', () => {
+    const check = compilePattern(`(${'a'.repeat(400)}`);
+    expect(check).toEqual({ ok: false, reason: expect.stringMatching(/^error parsing regexp/) });
+    expect(check.ok === false && check.reason.length).toBe(300);
   });
 });
 
@@ -371,6 +467,13 @@ describe('codePointLength and matchesFormat', () => {
     expect(codePointLength('\ud800a')).toBe(2);
     expect(codePointLength('a\ud800')).toBe(2);
     expect(codePointLength('\udc00\ud800')).toBe(2);
+    // The ends of both surrogate ranges, and the code units just outside them.
+    expect(codePointLength('\ud800\udc00')).toBe(1);
+    expect(codePointLength('\udbff\udfff')).toBe(1);
+    expect(codePointLength('\ud7ff\udc00')).toBe(2);
+    expect(codePointLength('\udc00\udc00')).toBe(2);
+    expect(codePointLength('\ud800\udbff')).toBe(2);
+    expect(codePointLength('\ud800\ue000')).toBe(2);
   });
 
   it('uses ajv-formats full mode: real calendar dates and a required time zone', () => {

@@ -60,8 +60,9 @@ describe('invoke', () => {
 
   it('rejects a response that does not match the contract', async () => {
     ipcRenderer.invoke.mockResolvedValue({ ok: true, value: { path: 42 } });
+    // With zod's first reason, not a stand-in.
     await expect(page.invoke('app:pickFolder', {})).rejects.toThrow(
-      /^Invalid app:pickFolder response/,
+      /^Invalid app:pickFolder response: Invalid input: expected string, received number$/,
     );
   });
 
@@ -97,7 +98,18 @@ describe('on', () => {
     ipcRenderer.emit('session:onDidChange', {}, '<img src=x onerror=alert(1)>');
     expect(listener).not.toHaveBeenCalled();
     expect(logged).toHaveBeenCalledTimes(2);
+    expect(logged.mock.calls[0]).toEqual([
+      'airlock: dropped an invalid session:onDidChange event:',
+      expect.stringMatching(/^Invalid option/),
+    ]);
     logged.mockRestore();
+  });
+
+  it('refuses a listener that is not a function, without listening', () => {
+    expect(() => page.on('session:onDidChange', 'alert(1)' as never)).toThrow(
+      'The listener must be a function',
+    );
+    expect(ipcRenderer.eventNames()).toEqual([]);
   });
 
   it.each(['ipc:raw', 'session:prompt', '__proto__', 7])(

@@ -47,7 +47,8 @@ describe('onState', () => {
   it('passes valid states, payload only, and replays the latest to a late listener', () => {
     const early = vi.fn();
     const stop = api.onState(early);
-    early.mockClear();
+    // The first state this file delivers: nothing to replay yet.
+    expect(early).not.toHaveBeenCalled();
     deliver(state);
     expect(early.mock.calls).toEqual([[state]]);
     const late = vi.fn();
@@ -73,6 +74,30 @@ describe('onState', () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     deliver(payload);
     expect(listener).not.toHaveBeenCalled();
+    logged.mockRestore();
+  });
+
+  it.each([
+    ['no registrable domain', { ...state, registrableDomain: null }],
+    [
+      'a domain that ends the address',
+      { ...state, url: 'https://example.com', registrableDomain: { start: 8, end: 19 } },
+    ],
+  ])('passes a state with %s', (_name, payload) => {
+    const listener = vi.fn();
+    api.onState(listener);
+    listener.mockClear();
+    deliver(payload);
+    expect(listener.mock.calls).toEqual([[payload]]);
+  });
+
+  it('says why it dropped a state', () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    deliver({ ...state, registrableDomain: { start: 17, end: 999 } });
+    expect(logged).toHaveBeenCalledExactlyOnceWith(
+      'airlock: dropped an invalid strip state:',
+      'The registrable domain lies outside the address',
+    );
     logged.mockRestore();
   });
 
