@@ -9,6 +9,7 @@ import {
   isFullPath,
   isWithin,
   nodeResolver,
+  quotePath,
   resolveInside,
   type PathResolver,
 } from '../../../../main/core/files/containment.js';
@@ -66,6 +67,55 @@ describe('paths on Windows (the pure logic with path.win32)', () => {
     expect(isWithin('C:\\a', 'C:\\a\\..b', path.win32)).toBe(true);
     expect(isWithin('C:\\a', 'C:\\a..b', path.win32)).toBe(false);
     expect(isWithin('C:\\a', 'D:\\a', path.win32)).toBe(false);
+  });
+});
+
+describe('what a refusal quotes and where links stop (a resolver over a fixed tree)', () => {
+  /** A resolver over existing POSIX folders and symlinks (name → target), no other files. */
+  function treeResolver(folders: string[], links: Record<string, string>): PathResolver {
+    return {
+      realpath: async (p) => (folders.includes(path.posix.normalize(p)) ? p : undefined),
+      readlink: async (p) => links[path.posix.normalize(p)],
+    };
+  }
+
+  it('shows control characters as `?` and cuts a long path to 300 characters', () => {
+    expect(quotePath('a\u0000b\u001fc\u007fd e\u00e9')).toBe('a?b?c?d e\u00e9');
+    expect(quotePath('x'.repeat(300))).toBe('x'.repeat(300));
+    expect(quotePath('x'.repeat(301))).toBe(`${'x'.repeat(299)}…`);
+  });
+
+  it('follows a chain of 40 symlinks, as Linux does, and refuses a 41st', async () => {
+    /** `/root/l0` → `/root/l1` → … → `/root/l<count>`, a folder. */
+    const chain = (count: number) =>
+      treeResolver(
+        ['/', '/root', `/root/l${count}`],
+        Object.fromEntries(
+          Array.from({ length: count }, (_, i) => [`/root/l${i}`, `/root/l${i + 1}`]),
+        ),
+      );
+    await expect(resolveInside('/root', '/root/l0/x', path.posix, chain(40))).resolves.toBe(
+      '/root/l40/x',
+    );
+    expect(await refusedWith(resolveInside('/root', '/root/l0/x', path.posix, chain(41)))).toBe(
+      'Invalid params: /root/l0/x cannot be resolved (a symlink loop, or a missing drive)',
+    );
+  });
+
+  it('names a missing session folder, and where a path outside leads when a link took it there', async () => {
+    const fs = treeResolver(['/', '/root', '/elsewhere'], { '/root/out': '/elsewhere' });
+    expect(await refusedWith(resolveInside('/gone', '/gone/a', path.posix, fs))).toBe(
+      "Invalid params: /gone/a cannot be checked: the session's folder /gone is missing",
+    );
+    expect(await refusedWith(resolveInside('/root', '/root/out/a', path.posix, fs))).toBe(
+      "Invalid params: /root/out/a is outside the session's folder /root (it leads to /elsewhere/a)",
+    );
+    expect(await refusedWith(resolveInside('/root', '/elsewhere//a', path.posix, fs))).toBe(
+      "Invalid params: /elsewhere//a is outside the session's folder /root",
+    );
+    expect(await refusedWith(resolveInside('/root', '', path.posix, fs))).toBe(
+      'Invalid params:  is not a valid path',
+    );
   });
 });
 

@@ -43,8 +43,23 @@ describe('readTextFile', () => {
     await expect(readTextFile(file, file, 2, 2)).resolves.toBe('two\nthree\n');
     await expect(readTextFile(file, file, null, 1)).resolves.toBe('one\n');
     await expect(readTextFile(file, file, 9)).resolves.toBe('');
+    await expect(readTextFile(file, file, 1, 1)).resolves.toBe('one\n');
     expect(sliceLines('a\nb', 2, 5)).toBe('b');
     expect((await failure(readTextFile(file, file, 0))).message).toContain('numbered from 1');
+  });
+
+  it('splits lines at `\n` only, keeping each ending, from any start with any count', () => {
+    const text = 'a\r\n\nb\ncd';
+    expect(sliceLines(text)).toBe(text);
+    expect(sliceLines(text, 1)).toBe(text);
+    expect(sliceLines(text, undefined, 2)).toBe('a\r\n\n');
+    expect(sliceLines(text, 2, 1)).toBe('\n');
+    expect(sliceLines(text, 3, null)).toBe('b\ncd');
+    expect(sliceLines(text, 4)).toBe('cd');
+    expect(sliceLines(text, 2, 0)).toBe('');
+    // Called directly, a line before the first starts at the first.
+    expect(sliceLines(text, -3, 1)).toBe('a\r\n');
+    expect(sliceLines('', 1, 1)).toBe('');
   });
 
   it('refuses binary files: NUL bytes or invalid UTF-8', async () => {
@@ -66,7 +81,14 @@ describe('readTextFile', () => {
     truncateSync(big, MAX_FILE_BYTES + 1);
     const error = await failure(readTextFile(big, big));
     expect(error.message).toContain('is too large (10 MB;');
+    // A fraction of a megabyte is shown to one decimal.
+    truncateSync(big, MAX_FILE_BYTES + 512 * 1024);
+    expect((await failure(readTextFile(big, big))).message).toContain(
+      'is too large (10.5 MB; Airlock reads and writes files up to 10 MB)',
+    );
+    // Exactly the limit is read (its zeros then make it binary, not too large).
     truncateSync(big, MAX_FILE_BYTES);
+    expect((await failure(readTextFile(big, big))).message).toContain('is not a text file');
     writeFileSync(path.join(root, 'ok.txt'), 'x'.repeat(1000));
     await expect(readTextFile(path.join(root, 'ok.txt'), 'ok.txt')).resolves.toHaveLength(1000);
   });
@@ -82,6 +104,15 @@ describe('readTextFile', () => {
     }
     const missing = path.join(root, 'missing.txt');
     expect((await failure(readTextFile(missing, missing))).code).toBe(-32002);
+    // Under a file rather than a folder: missing too (ENOTDIR), not an error opening it.
+    writeFileSync(path.join(root, 'plain.txt'), 'x');
+    const under = path.join(root, 'plain.txt', 'x.txt');
+    expect((await failure(readTextFile(under, under))).code).toBe(-32002);
+    // Any other failure to open it is named by its code.
+    const long = path.join(root, 'x'.repeat(300));
+    const error = await failure(readTextFile(long, 'long.txt'));
+    expect(error.code).toBe(-32602);
+    expect(error.message).toContain('long.txt cannot be opened (ENAMETOOLONG)');
   });
 
   it('does not follow a symlink put at the checked path after the check', async () => {
@@ -122,6 +153,12 @@ describe('writeTextFile', () => {
     // A new file was renamed into place: the old one was never truncated and rewritten.
     expect(statSync(file).ino).not.toBe(inodeBefore);
     expect(readdirSync(root)).toEqual(['run.sh']);
+    if (process.platform !== 'win32') {
+      // Bits the umask would clear are kept too.
+      chmodSync(file, 0o666);
+      await writeTextFile(file, root, 'echo newer\n', file);
+      expect(statSync(file).mode & 0o7777).toBe(0o666);
+    }
   });
 
   it.skipIf(process.platform === 'win32' || process.getuid?.() === 0)(
@@ -144,6 +181,51 @@ describe('writeTextFile', () => {
     },
   );
 
+  it('reports an old text file, a new file and an old binary file as `before`', async () => {
+    const file = path.join(root, 'a.bin');
+    writeFileSync(file, Buffer.from([0x61, 0x00]));
+    await expect(writeTextFile(file, root, 'text\n', file)).resolves.toEqual({ before: undefined });
+    await expect(writeTextFile(file, root, 'more\n', file)).resolves.toEqual({ before: 'text\n' });
+    // An old file too large to read is not kept either.
+    const big = path.join(root, 'big.txt');
+    writeFileSync(big, '');
+    truncateSync(big, MAX_FILE_BYTES + 1);
+    await expect(writeTextFile(big, root, 'small\n', big)).resolves.toEqual({ before: undefined });
+    const fresh = path.join(root, 'fresh.txt');
+    await expect(writeTextFile(fresh, root, '', fresh)).resolves.toEqual({ before: null });
+    expect(readFileSync(fresh, 'utf8')).toBe('');
+  });
+
+  it('refuses the folder itself, a FIFO, a folder that cannot be made, and a folder now a link out', async () => {
+    expect((await failure(writeTextFile(root, root, 'x', 'root'))).message).toContain(
+      'is the session folder itself',
+    );
+    if (process.platform !== 'win32') {
+      const fifo = path.join(root, 'fifo');
+      execFileSync('mkfifo', [fifo]);
+      expect((await failure(writeTextFile(fifo, root, 'x', 'fifo'))).message).toContain(
+        'not a regular file',
+      );
+    }
+    writeFileSync(path.join(root, 'plain.txt'), 'x');
+    const under = path.join(root, 'plain.txt', 'sub', 'a.txt');
+    expect((await failure(writeTextFile(under, root, 'x', 'a.txt'))).message).toContain(
+      'its folder cannot be created (',
+    );
+    // The path was resolved inside; then its folder became a symlink to outside.
+    const outside = await realpath(await mkdtemp(path.join(tmpdir(), 'airlock-outside-')));
+    try {
+      symlinkSync(outside, path.join(root, 'swapped'));
+      const swapped = path.join(root, 'swapped', 'a.txt');
+      expect((await failure(writeTextFile(swapped, root, 'x', 'a.txt'))).message).toContain(
+        "is no longer inside the session's folder",
+      );
+      expect(readdirSync(outside)).toEqual([]);
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a symlink at the path, a folder, and content over the limit', async () => {
     writeFileSync(path.join(root, 'target.txt'), 'kept\n');
     const link = path.join(root, 'link.txt');
@@ -156,6 +238,10 @@ describe('writeTextFile', () => {
     expect(
       (await failure(writeTextFile(path.join(root, 'dir'), root, 'x', 'dir'))).message,
     ).toContain('is a folder');
+    // Exactly the limit is written.
+    const limit = path.join(root, 'limit.txt');
+    await writeTextFile(limit, root, 'x'.repeat(MAX_FILE_BYTES), 'limit.txt');
+    expect(statSync(limit).size).toBe(MAX_FILE_BYTES);
     const big = 'x'.repeat(MAX_FILE_BYTES + 1);
     expect(
       (await failure(writeTextFile(path.join(root, 'big.txt'), root, big, 'big.txt'))).message,

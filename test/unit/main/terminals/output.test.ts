@@ -42,6 +42,11 @@ describe('keepTail', () => {
     expect(decode(keepTail(utf8('€€'), 4))).toBe('€');
   });
 
+  it('takes a limit that is not a whole number down to one, and one below zero as zero', () => {
+    expect(decode(keepTail(utf8('abcdef'), 4.5))).toBe('cdef');
+    expect(keepTail(utf8('abc'), -1)).toHaveLength(0);
+  });
+
   it('cuts bytes that are not UTF-8 where they fall, never dropping them all', () => {
     const binary = new Uint8Array(100).fill(0x80);
     expect(keepTail(binary, 10).length).toBe(7);
@@ -56,6 +61,14 @@ describe('unfinishedTail', () => {
     expect(unfinishedTail(euro.subarray(0, 1))).toBe(1);
     expect(unfinishedTail(euro.subarray(0, 2))).toBe(2);
     expect(unfinishedTail(utf8('😀').subarray(0, 3))).toBe(3);
+    expect(unfinishedTail(new Uint8Array(0))).toBe(0);
+    // The smallest lead byte of each length: U+0800 starts 0xe0, U+10000 0xf0, and 0xc0 is the
+    // pattern 110xxxxx (never valid UTF-8, but a lead byte all the same).
+    expect(unfinishedTail(utf8('a\u0800').subarray(0, 3))).toBe(2);
+    expect(unfinishedTail(utf8('a\u{10000}').subarray(0, 4))).toBe(3);
+    expect(unfinishedTail(new Uint8Array([0x61, 0xc0]))).toBe(1);
+    // Only the last three bytes can be part of a character not finished.
+    expect(unfinishedTail(new Uint8Array([0xf0, 0x80, 0x80, 0x80]))).toBe(0);
   });
 });
 
@@ -109,9 +122,20 @@ describe('TerminalOutput', () => {
   });
 
   it('never keeps more than its own cap, whatever the agent asks', () => {
-    const output = new TerminalOutput(MAX_OUTPUT_BYTES * 10);
-    output.append(new Uint8Array(MAX_OUTPUT_BYTES + 10).fill(0x61));
-    expect(output.text(true).length).toBe(MAX_OUTPUT_BYTES);
+    for (const limit of [MAX_OUTPUT_BYTES * 10, undefined, null]) {
+      const output = new TerminalOutput(limit);
+      output.append(new Uint8Array(MAX_OUTPUT_BYTES + 10).fill(0x61));
+      expect(output.text(true).length).toBe(MAX_OUTPUT_BYTES);
+      expect(output.truncated).toBe(true);
+    }
+  });
+
+  it('keeps bytes that are not UTF-8 as they came while nothing was cut', () => {
+    const output = new TerminalOutput(10);
+    output.append(new Uint8Array([0x80, 0x61]));
+    expect(output.text(true)).toBe('\ufffda');
+    output.append(utf8('bcdefghij'));
+    expect(output.text(true)).toBe('abcdefghij');
     expect(output.truncated).toBe(true);
   });
 });
