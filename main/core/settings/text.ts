@@ -149,11 +149,10 @@ function objectAt(root: Node, path: string[]): Node | undefined {
   return node?.type === 'object' ? node : undefined;
 }
 
-/** The offset just after the comma that follows `node`, when one follows it (a trailing one). */
-function commaAfter(text: string, node: Node): number | undefined {
-  const rest = text.slice(node.offset + node.length);
-  const match = /^(?:\s|\/\/[^\n]*|\/\*[\s\S]*?\*\/)*,/.exec(rest);
-  return match ? node.offset + node.length + match[0].length : undefined;
+/** The offset just after the comma that follows `offset` (past spaces and comments), if one does. */
+function commaAfter(text: string, offset: number): number | undefined {
+  const match = /^(?:\s|\/\/[^\n]*|\/\*[\s\S]*?\*\/)*,/.exec(text.slice(offset));
+  return match ? offset + match[0].length : undefined;
 }
 
 /** The edit that adds a property at the end of an object, on its own line. */
@@ -168,7 +167,7 @@ function addProperty(text: string, object: Node, key: string, value: unknown, st
   }
   const indent = indentAt(text, last.offset);
   const property = `${JSON.stringify(key)}: ${layout(value, indent, style)}`;
-  const trailing = commaAfter(text, last);
+  const trailing = commaAfter(text, last.offset + last.length);
   // A file that ends its properties with a comma keeps doing so.
   return trailing === undefined
     ? { offset: last.offset + last.length, length: 0, content: `,${style.eol}${indent}${property}` }
@@ -178,6 +177,13 @@ function addProperty(text: string, object: Node, key: string, value: unknown, st
 /** The edits that remove the property at `path`, keeping the next property's line as it was. */
 function removeProperty(text: string, path: string[]): Edit[] {
   return modify(text, path, undefined, {}).map((edit) => {
+    // Removing an object's only property leaves its trailing comma right after the `{`, which
+    // does not parse: it goes too.
+    const comma =
+      text[edit.offset - 1] === '{' ? commaAfter(text, edit.offset + edit.length) : undefined;
+    if (edit.content === '' && comma !== undefined) {
+      return { ...edit, length: comma - edit.offset };
+    }
     const removed = text.slice(edit.offset, edit.offset + edit.length);
     const lastBreak = removed.lastIndexOf('\n');
     // Removing the first property takes everything up to the next one; leave its line start.

@@ -1,10 +1,12 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AirlockCore } from '../../../../main/core/core.js';
 import {
+  commandLine,
   configDir,
+  loadAgentCatalog,
   logsDir,
   MAX_URL_DOMAIN_CHARS,
   MAX_URL_DOMAINS,
@@ -124,6 +126,8 @@ describe('the settings file', () => {
       demoAgentSpec(),
     );
     expect(catalog.unreadable).toBe(true);
+    expect(catalog.agents).toEqual([demoAgentSpec()]);
+    expect(catalog.urlElicitation).toBe('isolated_window');
     expect(catalog.error).toBe(
       '/s.json is not valid JSON at line 4, column 5: a comma is expected. ' +
         'Fix it in the file; until then only the built-in agent is offered and agents cannot be edited in Airlock.',
@@ -283,6 +287,175 @@ describe('the domains an agent’s URLs should lead to (url_domains)', () => {
     );
     expect(withDomains([42]).error).toMatch(
       /^\/s\.json: agent_servers\.Codex\.url_domains\.0: .*expected string/,
+    );
+  });
+});
+
+describe('the limits on what the settings file lists', () => {
+  const demo = demoAgentSpec();
+  const parse = (settings: unknown) => parseAgentCatalog(JSON.stringify(settings), '/s.json', demo);
+  const agent = (fields: Record<string, unknown>) =>
+    parse({ agent_servers: { A: { command: 'c', ...fields } } });
+  const many = (count: number, entry: (index: number) => [string, unknown]) =>
+    Object.fromEntries(Array.from({ length: count }, (_, index) => entry(index)));
+
+  it('takes an agent at every limit', () => {
+    const full = agent({
+      command: 'c'.repeat(10_000),
+      args: Array.from({ length: 1_000 }, () => 'a'.repeat(10_000)),
+      env: {
+        ...many(999, (index) => [`V${index}`, 'v']),
+        ['N'.repeat(200)]: 'v'.repeat(100_000),
+      },
+    });
+    expect(full.error).toBeUndefined();
+    expect(full.agents).toHaveLength(2);
+    const agents = parse({
+      agent_servers: many(1_000, (index) => [`A${index}`, { command: 'c' }]),
+    });
+    expect(agents.error).toBeUndefined();
+    expect(agents.agents).toHaveLength(1_001);
+    expect(parse({ agent_servers: { ['n'.repeat(200)]: { command: 'c' } } }).error).toBeUndefined();
+  });
+
+  it('names the field and the limit one past each', () => {
+    const problems: [Record<string, unknown>, string][] = [
+      [{ command: 'c'.repeat(10_001) }, 'A.command: must be at most 10000 characters'],
+      [{ args: ['a'.repeat(10_001)] }, 'A.args.0: must be at most 10000 characters'],
+      [
+        { args: Array.from({ length: 1_001 }, () => 'a') },
+        'A.args: must list at most 1000 arguments',
+      ],
+      [{ env: { N: 'v'.repeat(100_001) } }, 'A.env.N: must be at most 100000 characters'],
+      [
+        { env: many(1_001, (index) => [`V${index}`, 'v']) },
+        'A.env: must set at most 1000 variables',
+      ],
+      [
+        { env: { ['N'.repeat(201)]: 'v' } },
+        `A.env.${'N'.repeat(201)}: names must be at most 200 characters`,
+      ],
+    ];
+    for (const [fields, said] of problems) {
+      const catalog = agent(fields);
+      expect(catalog.error, said).toBe(`/s.json: agent_servers.${said}`);
+      expect(catalog.agents).toEqual([demo]);
+    }
+    expect(
+      parse({ agent_servers: many(1_001, (index) => [`A${index}`, { command: 'c' }]) }).error,
+    ).toBe('/s.json: agent_servers: must list at most 1000 agents');
+    expect(parse({ agent_servers: { '': { command: 'c' } } }).error).toMatch(
+      /^\/s\.json: agent_servers\.: /,
+    );
+    expect(parse({ agent_servers: { ['n'.repeat(201)]: { command: 'c' } } }).error).toMatch(
+      /^\/s\.json: agent_servers\.n{201}: .*200/,
+    );
+  });
+
+  it('names the top level when the file is not an object', () => {
+    for (const text of ['[]', '1']) {
+      const catalog = parseAgentCatalog(text, '/s.json', demo);
+      expect(catalog.error, text).toMatch(/^\/s\.json: the top level: /);
+      expect(catalog.urlElicitation).toBe('isolated_window');
+      expect(catalog).not.toHaveProperty('askBeforeWrites');
+      expect(catalog).not.toHaveProperty('unreadable');
+    }
+  });
+
+  it('names an agent that is not an object, with no crash reading its MCP servers', () => {
+    expect(parse({ agent_servers: { A: null } }).error).toMatch(/^\/s\.json: agent_servers\.A: /);
+  });
+
+  it('keeps "off" and asking before writes when an agent takes the built-in name', () => {
+    const catalog = parse({
+      url_elicitation: 'off',
+      ask_before_writes: true,
+      agent_servers: { A: { command: 'a' }, 'Demo Agent': { command: 'x' } },
+    });
+    expect(catalog).toEqual({
+      agents: [demo],
+      urlElicitation: 'off',
+      askBeforeWrites: true,
+      error: '/s.json: agent_servers: "Demo Agent" is reserved for the built-in agent',
+    });
+    expect(parse({ agent_servers: { 'Demo Agent': { command: 'x' } } })).not.toHaveProperty(
+      'askBeforeWrites',
+    );
+  });
+
+  it('reads an agent’s MCP servers for at most as many agents as it lists', () => {
+    const bad = { command: 'c', context_servers: { s: { command: '' } } };
+    const error = parse({ agent_servers: many(1_001, (index) => [`A${index}`, bad]) }).error!;
+    // The error for too many agents, then one line for each of the first 1,000 agents' servers.
+    expect(error.split('\n').at(-1)).toBe('…and 991 more');
+  });
+
+  it('cuts each problem line to 900 characters', () => {
+    const name = 'n'.repeat(2_000);
+    const catalog = parse({ agent_servers: { [name]: { command: 'c', context_servers: 1 } } });
+    const lines = catalog.error!.split('\n');
+    // The name is too long for an agent, and its MCP servers are not an object: two lines.
+    expect(lines.map((line) => line.length)).toEqual([900, 900]);
+    expect(lines[1]).toMatch(/^\/s\.json, line 1: agent_servers\.n+$/);
+  });
+});
+
+describe('loadAgentCatalog', () => {
+  const demo = demoAgentSpec();
+
+  it('offers the demo agent alone, with no error, when there is no file', async () => {
+    expect(await loadAgentCatalog(join(tmpdir(), 'airlock-none', 'settings.json'), demo)).toEqual({
+      agents: [demo],
+      urlElicitation: 'isolated_window',
+    });
+  });
+
+  it('says what to do when the file cannot be read, and marks it not to be edited', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'airlock-settings-'));
+    const catalog = await loadAgentCatalog(dir, demo);
+    expect(catalog).toEqual({
+      agents: [demo],
+      urlElicitation: 'isolated_window',
+      error: expect.stringMatching(
+        new RegExp(
+          `^Could not read ${escape(dir)}: EISDIR.*\\. Check the file's permissions or remove it\\.$`,
+        ),
+      ),
+      unreadable: true,
+    });
+  });
+});
+
+describe('where the configuration lives on each platform', () => {
+  const platform = process.platform;
+  const on = (name: NodeJS.Platform) => Object.defineProperty(process, 'platform', { value: name });
+  afterEach(() => on(platform));
+
+  it('is under APPDATA on Windows, or AppData/Roaming without it', () => {
+    on('win32');
+    expect(configDir({ APPDATA: '/appdata' })).toBe(join('/appdata', 'Airlock'));
+    expect(configDir({})).toBe(join(homedir(), 'AppData', 'Roaming', 'Airlock'));
+  });
+
+  it('is under Library/Application Support on macOS', () => {
+    on('darwin');
+    expect(configDir({ XDG_CONFIG_HOME: '/xdg' })).toBe(
+      join(homedir(), 'Library', 'Application Support', 'Airlock'),
+    );
+  });
+
+  it('is under XDG_CONFIG_HOME on Linux, or ~/.config without it', () => {
+    on('linux');
+    expect(configDir({ XDG_CONFIG_HOME: '/xdg' })).toBe(join('/xdg', 'airlock'));
+    expect(configDir({})).toBe(join(homedir(), '.config', 'airlock'));
+    expect(configDir({ AIRLOCK_CONFIG_DIR: '', XDG_CONFIG_HOME: '/xdg' })).toBe('/xdg/airlock');
+  });
+});
+
+describe('commandLine', () => {
+  it('quotes the parts with spaces or quotes in them, and only those', () => {
+    expect(commandLine({ command: 'my agent', args: ['a', 'b\tc', '"q"', "it's", ''] })).toBe(
+      `"my agent" a "b\\tc" "\\"q\\"" "it's" `,
     );
   });
 });
