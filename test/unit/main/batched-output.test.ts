@@ -77,4 +77,13 @@ describe("the demo agent's batched stdout", () => {
     await writer.write(bytes('lost\n'));
     await vi.waitFor(() => expect(writer.write(bytes('next\n'))).rejects.toBe(broken));
   });
+
+  it('fails its close when a write the pipe refused was the last', async () => {
+    const broken = new Error('EPIPE: the reader is gone');
+    const { pipe, writes } = recordingPipe({ fail: broken });
+    const writer = batchedOutput(pipe).getWriter();
+    await writer.write(bytes('lost\n'));
+    await expect(writer.close()).rejects.toBe(broken);
+    expect(writes).toEqual(['lost\n']);
+  });
 });
