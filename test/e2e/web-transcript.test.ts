@@ -96,3 +96,61 @@ describe('a large reply, read after it ends', () => {
     }
   });
 });
+
+type SetupCounts = { scrollSetups: number; mediaQueries: number; renders: number };
+
+describe('a reply streaming in', () => {
+  it('is drawn frame after frame without setting the list up again or making new queries', async () => {
+    await page().setViewportSize({ width: 1200, height: 900 });
+    // Counted while the reply streams in: the scroll listeners the list adds to its scroller
+    // (it adds one as it sets itself up), the media queries made, and the frames that changed
+    // the rows. The originals are put back after.
+    await page().evaluate(() => {
+      const counts: SetupCounts = { scrollSetups: 0, mediaQueries: 0, renders: 0 };
+      const addEventListener = EventTarget.prototype.addEventListener;
+      const matchMedia = window.matchMedia;
+      EventTarget.prototype.addEventListener = function (
+        this: EventTarget,
+        ...args: Parameters<EventTarget['addEventListener']>
+      ) {
+        if (args[0] === 'scroll' && this instanceof HTMLElement && this.dataset.virtuosoScroller) {
+          counts.scrollSetups++;
+        }
+        return addEventListener.apply(this, args);
+      };
+      window.matchMedia = (query) => {
+        counts.mediaQueries++;
+        return matchMedia.call(window, query);
+      };
+      const rows = new MutationObserver(() => counts.renders++);
+      rows.observe(document.querySelector('[data-virtuoso-scroller="true"]')!, {
+        childList: true,
+        subtree: true,
+        characterData: true,
+      });
+      Object.assign(window, {
+        airlockSetups: {
+          counts,
+          restore: () => {
+            EventTarget.prototype.addEventListener = addEventListener;
+            window.matchMedia = matchMedia;
+            rows.disconnect();
+          },
+        },
+      });
+    });
+    await send('/long 100');
+    await turnEnded('Done');
+    const counts = await page().evaluate(() => {
+      const { counts, restore } = (
+        window as unknown as { airlockSetups: { counts: SetupCounts; restore: () => void } }
+      ).airlockSetups;
+      restore();
+      return counts;
+    });
+    // The reply came in over many frames, and not one of them set the list up again (reading
+    // the scroller's size, which lays the page out) or asked the window a media query anew.
+    expect(counts.renders).toBeGreaterThan(10);
+    expect(counts).toEqual({ scrollSetups: 0, mediaQueries: 0, renders: counts.renders });
+  });
+});

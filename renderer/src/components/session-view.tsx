@@ -11,7 +11,7 @@ import type {
   UrlElicitationView,
 } from '../../../preload/contract';
 import { tabLabel } from '../state/tabs';
-import type { Transcript } from '../state/transcript';
+import type { Row, Transcript } from '../state/transcript';
 import { AgentLog, AgentPanel, type SignInHost } from './agent-panel';
 import { Composer } from './composer';
 import { ElicitationDock, dockCards } from './elicitation-dock';
@@ -68,6 +68,12 @@ type PendingOption = { value: string | boolean; answered: boolean };
  * one more pass over the few that fit.
  */
 const ROW_ESTIMATE_PX = 300;
+
+// The list's callbacks are made once: the list re-runs its scroll setup (reading the scroller's
+// size, which lays the page out) whenever its scroller callback is a new function, and the
+// session view renders once a frame while a reply streams in.
+const rowKey = (_index: number, row: Row) => row.id;
+const rowContent = (_index: number, row: Row) => <RowView row={row} />;
 
 /** Whether a scroller shows the end of its content (to within a pixel of rounding). */
 function atBottom(element: HTMLElement): boolean {
@@ -135,6 +141,10 @@ export function SessionView({
       return;
     }
     element.scrollTop = element.scrollHeight;
+  }, []);
+
+  const scrollerRef = useCallback((element: HTMLElement | Window | null) => {
+    scroller.current = element instanceof HTMLElement ? element : null;
   }, []);
 
   // The view shrinking (the window, or the dock growing) keeps the end in view too.
@@ -380,16 +390,14 @@ export function SessionView({
             <StopTerminal.Provider value={disconnected ? undefined : stopTerminal}>
               <Virtuoso
                 ref={list}
-                scrollerRef={(element) => {
-                  scroller.current = element instanceof HTMLElement ? element : null;
-                }}
+                scrollerRef={scrollerRef}
                 data={rows}
-                computeItemKey={(_index, row) => row.id}
+                computeItemKey={rowKey}
                 totalListHeightChanged={follow}
                 initialTopMostItemIndex={rows.length > 0 ? rows.length - 1 : 0}
                 increaseViewportBy={{ top: 400, bottom: 400 }}
                 defaultItemHeight={ROW_ESTIMATE_PX}
-                itemContent={(_index, row) => <RowView row={row} />}
+                itemContent={rowContent}
               />
             </StopTerminal.Provider>
           </MessageText.Provider>

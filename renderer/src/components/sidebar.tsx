@@ -12,14 +12,25 @@ export const NARROW_QUERY = '(max-width: 720px)';
 /** Where the wide layout's choice is kept. */
 export const SIDEBAR_STORAGE_KEY = 'airlock.sidebar';
 
+/**
+ * The query, made once: every `matchMedia` call builds a new one and evaluates it against the
+ * page's current style, and the app renders once a frame while a reply streams in.
+ */
+let narrowQuery: MediaQueryList | undefined;
+
+function narrowMedia(): MediaQueryList {
+  narrowQuery ??= window.matchMedia(NARROW_QUERY);
+  return narrowQuery;
+}
+
 function subscribeNarrow(listener: () => void): () => void {
-  const query = window.matchMedia(NARROW_QUERY);
+  const query = narrowMedia();
   query.addEventListener('change', listener);
   return () => query.removeEventListener('change', listener);
 }
 
 function isNarrow(): boolean {
-  return window.matchMedia(NARROW_QUERY).matches;
+  return narrowMedia().matches;
 }
 
 function storedExpanded(): boolean {
