@@ -17,7 +17,12 @@ import type {
   SessionSummary,
   TranscriptEvent,
 } from '../../../preload/contract.js';
-import { LATE_FACTOR, LATE_MS, START_CHARS } from '../../../renderer/src/state/frame-budget.js';
+import {
+  LATE_FACTOR,
+  LATE_MS,
+  START_CHARS,
+  TARGET_MS,
+} from '../../../renderer/src/state/frame-budget.js';
 import { RECONNECT_DELAYS_MS } from '../../../renderer/src/bridge/backoff.js';
 import { Store } from '../../../renderer/src/state/store.js';
 import type { Transcript } from '../../../renderer/src/state/transcript.js';
@@ -617,15 +622,18 @@ describe('transcript events: at most one apply per frame', () => {
     }
 
     it('grows while frames that used it all were quick', async () => {
-      vi.spyOn(performance, 'now').mockReturnValue(1_000);
+      let clock = 0;
+      // Each apply seems to take half the aim: the amount doubles.
+      vi.spyOn(performance, 'now').mockImplementation(() => (clock += TARGET_MS / 2));
       const start = START_CHARS / 100;
-      expect(await burst([0, 16, 32])).toEqual([start, start * 1.5, start * 2.25]);
+      expect(await burst([0, 16, 32])).toEqual([start, start * 2, start * 4]);
     });
 
     it('shrinks after a frame that took too long', async () => {
       let clock = 0;
-      // Every reading is 40 ms after the last: each apply seems to take 40 ms, over twice the aim.
-      vi.spyOn(performance, 'now').mockImplementation(() => (clock += 40));
+      // Every reading is 80 ms after the last: each apply seems to take 80 ms, over twice the
+      // most it may take.
+      vi.spyOn(performance, 'now').mockImplementation(() => (clock += 80));
       expect(await burst([0, 16])).toEqual([START_CHARS / 100, START_CHARS / 200]);
     });
 
@@ -640,13 +648,13 @@ describe('transcript events: at most one apply per frame', () => {
       expect(first).toBe(START_CHARS / 100);
     });
 
-    it('shrinks when a frame that continues a burst comes late', async () => {
-      vi.spyOn(performance, 'now').mockReturnValue(1_000);
-      const grown = (START_CHARS * 1.5) / 100;
+    it('shrinks when a frame that continues a burst comes late after one over the aim', async () => {
+      let clock = 0;
+      // Each apply seems to take a little over the aim: the amount holds, until a frame is late.
+      vi.spyOn(performance, 'now').mockImplementation(() => (clock += TARGET_MS + 4));
       const [first, late] = await burst([0, LATE_MS * 10]);
       expect(first).toBe(START_CHARS / 100);
-      // It had grown after the quick first frame; the late second one takes a quarter off.
-      expect(late).toBe(Math.ceil(grown * LATE_FACTOR));
+      expect(late).toBe((START_CHARS * LATE_FACTOR) / 100);
     });
 
     it('does not count the gap before a new burst as a late frame', async () => {
