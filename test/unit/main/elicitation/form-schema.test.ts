@@ -549,6 +549,23 @@ describe('normaliseFormSchema: refuses contradictions', () => {
     expect(field({ type: 'integer', minimum: 1.2, maximum: 2 })).toMatchObject({ minimum: 1.2 });
   });
 
+  it.each([
+    [
+      { type: 'string', minLength: 3, maxLength: 3 },
+      { minLength: 3, maxLength: 3 },
+    ],
+    [
+      { type: 'number', minimum: 2, maximum: 2 },
+      { minimum: 2, maximum: 2 },
+    ],
+    [
+      { type: 'array', items: { enum: ['a', 'b'] }, minItems: 1, maxItems: 1 },
+      { minItems: 1, maxItems: 1 },
+    ],
+  ])('accepts equal lower and upper bounds: %j', (schema, bounds) => {
+    expect(field(schema)).toMatchObject(bounds);
+  });
+
   it('accepts minItems equal to the number of options', () => {
     expect(field({ type: 'array', items: { enum: ['a'] }, minItems: 1 })).toMatchObject({
       minItems: 1,
