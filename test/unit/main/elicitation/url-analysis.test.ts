@@ -141,6 +141,17 @@ describe('analyseUrl: refusals', () => {
     );
   });
 
+  it('refuses text past the limit even when it serialises shorter', () => {
+    // `./` segments are dropped from the path: the href is 20 characters, the text 8,220.
+    const text = `https://example.com/${'./'.repeat(4_100)}`;
+    expect(new URL(text).href).toBe('https://example.com/');
+    expect(refusal(text)).toEqual({
+      ok: false,
+      code: 'too-long',
+      reason: `The URL is longer than ${MAX_URL_CHARS} characters.`,
+    });
+  });
+
   it('refuses a URL that percent-encoding takes past the limit, and says so', () => {
     const { code, reason } = refusal(`https://example.com/${'é'.repeat(1_400)}`);
     expect(code).toBe('too-long');
@@ -154,9 +165,10 @@ describe('analyseUrl: refusals', () => {
   });
 
   it('refuses what is not a string', () => {
-    expect(analyseUrl(undefined as unknown as string)).toMatchObject({
+    expect(analyseUrl(undefined as unknown as string)).toEqual({
       ok: false,
       code: 'unparsable',
+      reason: 'The URL is not a string.',
     });
     expect(analyseUrl({ href: 'https://x.com/' } as unknown as string)).toMatchObject({
       ok: false,
@@ -257,6 +269,10 @@ describe('analyseUrl: warnings', () => {
     );
     expect(message('https://аαa.com/', 'mixed-script')).toContain('Cyrillic, Greek and Latin');
     expect(message('https://ᑲox.com/', 'mixed-script')).toContain('Canadian Aboriginal and Latin');
+    // A mark of several scripts (Arabic and Syriac) mixes, but only Latin is a script of its own.
+    expect(message('https://a\u064b.com/', 'mixed-script')).toBe(
+      'Part of the domain mixes Latin letters, a common way to imitate another name.',
+    );
   });
 
   it('whole-script-confusable: says what the letters read as, when they read as ASCII', () => {
@@ -293,6 +309,10 @@ describe('analyseUrl: warnings', () => {
     );
     expect(message('https://0x7f.1/?x=127.0.0.1', 'ip-literal')).toContain('another form');
     expect(message('https://0x7f.1/127.0.0.1.html', 'ip-literal')).toContain('another form');
+    // Hex digits in capitals are the same address as written, not another form.
+    expect(message('https://[2001:DB8::1]/', 'ip-literal')).toBe(
+      'The URL points to an IP address ([2001:db8::1]), not a domain name.',
+    );
   });
 
   it('userinfo: quotes the user name, says whether there is a password, names the site', () => {
@@ -347,6 +367,11 @@ describe('analyseUrl: warnings', () => {
       message('https://evil.example/', 'domain-mismatch', { expectedDomains: ['not a domain'] }),
     ).toContain('not to not a domain, the domain');
     expect(codes('https://a.example.com/', { expectedDomains: ['example.com.'] })).toEqual([]);
+    // A listed domain under a private suffix is a site of its own, as the URL's domain is.
+    expect(codes('https://me.github.io/x', { expectedDomains: ['me.github.io'] })).toEqual([]);
+    expect(codes('https://you.github.io/', { expectedDomains: ['me.github.io'] })).toEqual([
+      'domain-mismatch',
+    ]);
     // A host with no registrable domain is compared whole.
     expect(codes('http://localhost/', { expectedDomains: ['localhost'] })).toEqual(['http']);
     expect(codes('http://localhost/', { expectedDomains: ['localhost.'] })).toEqual(['http']);
@@ -379,8 +404,12 @@ describe('analyseUrl: warnings', () => {
     expect(sentence).toContain(' or 28 others, the domains set for this agent.');
     expect(sentence.length).toBeLessThan(URL_VIEW_MESSAGE_CEILING);
     expect(
-      message('https://evil.example/', 'domain-mismatch', { expectedDomains: many.slice(0, 5) }),
-    ).toContain(' or 1 other, the domains');
+      message('https://evil.example/', 'domain-mismatch', {
+        expectedDomains: ['a.example', 'b.example', 'c.example', 'd.example', 'e.example'],
+      }),
+    ).toBe(
+      'The URL leads to evil.example, not to a.example, b.example, c.example, d.example or 1 other, the domains set for this agent.',
+    );
   });
 
   it('borrowed-name: names the name, the site and the name’s own domain', () => {
@@ -410,6 +439,27 @@ describe('the Unicode display policy (idn-display)', () => {
     expect(scriptsOf('\u0301')).toContain('Latin');
     expect(scriptsOf('ー')).toEqual(['Hiragana', 'Katakana']);
     expect(scriptsOf('ᬅ')).toEqual(['Unknown']);
+  });
+
+  it('reads a look-alike by its letters alone, each Latin when all its skeleton is', () => {
+    expect(labelProblem('аре-ро', 'com')).toEqual({
+      kind: 'whole-script-confusable',
+      script: 'Cyrillic',
+      looksLike: 'ape-po',
+    });
+    // A letter outside the hand-picked lists looks Latin when its whole skeleton is ASCII.
+    expect(labelProblem('ӕ', 'com')).toEqual({
+      kind: 'whole-script-confusable',
+      script: 'Cyrillic',
+      looksLike: 'ae',
+    });
+    expect(labelProblem('ґа', 'com')).toBeNull();
+    expect(labelProblem('ൟ', 'com')).toBeNull();
+  });
+
+  it('counts a character of several scripts in a combination when one of them is in it', () => {
+    // `、` is Han, kana, Hangul, Bopomofo, Mongolian and Yi: Japanese, but no identifier letter.
+    expect(labelProblem('ひら漢字、', 'jp')).toEqual({ kind: 'unsafe-character' });
   });
 
   it('shows single-script labels and the three CJK combinations', () => {
@@ -500,6 +550,8 @@ describe('the Unicode display policy (idn-display)', () => {
     expect(labelProblem('ðing', 'com')).toEqual({ kind: 'unsafe-character' });
     expect(labelProblem('əli', 'az')).toBeNull();
     expect(labelProblem('əli', 'is')).toEqual({ kind: 'unsafe-character' });
+    // The country is the host's last label, however many come before it.
+    expect(opened('https://www.þing.is/').hostUnicode).toBe('www.þing.is');
   });
 
   it('never shows a script Unicode does not recommend for identifiers', () => {
@@ -711,6 +763,8 @@ describe('statedHost', () => {
   it('refuses what is neither', () => {
     for (const text of [
       '',
+      5,
+      null,
       'not a domain',
       'openai.com/path',
       'user@openai.com',
@@ -720,7 +774,7 @@ describe('statedHost', () => {
       'a..b',
       'https://a..b/',
     ]) {
-      expect(statedHost(text), text).toBeNull();
+      expect(statedHost(text as string), String(text)).toBeNull();
     }
   });
 });
