@@ -47,6 +47,26 @@ describe('an agent that needs authentication', () => {
     expect(recorder.text(key)).toBe('Hello from the scripted agent.');
   });
 
+  it('says a restart ended at the sign-in step', async () => {
+    const { core, recorder, key, summary } = await settle(fixtureSpec('auth-required'));
+    expect(summary.status).toBe('auth_required');
+    const before = recorder.transcript(key).length;
+    await core.invoke('session:restart', { key });
+    await recorder.until(
+      () => recorder.transcript(key).length >= before + 2,
+      'the restart line to be resolved',
+    );
+    expect(
+      recorder
+        .transcript(key)
+        .slice(before)
+        .map((event) => event.type === 'system' && event.text),
+    ).toEqual([
+      'Restarting fixture-auth-required…',
+      'Restarted fixture-auth-required; it asks you to sign in.',
+    ]);
+  });
+
   it('refuses to run methods the user has to carry out, such as setting a variable', async () => {
     const { core, recorder, key } = await settle(fixtureSpec('auth-required'));
     await expect(core.invoke('agent:authenticate', { key, methodId: 'foo-key' })).rejects.toThrow(
@@ -97,9 +117,15 @@ describe('an agent that reads its sign-in from environment variables', () => {
 
   it('signs in once for sessions that start together', async () => {
     const agent = { ...fixtureSpec('auth-env', 'env-agent'), env: { FOO_KEY: 'k' } };
-    const { core, recorder, key, dir } = await settle(agent);
-    const second = await settledSession(core, recorder, 'env-agent', dir);
-    expect(recorder.summaries.get(key)?.status).toBe('ready');
+    const started = await startCore([agent], timeouts);
+    core = started.core;
+    const { recorder, dir } = started;
+    // Both ask for their session before either is signed in.
+    const [first, second] = await Promise.all([
+      settledSession(core, recorder, 'env-agent', dir),
+      settledSession(core, recorder, 'env-agent', dir),
+    ]);
+    expect(recorder.summaries.get(first.key)?.status).toBe('ready');
     expect(second.summary.status).toBe('ready');
     const log = await readFile(join(dir, 'logs', 'env-agent.log'), 'utf8');
     expect(log.match(/authenticate/g)).toHaveLength(1);
@@ -122,6 +148,17 @@ describe('an agent that reads its sign-in from environment variables', () => {
     // Nothing was tried with a variable that is not there.
     const log = await readFile(join(dir, 'logs', 'env-agent.log'), 'utf8');
     expect(log).not.toContain('authenticate');
+  });
+
+  it('waits for the user with the reason when the agent refuses the variable it has', async () => {
+    const agent = {
+      ...fixtureSpec('auth-env', 'env-agent'),
+      env: { FOO_KEY: 'k', SCRIPTED_AUTH_REFUSE: 'The key was revoked' },
+    };
+    const { summary } = await settle(agent);
+    expect(summary.status).toBe('auth_required');
+    // (What follows the reason is the agent's stderr, which may or may not have come yet.)
+    expect(summary.error).toMatch(/^env-agent: The key was revoked \(-32000\)/);
   });
 
   it("shows the agent's refusal when signing in with the variable fails", async () => {
@@ -167,8 +204,61 @@ describe('an agent that reads its sign-in from environment variables', () => {
     expect(await secrets.get('env-agent')).toEqual({ FOO_KEY: 'typed-secret' });
     expect(await readFile(settingsPath, 'utf8')).not.toContain('typed-secret');
 
+    // Only an agent in the settings: a name that is not one forgets nothing.
+    await expect(core.invoke('agent:forgetSecrets', { agentName: 'nobody' })).rejects.toThrow(
+      'No agent named "nobody"',
+    );
+    expect(await secrets.get('env-agent')).toEqual({ FOO_KEY: 'typed-secret' });
     await core.invoke('agent:forgetSecrets', { agentName: 'env-agent' });
     expect(await secrets.get('env-agent')).toEqual({});
+  });
+
+  it("restarts only that agent's tabs waiting to sign in, not another agent's", async () => {
+    const secretsPath = join(await mkdtemp(join(tmpdir(), 'airlock-secrets-')), 'secrets.json');
+    const secrets = new EncryptedSecretFile(secretsPath, testCipher);
+    const started = await startCore(
+      [fixtureSpec('auth-env', 'env-agent'), fixtureSpec('auth-env', 'other-agent')],
+      timeouts,
+      { secrets },
+    );
+    core = started.core;
+    const { recorder, dir } = started;
+    const mine = await settledSession(core, recorder, 'env-agent', dir);
+    const theirs = await settledSession(core, recorder, 'other-agent', dir);
+    expect(theirs.summary.status).toBe('auth_required');
+    const statuses: string[] = [];
+    core.onEvent((channel, payload) => {
+      const summary = payload as { key?: string; status?: string };
+      if (channel === 'session:onDidChange' && summary.key === theirs.key) {
+        statuses.push(String(summary.status));
+      }
+    });
+    await core.invoke('agent:saveSecrets', {
+      key: mine.key,
+      methodId: 'foo-key',
+      values: { FOO_KEY: 'typed-secret' },
+    });
+    await recorder.status(mine.key, 'ready');
+    expect(statuses).toEqual([]);
+    expect(recorder.summaries.get(theirs.key)?.status).toBe('auth_required');
+  });
+
+  it('takes no value for a variable the settings file sets already, and starts again', async () => {
+    const secretsPath = join(await mkdtemp(join(tmpdir(), 'airlock-secrets-')), 'secrets.json');
+    const secrets = new EncryptedSecretFile(secretsPath, testCipher);
+    const agent = { ...fixtureSpec('auth-env-useless', 'useless'), env: { FOO_KEY: 'k' } };
+    const { core, key, summary } = await settle(agent, { secrets });
+    expect(summary.authMethods[0]?.vars?.[0]?.set).toBe(true);
+    const statuses: string[] = [];
+    core.onEvent((channel, payload) => {
+      const changed = payload as { key?: string; status?: string };
+      if (channel === 'session:onDidChange' && changed.key === key) {
+        statuses.push(String(changed.status));
+      }
+    });
+    await core.invoke('agent:saveSecrets', { key, methodId: 'foo-key', values: {} });
+    await expect.poll(() => statuses.at(-1), { timeout: 10_000 }).toBe('auth_required');
+    expect(statuses[0]).toBe('starting');
   });
 
   it('refuses values a method does not take, or a missing required one, and saves nothing', async () => {
@@ -200,6 +290,10 @@ describe('an agent that reads its sign-in from environment variables', () => {
     expect(state.secretStorage.description).toContain('settings file');
     await expect(
       core.invoke('agent:saveSecrets', { key, methodId: 'foo-key', values: { FOO_KEY: 'x' } }),
+    ).rejects.toThrow('This host has no keychain');
+    // Said first, whatever else is wrong with the request.
+    await expect(
+      core.invoke('agent:saveSecrets', { key, methodId: 'login', values: { FOO_KEY: 'x' } }),
     ).rejects.toThrow('This host has no keychain');
   });
 });

@@ -88,6 +88,20 @@ describe('an agent that crashes during a turn', () => {
     expect(log.text).toContain('exited with code 7');
   });
 
+  it('has an empty log before its agent first runs; a name not in the settings has none', async () => {
+    const agent = fixtureSpec('crash-mid-turn');
+    const started = await startCore([agent], timeouts);
+    core = started.core;
+    const log = await core.invoke('agent:readLog', { agentName: agent.name });
+    expect(log).toEqual({
+      path: join(started.dir, 'logs', 'fixture-crash-mid-turn.log'),
+      text: '',
+    });
+    await expect(core.invoke('agent:readLog', { agentName: 'nobody' })).rejects.toThrow(
+      'No agent named "nobody"',
+    );
+  });
+
   it('restarts with a fresh process and session on session:restart', async () => {
     const agent = fixtureSpec('crash-mid-turn');
     const started = await startCore([agent], timeouts);

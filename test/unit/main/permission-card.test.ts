@@ -62,6 +62,10 @@ describe('commandOf', () => {
     }
   });
 
+  it('gives no folder for an empty one', () => {
+    expect(commandOf({ command: 'ls', cwd: '' })).toEqual({ line: 'ls', cwd: undefined });
+  });
+
   it('shows the characters that would hide what a command does', () => {
     // A right-to-left override makes `rm -rf ~ #` read otherwise on screen.
     expect(commandOf({ command: 'echo safe\u202e# ~ fr- mr' })?.line).toBe(
@@ -105,6 +109,27 @@ describe('toolCallFields', () => {
     });
     const event = { type: 'tool_call_update', toolCallId: 'c', fields };
     expect(TranscriptEvent.safeParse(event).success).toBe(true);
+  });
+
+  it('carries only the fields an update sets: a later update never blanks an earlier one', () => {
+    expect(Object.keys(toolCallFields({ title: 'Edit' }))).toEqual(['title']);
+    // Raw input with no command, and raw input that says nothing.
+    expect(Object.keys(toolCallFields({ rawInput: { path: 'a.txt' } }))).toEqual(['rawInput']);
+    expect(Object.keys(toolCallFields({ status: 'completed', rawInput: {} }))).toEqual(['status']);
+  });
+
+  it('keeps at most 1000 content entries, locations and command arguments', () => {
+    const many = Array.from({ length: 1001 }, () => 'a');
+    const fields = toolCallFields({
+      content: many.map((text) => ({ type: 'content', content: { type: 'text', text } })),
+      locations: many.map((path) => ({ path })),
+    });
+    expect(fields.content).toHaveLength(1000);
+    expect(fields.locations).toHaveLength(1000);
+    expect(commandOf({ command: many })?.line).toBe(many.slice(1).join(' '));
+    expect(commandOf({ command: 'echo', args: many })?.line).toBe(
+      ['echo', ...many.slice(1)].join(' '),
+    );
   });
 });
 

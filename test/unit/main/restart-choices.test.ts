@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SessionSummary } from '../../../preload/contract.js';
+import type { SessionSummary, TranscriptEvent } from '../../../preload/contract.js';
 import type { AirlockCore } from '../../../main/core/core.js';
 import { fixtureSpec } from '../../helpers/agents.js';
 import { readySession, startCore } from '../../helpers/core-harness.js';
@@ -9,6 +9,10 @@ const timeouts = { requestMs: 10_000, cancelGraceMs: 500 };
 
 let core: AirlockCore | undefined;
 afterEach(() => core?.dispose());
+
+/** The text of each system line, in order. */
+const systemLines = (events: TranscriptEvent[]) =>
+  events.flatMap((event) => (event.type === 'system' ? [event.text] : []));
 
 const optionValue = (summary: SessionSummary | undefined, id: string) =>
   summary?.configOptions.find((option) => option.id === id)?.currentValue;
@@ -88,6 +92,115 @@ describe('session:restart', () => {
       'received: [{"sessionId":"scripted-1","modeId":"plan"},' +
         '{"sessionId":"scripted-1","configId":"verbose","type":"boolean","value":true},' +
         '{"sessionId":"scripted-1","configId":"sandbox","type":"boolean","value":false}]',
+    );
+  });
+
+  it('sends nothing for a choice the new session has already', async () => {
+    const agent = fixtureSpec('restart-choices');
+    const started = await startCore([agent], timeouts);
+    core = started.core;
+    const { recorder } = started;
+    const key = await readySession(core, recorder, agent.name, started.dir);
+    // What the agent starts with anyway: its mode, and a toggle's value.
+    await core.invoke('session:setMode', { key, modeId: 'code' });
+    await core.invoke('session:setConfigOption', { key, configId: 'verbose', value: false });
+    await core.invoke('session:prompt', { key, text: 'crash' });
+    await recorder.status(key, 'exited');
+    const before = recorder.transcript(key).length;
+    await core.invoke('session:restart', { key });
+    await recorder.status(key, 'ready');
+    await recorder.until(
+      () => recorder.transcript(key).length >= before + 2,
+      'the restart line to be resolved',
+    );
+    expect(systemLines(recorder.transcript(key).slice(before))).toEqual([
+      `Restarting ${agent.name}…`,
+      `Restarted ${agent.name} with your choices: Mode: Code; Verbose: off.`,
+    ]);
+    await core.invoke('session:prompt', { key, text: 'what did you receive?' });
+    await recorder.event(key, 'turn_end', before);
+    expect(recorder.text(key)).toBe('received: []');
+  });
+
+  it('forgets the choices a new process no longer offers, saying so once', async () => {
+    const agent = { ...fixtureSpec('restart-choices'), env: { SCRIPTED_LATER_MODES: 'code' } };
+    const started = await startCore([agent], timeouts);
+    core = started.core;
+    const { recorder } = started;
+    const key = await readySession(core, recorder, agent.name, started.dir);
+    await core.invoke('session:setMode', { key, modeId: 'plan' });
+    await core.invoke('session:setConfigOption', { key, configId: 'model', value: 'b' });
+    // A value the agent takes without listing it is named by itself.
+    await core.invoke('session:setConfigOption', { key, configId: 'effort', value: 'turbo' });
+    await core.invoke('session:setConfigOption', { key, configId: 'verbose', value: true });
+    await core.invoke('session:prompt', { key, text: 'what did you receive?' });
+    await recorder.event(key, 'turn_end');
+    // A choice's value goes as it is, marked boolean only when it is one.
+    expect(recorder.text(key)).toContain(
+      '{"sessionId":"scripted-1","configId":"model","value":"b"},' +
+        '{"sessionId":"scripted-1","configId":"effort","value":"turbo"},' +
+        '{"sessionId":"scripted-1","configId":"verbose","type":"boolean","value":true}',
+    );
+    const restart = async () => {
+      await core!.invoke('session:prompt', { key, text: 'crash' });
+      await recorder.status(key, 'exited');
+      const before = recorder.transcript(key).length;
+      await core!.invoke('session:restart', { key });
+      await recorder.status(key, 'ready');
+      await recorder.until(
+        () =>
+          systemLines(recorder.transcript(key).slice(before)).at(-1)?.startsWith('Restarted') ===
+          true,
+        'the restart line to be resolved',
+      );
+      return systemLines(recorder.transcript(key).slice(before));
+    };
+    expect(await restart()).toEqual([
+      `Restarting ${agent.name}…`,
+      `Could not set Mode back to Plan: ${agent.name} no longer offers it.`,
+      `Could not set Model back to Model B: ${agent.name} no longer offers this option.`,
+      `Could not set Effort back to turbo: ${agent.name} no longer offers that value.`,
+      `Restarted ${agent.name} with your choices: Verbose: on.`,
+    ]);
+    // The next restart has only what it could set back.
+    expect(await restart()).toEqual([
+      `Restarting ${agent.name}…`,
+      `Restarted ${agent.name} with your choices: Verbose: on.`,
+    ]);
+  });
+
+  it('sets back what a new process still offers, and says why it refused the rest', async () => {
+    const agent = { ...fixtureSpec('restart-choices'), env: { SCRIPTED_LATER_MODES: 'refuse' } };
+    const started = await startCore([agent], timeouts);
+    core = started.core;
+    const { recorder } = started;
+    const key = await readySession(core, recorder, agent.name, started.dir);
+    await core.invoke('session:setMode', { key, modeId: 'plan' });
+    await core.invoke('session:setConfigOption', { key, configId: 'effort', value: 'medium' });
+    await core.invoke('session:prompt', { key, text: 'crash' });
+    await recorder.status(key, 'exited');
+    const before = recorder.transcript(key).length;
+    await core.invoke('session:restart', { key });
+    const ready = await recorder.status(key, 'ready');
+    await recorder.until(
+      () => recorder.transcript(key).length >= before + 3,
+      'the restart line to be resolved',
+    );
+    const [, refused, outcome] = systemLines(recorder.transcript(key).slice(before));
+    // Within the contract's bound, which the agent's reason is not.
+    expect(refused).toHaveLength(10_000);
+    expect(refused).toMatch(
+      new RegExp(`^Could not set Mode back to Plan: ${agent.name}: Modes are locked\\. x+$`),
+    );
+    expect(outcome).toBe(`Restarted ${agent.name} with your choices: Effort: Medium.`);
+    expect(ready.currentModeId).toBe('code');
+    expect(optionValue(ready, 'effort')).toBe('medium');
+    expect(recorder.dropped).toEqual([]);
+    await core.invoke('session:prompt', { key, text: 'what did you receive?' });
+    await recorder.event(key, 'turn_end', before);
+    expect(recorder.text(key)).toBe(
+      'received: [{"sessionId":"scripted-1","modeId":"plan"},' +
+        '{"sessionId":"scripted-1","configId":"effort","value":"medium"}]',
     );
   });
 

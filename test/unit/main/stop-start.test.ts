@@ -92,6 +92,54 @@ describe('session:stopStart', () => {
     expect(recorder.summaries.get(first)?.status).toBe('failed');
   });
 
+  it('stops an agent whose sign-in never ends, and the tab stays stopped', async () => {
+    const spec = hanging('auth-required', await mkdtemp(join(tmpdir(), 'airlock-pid-')));
+    const agent = { ...spec, env: { ...spec.env, SCRIPTED_AUTH_HANG: '1' } };
+    const started = await startCore([agent], timeouts);
+    core = started.core;
+    const { recorder, dir } = started;
+    const key = await create(agent.name, dir);
+    await recorder.status(key, 'auth_required');
+    const pid = await pidOf(agent.pidFile);
+    const signIn = core.invoke('agent:authenticate', { key, methodId: 'login' });
+    await recorder.status(key, 'starting');
+
+    await core.invoke('session:stopStart', { key });
+    await expect.poll(() => alive(pid), { timeout: 5_000 }).toBe(false);
+    // The sign-in ends as its process does, and changes nothing.
+    await signIn;
+    // (Reading the transcript sends what is queued first.)
+    await core.invoke('session:getTranscript', { key });
+    expect(recorder.summaries.get(key)).toMatchObject({
+      status: 'failed',
+      error: `You stopped ${agent.name} while it was starting.`,
+    });
+  });
+
+  it('stops an agent whose sign-in with a variable never ends, and the tab stays stopped', async () => {
+    const spec = hanging('auth-env', await mkdtemp(join(tmpdir(), 'airlock-pid-')));
+    const agent = { ...spec, env: { ...spec.env, FOO_KEY: 'k', SCRIPTED_AUTH_HANG: '1' } };
+    const started = await startCore([agent], timeouts);
+    core = started.core;
+    const { recorder, dir } = started;
+    const key = await create(agent.name, dir);
+    const pid = await pidOf(agent.pidFile);
+    await expect
+      .poll(() => readFileSync(join(dir, 'logs', `${agent.name}.log`), 'utf8'), { timeout: 10_000 })
+      .toContain('authenticate foo-key');
+
+    await core.invoke('session:stopStart', { key });
+    await expect.poll(() => alive(pid), { timeout: 5_000 }).toBe(false);
+    await recorder.status(key, 'failed');
+    // The sign-in ends as its process does (its end is in the log once noticed), and changes
+    // nothing: the tab is not asked to sign in.
+    await expect
+      .poll(() => readFileSync(join(dir, 'logs', `${agent.name}.log`), 'utf8'))
+      .toContain('was stopped by SIGTERM');
+    await core.invoke('session:getTranscript', { key });
+    expect(recorder.summaries.get(key)?.status).toBe('failed');
+  });
+
   it('refuses a session that is not starting', async () => {
     const started = await startCore([], timeouts);
     core = started.core;

@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AirlockCore } from '../../../main/core/core.js';
+import {
+  clip,
+  configViews,
+  mapUpdate,
+  MAX_CHUNK_CHARS,
+  splitText,
+} from '../../../main/core/updates.js';
 import { fixtureSpec } from '../../helpers/agents.js';
 import { readySession, startCore } from '../../helpers/core-harness.js';
 
@@ -137,5 +144,49 @@ describe('the result of session/prompt', () => {
     expect((await recorder.event(key, 'turn_error', before)).message).toContain(
       'without a stop reason',
     );
+  });
+});
+
+describe('the bounds on what one update carries', () => {
+  it('clips a string only when it is longer than its bound', () => {
+    expect(clip('x'.repeat(10_000))).toBe('x'.repeat(10_000));
+    expect(clip('x'.repeat(10_001))).toBe(`${'x'.repeat(9_999)}…`);
+  });
+
+  it('splits text into whole pieces, with no empty piece after an exact multiple', () => {
+    const text = 'y'.repeat(MAX_CHUNK_CHARS * 2);
+    expect(splitText(text).map((piece) => piece.length)).toEqual([
+      MAX_CHUNK_CHARS,
+      MAX_CHUNK_CHARS,
+    ]);
+  });
+
+  it('keeps at most 1000 plan entries and commands, 100 options and 1000 choices each', () => {
+    const many = Array.from({ length: 1001 }, (_unused, n) => String(n));
+    const plan = mapUpdate({
+      sessionUpdate: 'plan',
+      entries: many.map((content) => ({ content, priority: 'low', status: 'pending' })),
+    });
+    expect(plan.events[0]?.type === 'plan' && plan.events[0].entries).toHaveLength(1000);
+    const commands = mapUpdate({
+      sessionUpdate: 'available_commands_update',
+      availableCommands: many.map((name) => ({ name, description: name })),
+    });
+    expect(commands.summary?.commands).toHaveLength(1000);
+    const options = configViews(
+      many.map((id) => ({
+        id,
+        name: id,
+        type: 'select',
+        category: id === '0' ? 'model' : null,
+        currentValue: 'v'.repeat(20_000),
+        options: many.map((value) => ({ value, name: value })),
+      })),
+    );
+    expect(options).toHaveLength(100);
+    expect(options[0]?.choices).toHaveLength(1000);
+    expect(options[0]?.currentValue).toHaveLength(10_000);
+    expect(options[0]?.category).toBe('model');
+    expect(options[1]?.category).toBeUndefined();
   });
 });
