@@ -56,21 +56,24 @@ export async function readText(path: string, shown = path): Promise<FileText> {
     if (stat.size > MAX_FILE_BYTES) {
       throw tooLarge(shown, stat.size);
     }
-    // One byte more than the limit: a file that grew since `stat` is caught too.
-    const buffer = Buffer.alloc(Math.min(stat.size, MAX_FILE_BYTES) + 1);
+    // One byte more than `stat` said, to see whether the file grew since.
+    let buffer = Buffer.alloc(Math.min(stat.size, MAX_FILE_BYTES) + 1);
     let filled = 0;
     for (;;) {
+      if (filled === buffer.length) {
+        if (filled > MAX_FILE_BYTES) {
+          throw tooLarge(shown, filled);
+        }
+        // It grew (a log being written): read on to its end, never hand back a cut copy.
+        const larger = Buffer.alloc(Math.min(buffer.length * 2, MAX_FILE_BYTES + 1));
+        buffer.copy(larger);
+        buffer = larger;
+      }
       const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
       if (bytesRead === 0) {
         break;
       }
       filled += bytesRead;
-      if (filled === buffer.length) {
-        if (filled > MAX_FILE_BYTES) {
-          throw tooLarge(shown, filled);
-        }
-        break;
-      }
     }
     return decode(buffer.subarray(0, filled));
   } finally {

@@ -10,6 +10,7 @@ import {
   isWithin,
   nodeResolver,
   quotePath,
+  realLocation,
   resolveInside,
   type PathResolver,
 } from '../../../../main/core/files/containment.js';
@@ -67,6 +68,13 @@ describe('paths on Windows (the pure logic with path.win32)', () => {
     expect(isWithin('C:\\a', 'C:\\a\\..b', path.win32)).toBe(true);
     expect(isWithin('C:\\a', 'C:\\a..b', path.win32)).toBe(false);
     expect(isWithin('C:\\a', 'D:\\a', path.win32)).toBe(false);
+    // Only at the start: a drive or a share further in does not make a full path.
+    expect(isFullPath('\\a\\C:\\x', path.win32)).toBe(false);
+    expect(isFullPath('\\x\\\\server\\share', path.win32)).toBe(false);
+    expect(isFullPath('\\\\server', path.win32)).toBe(false);
+    expect(isFullPath('\\\\server\\\\share\\x', path.win32)).toBe(true);
+    // The folder's parent is outside it.
+    expect(isWithin('/a/b', '/a', path.posix)).toBe(false);
   });
 });
 
@@ -116,6 +124,19 @@ describe('what a refusal quotes and where links stop (a resolver over a fixed tr
     expect(await refusedWith(resolveInside('/root', '', path.posix, fs))).toBe(
       'Invalid params:  is not a valid path',
     );
+    // The refusal names the path in its data too, as quoted.
+    const error = await resolveInside('/root', '/elsewhere/\u0001', path.posix, fs).catch(
+      (caught: unknown) => caught,
+    );
+    expect((error as acp.RequestError).data).toEqual({ path: '/elsewhere/?' });
+  });
+
+  it('finds no real location when not even the root exists', async () => {
+    const nothing: PathResolver = {
+      realpath: async () => undefined,
+      readlink: async () => undefined,
+    };
+    await expect(realLocation('/a/b', path.posix, nothing)).resolves.toBeUndefined();
   });
 });
 

@@ -1,6 +1,7 @@
 import * as acp from '@agentclientprotocol/sdk';
 import { execFileSync } from 'node:child_process';
 import {
+  appendFileSync,
   chmodSync,
   mkdirSync,
   readdirSync,
@@ -10,10 +11,10 @@ import {
   truncateSync,
   writeFileSync,
 } from 'node:fs';
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { mkdtemp, open, realpath, rm, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MAX_FILE_BYTES, readTextFile, sliceLines } from '../../../../main/core/files/read.js';
 import { writeTextFile } from '../../../../main/core/files/write.js';
 
@@ -91,6 +92,49 @@ describe('readTextFile', () => {
     expect((await failure(readTextFile(big, big))).message).toContain('is not a text file');
     writeFileSync(path.join(root, 'ok.txt'), 'x'.repeat(1000));
     await expect(readTextFile(path.join(root, 'ok.txt'), 'ok.txt')).resolves.toHaveLength(1000);
+  });
+
+  it('reads a file that grows after its size was taken to its end, or refuses it past the limit', async () => {
+    const file = path.join(root, 'growing.txt');
+    writeFileSync(file, 'hello');
+    // The file grows right after `stat` on the open handle, as a log being written would.
+    const probe = await open(file, 'r');
+    const handles = Object.getPrototypeOf(probe) as FileHandle;
+    await probe.close();
+    const realStat = handles.stat;
+    let grow = (): void => appendFileSync(file, ', world\n');
+    const stat = vi.spyOn(handles, 'stat').mockImplementation(async function (this: FileHandle) {
+      const taken = await realStat.call(this);
+      grow();
+      return taken;
+    });
+    try {
+      await expect(readTextFile(file, file)).resolves.toBe('hello, world\n');
+      // Grown past the limit meanwhile: refused, never a cut copy.
+      writeFileSync(file, 'small');
+      grow = () => truncateSync(file, MAX_FILE_BYTES + 1);
+      expect((await failure(readTextFile(file, file))).message).toContain('is too large (10 MB;');
+      // Grown to exactly the limit: read (its zeros make it binary, not too large).
+      truncateSync(file, MAX_FILE_BYTES - 1);
+      grow = () => truncateSync(file, MAX_FILE_BYTES);
+      expect((await failure(readTextFile(file, file))).message).toContain('is not a text file');
+      // Grown far past it from more than half of it: the limit is what is named.
+      truncateSync(file, 6 * 1024 * 1024);
+      grow = () => truncateSync(file, 20 * 1024 * 1024);
+      expect((await failure(readTextFile(file, file))).message).toContain('is too large (10 MB;');
+      expect(stat).toHaveBeenCalledTimes(4);
+    } finally {
+      stat.mockRestore();
+    }
+  });
+
+  it.runIf(process.platform === 'linux')('closes the file after reading it', async () => {
+    const file = path.join(root, 'a.txt');
+    writeFileSync(file, 'text\n');
+    const open = () => readdirSync('/proc/self/fd').length;
+    const before = open();
+    await readTextFile(file, file);
+    expect(open()).toBe(before);
   });
 
   it('refuses a FIFO and a folder at once instead of hanging, and reports a missing file', async () => {

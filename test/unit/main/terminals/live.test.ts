@@ -30,7 +30,8 @@ function fakeTerminal() {
   const listeners = new Set<() => void>();
   const exited = new Promise<TerminalExit>((resolve) => (end = resolve));
   const terminal = {
-    output: { text: () => text, truncated: false },
+    // A `~` at the end stands for a character half written: held back while the command runs.
+    output: { text: (ended: boolean) => (ended ? text : text.replace(/~$/, '')), truncated: false },
     get exit() {
       return exit;
     },
@@ -88,6 +89,35 @@ describe('showLive', () => {
   });
 });
 
+describe('showLive, before the command writes', () => {
+  it('shows a terminal as running soon after it starts, and once more when it ends', async () => {
+    vi.useFakeTimers();
+    const fake = fakeTerminal();
+    const shown: TerminalShown[] = [];
+    showLive(fake.terminal, 'term_2', (event) => shown.push(event), 50);
+    vi.advanceTimersByTime(49);
+    expect(shown).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(shown).toEqual([
+      { type: 'terminal_output', terminalId: 'term_2', output: '', truncated: false },
+    ]);
+    // A character half written is held back while it runs, and shown once it has ended.
+    fake.write('ab~');
+    vi.advanceTimersByTime(50);
+    expect(shown.at(-1)?.output).toBe('ab');
+    fake.end({ exitCode: null, signal: 'SIGTERM' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(shown.at(-1)).toEqual({
+      type: 'terminal_output',
+      terminalId: 'term_2',
+      output: 'ab~',
+      truncated: false,
+      exitStatus: { exitCode: null, signal: 'SIGTERM' },
+    });
+    expect(shown).toHaveLength(3);
+  });
+});
+
 describe('shownTail', () => {
   it('keeps the end within the bound, from a line start, and says it cut', () => {
     const text = `${'a'.repeat(50)}\n\u001b[31m${'b'.repeat(40)}\n${'c'.repeat(30)}\n`;
@@ -103,9 +133,18 @@ describe('shownTail', () => {
     expect(shownTail('short\n', true, 80)).toEqual({ output: 'short\n', truncated: true });
   });
 
+  it('keeps text of exactly the bound whole, and a kept part whose only break ends it', () => {
+    expect(shownTail('abc', false, 3)).toEqual({ output: 'abc', truncated: false });
+    // The only line break is the last character: the cut line is kept from where it was cut.
+    expect(shownTail('abcdefg\n', false, 4)).toEqual({ output: 'efg\n', truncated: true });
+    expect(shownTail('abcdefg', false, 4)).toEqual({ output: 'defg', truncated: true });
+  });
+
   it('never starts with half a surrogate pair when a long line is cut', () => {
     const { output } = shownTail('😀'.repeat(10), false, 5);
     expect(output).toBe('😀😀');
+    // Only a cut at the start of the kept part is moved; a pair further on is kept.
+    expect(shownTail('xxa😀', false, 3).output).toBe('a😀');
   });
 });
 

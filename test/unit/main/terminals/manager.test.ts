@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, realpath, rm, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -255,5 +255,208 @@ describe('the limit', () => {
     await expect(terminals.create({ sessionId: 's', command: 'true' })).resolves.toHaveProperty(
       'terminalId',
     );
+  });
+});
+
+describe('what it refuses, and how it says so', () => {
+  it('refuses each env entry it cannot set as asked, naming at most 100 characters of it', async () => {
+    for (const entry of [
+      { name: '', value: 'x' },
+      { name: 'A\0B', value: 'x' },
+      { name: 'A', value: 'x\0y' },
+    ]) {
+      await expect(
+        terminals.create({ sessionId: 's', command: 'true', env: [entry] }),
+      ).rejects.toMatchObject({
+        code: -32602,
+        message: `Invalid params: env: ${JSON.stringify(entry.name)} cannot be set as an environment variable.`,
+      });
+    }
+    await expect(
+      terminals.create({
+        sessionId: 's',
+        command: 'true',
+        env: [{ name: `${'N'.repeat(150)}=`, value: '' }],
+      }),
+    ).rejects.toMatchObject({ message: expect.stringContaining(`"${'N'.repeat(100)}" cannot`) });
+    expect(terminals.size).toBe(0);
+  });
+
+  it('says why a program cannot be run, or could not be started', async () => {
+    const script = join(folder, 'script.sh');
+    await writeFile(script, '#!/bin/sh\necho hi\n', { mode: 0o644 });
+    await expect(terminals.create({ sessionId: 's', command: script })).rejects.toMatchObject({
+      code: -32602,
+      message: `Invalid params: ${script} cannot be run (permission denied).`,
+    });
+    await expect(
+      terminals.create({ sessionId: 's', command: 'airlock-no-such-program' }),
+    ).rejects.toMatchObject({
+      message:
+        'Invalid params: airlock-no-such-program was not found (no such file, or no program of that name on the PATH; commands run without a shell).',
+    });
+    // Any other failure is named with Node's words.
+    const under = join(script, 'x');
+    await expect(terminals.create({ sessionId: 's', command: under })).rejects.toMatchObject({
+      message: `Invalid params: ${under} could not be started (spawn ENOTDIR).`,
+    });
+  });
+
+  it('refuses a cwd that is a file, saying so to the agent and in the transcript', async () => {
+    const file = join(folder, 'plain.txt');
+    await writeFile(file, '');
+    await expect(
+      terminals.create({ sessionId: 's', command: 'true', cwd: file }),
+    ).rejects.toMatchObject({
+      code: -32602,
+      message: `Invalid params: cwd ${file} is not a folder.`,
+      data: { cwd: file },
+    });
+    expect(lines.at(-1)?.text).toBe(`Refused to run true in ${file}: is not a folder.`);
+    await expect(
+      terminals.create({ sessionId: 's', command: 'true', cwd: join(folder, 'missing') }),
+    ).rejects.toMatchObject({
+      message: `Invalid params: cwd ${join(folder, 'missing')} does not exist.`,
+    });
+    await expect(
+      terminals.create({ sessionId: 's', command: 'true', cwd: 'sub' }),
+    ).rejects.toMatchObject({ message: 'Invalid params: cwd sub is not an absolute path.' });
+    await expect(
+      terminals.create({ sessionId: 's', command: 'true', cwd: dirname(folder) }),
+    ).rejects.toMatchObject({
+      message: `Invalid params: cwd ${dirname(folder)} is outside the session's folder (${folder}).`,
+    });
+  });
+
+  it('quotes a command line as a user would type it, shortened and without control characters', async () => {
+    await run('true', ['plain-word_1', 'a b', "it's", 'x=1,y:2/@%+.-', '']);
+    expect(lines.at(-1)?.text).toBe(
+      `Ran: true plain-word_1 'a b' 'it'\\''s' x=1,y:2/@%+.- '' in ${folder}: exited with code 0`,
+    );
+    await run('true', ['a\u0001\u001f\u007fb', 'x'.repeat(400)]);
+    const quoted = `true 'a???b' ${'x'.repeat(400)}`;
+    expect(lines.at(-1)?.text).toBe(
+      `Ran: ${quoted.slice(0, 299)}… in ${folder}: exited with code 0`,
+    );
+    await run('true', ['y'.repeat(295)]);
+    // 300 characters exactly are kept whole.
+    expect(lines.at(-1)?.text).toBe(
+      `Ran: true ${'y'.repeat(295)} in ${folder}: exited with code 0`,
+    );
+  });
+
+  it('names at most 100 characters of a terminal id it does not hold', async () => {
+    const id = `term_${'z'.repeat(200)}`;
+    await expect(terminals.output({ sessionId: 's', terminalId: id })).rejects.toMatchObject({
+      code: -32602,
+      message: `Invalid params: no terminal "${id.slice(0, 100)}" in this session (it was never created, or was released).`,
+      data: { terminalId: id.slice(0, 100) },
+    });
+  });
+});
+
+describe('a command as a terminal runs it', () => {
+  it('gives it no input: its stdin is /dev/null, so a command that reads it ends at once', async () => {
+    const { output } = await run(node, [
+      '-e',
+      "const s = require('fs').fstatSync(0); process.stdout.write(`${s.isCharacterDevice()} ${s.isFIFO()}`)",
+    ]);
+    expect(output.output).toBe('true false');
+  });
+
+  it('ends when the command exits, though a child it left running holds its output open', async () => {
+    const file = join(folder, 'pid');
+    const { exit } = await run('sh', ['-c', 'sleep 100 & echo $! > "$0"', file]);
+    expect(exit).toEqual({ exitCode: 0, signal: null });
+    const [child] = await pidsIn(file, 1);
+    // Still running in the background until the session's terminals close.
+    expect(alive(child!)).toBe(true);
+  });
+
+  it('kills a command that ignores SIGTERM once the grace period is over', async () => {
+    const { terminalId } = await terminals.create({
+      sessionId: 's',
+      command: node,
+      args: [
+        '-e',
+        "process.on('SIGTERM', () => {}); console.log('up'); setInterval(() => {}, 1000)",
+      ],
+    });
+    await vi.waitFor(async () =>
+      expect((await terminals.output({ sessionId: 's', terminalId })).output).toBe('up\n'),
+    );
+    await terminals.kill({ sessionId: 's', terminalId });
+    expect(await terminals.waitForExit({ sessionId: 's', terminalId })).toEqual({
+      exitCode: null,
+      signal: 'SIGKILL',
+    });
+    expect(lines.at(-1)?.text).toMatch(/: stopped by SIGKILL$/);
+  });
+
+  it('reports the output of a running command without an exit status, a half-written character held back', async () => {
+    const { terminalId } = await terminals.create({
+      sessionId: 's',
+      command: node,
+      args: [
+        '-e',
+        "process.stdout.write(Buffer.from('x€').subarray(0, 3)); setInterval(() => {}, 1000)",
+      ],
+    });
+    await vi.waitFor(async () =>
+      expect((await terminals.output({ sessionId: 's', terminalId })).output).toBe('x'),
+    );
+    expect(await terminals.output({ sessionId: 's', terminalId })).toEqual({
+      output: 'x',
+      truncated: false,
+    });
+  });
+});
+
+describe('ending while it starts', () => {
+  it('counts creates under way against the limit', async () => {
+    const creating = Array.from({ length: MAX_TERMINALS_PER_SESSION + 1 }, () =>
+      terminals.create({ sessionId: 's', command: 'sleep', args: ['100'] }),
+    );
+    const settled = await Promise.allSettled(creating);
+    expect(settled.filter((result) => result.status === 'rejected')).toHaveLength(1);
+    expect(terminals.size).toBe(MAX_TERMINALS_PER_SESSION);
+  });
+
+  it('stops a command whose session ended while it started, and answers that it ended', async () => {
+    const file = join(folder, 'pid');
+    const creating = terminals.create({
+      sessionId: 's',
+      command: 'sh',
+      args: ['-c', 'echo $$ > "$0"; sleep 100', file],
+    });
+    await terminals.close();
+    await expect(creating).rejects.toMatchObject({
+      message: expect.stringContaining('the session has ended'),
+    });
+    expect(terminals.size).toBe(0);
+    // No line for a terminal that never was, and none for its end.
+    expect(lines).toEqual([]);
+  });
+
+  it('adds no line for the end of a command stopped because its session ended', async () => {
+    await terminals.create({ sessionId: 's', command: 'sleep', args: ['100'] });
+    await terminals.close();
+    expect(lines.map((line) => line.text)).toEqual([`Running: sleep 100 in ${folder}`]);
+  });
+
+  it('answers a wait withdrawn before it began with a cancelled error, at once', async () => {
+    const { terminalId } = await terminals.create({
+      sessionId: 's',
+      command: 'sleep',
+      args: ['100'],
+    });
+    const abort = new AbortController();
+    abort.abort();
+    const waiting = terminals.waitForExit({ sessionId: 's', terminalId }, abort.signal);
+    const turn = new Promise((resolve) => setImmediate(() => resolve('still waiting')));
+    await expect(Promise.race([waiting, turn])).rejects.toMatchObject({
+      code: -32800,
+      message: expect.stringContaining('the wait was withdrawn'),
+    });
   });
 });

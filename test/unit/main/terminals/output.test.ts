@@ -47,6 +47,10 @@ describe('keepTail', () => {
     expect(keepTail(utf8('abc'), -1)).toHaveLength(0);
   });
 
+  it('keeps bytes that fit whole as they are, even when they start mid-character', () => {
+    expect(keepTail(new Uint8Array([0x80, 0x61]), 2)).toEqual(new Uint8Array([0x80, 0x61]));
+  });
+
   it('cuts bytes that are not UTF-8 where they fall, never dropping them all', () => {
     const binary = new Uint8Array(100).fill(0x80);
     expect(keepTail(binary, 10).length).toBe(7);
