@@ -1,4 +1,3 @@
-import * as acp from '@agentclientprotocol/sdk';
 import { execFileSync } from 'node:child_process';
 import {
   appendFileSync,
@@ -17,21 +16,13 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MAX_FILE_BYTES, readTextFile, sliceLines } from '../../../../main/core/files/read.js';
 import { writeTextFile } from '../../../../main/core/files/write.js';
+import { requestFailure } from '../../../helpers/request-error.js';
 
 let root: string;
 beforeEach(async () => {
   root = await realpath(await mkdtemp(path.join(tmpdir(), 'airlock-files-')));
 });
 afterEach(() => rm(root, { recursive: true, force: true }));
-
-async function failure(promise: Promise<unknown>): Promise<acp.RequestError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(acp.RequestError);
-  return error as acp.RequestError;
-}
 
 describe('readTextFile', () => {
   const lines = 'one\ntwo\nthree\nfour\n';
@@ -46,7 +37,9 @@ describe('readTextFile', () => {
     await expect(readTextFile(file, file, 9)).resolves.toBe('');
     await expect(readTextFile(file, file, 1, 1)).resolves.toBe('one\n');
     expect(sliceLines('a\nb', 2, 5)).toBe('b');
-    expect((await failure(readTextFile(file, file, 0))).message).toContain('numbered from 1');
+    expect((await requestFailure(readTextFile(file, file, 0))).message).toContain(
+      'numbered from 1',
+    );
   });
 
   it('splits lines at `\n` only, keeping each ending, from any start with any count', () => {
@@ -69,7 +62,7 @@ describe('readTextFile', () => {
     const latin1 = path.join(root, 'latin1.txt');
     writeFileSync(latin1, Buffer.from([0x63, 0x61, 0x66, 0xe9]));
     for (const file of [nul, latin1]) {
-      const error = await failure(readTextFile(file, file));
+      const error = await requestFailure(readTextFile(file, file));
       expect(error.code).toBe(-32602);
       expect(error.message).toContain('is not a text file');
     }
@@ -80,16 +73,16 @@ describe('readTextFile', () => {
     writeFileSync(big, '');
     // Sparse: the size is there without writing 10 MB.
     truncateSync(big, MAX_FILE_BYTES + 1);
-    const error = await failure(readTextFile(big, big));
+    const error = await requestFailure(readTextFile(big, big));
     expect(error.message).toContain('is too large (10 MB;');
     // A fraction of a megabyte is shown to one decimal.
     truncateSync(big, MAX_FILE_BYTES + 512 * 1024);
-    expect((await failure(readTextFile(big, big))).message).toContain(
+    expect((await requestFailure(readTextFile(big, big))).message).toContain(
       'is too large (10.5 MB; Airlock reads and writes files up to 10 MB)',
     );
     // Exactly the limit is read (its zeros then make it binary, not too large).
     truncateSync(big, MAX_FILE_BYTES);
-    expect((await failure(readTextFile(big, big))).message).toContain('is not a text file');
+    expect((await requestFailure(readTextFile(big, big))).message).toContain('is not a text file');
     writeFileSync(path.join(root, 'ok.txt'), 'x'.repeat(1000));
     await expect(readTextFile(path.join(root, 'ok.txt'), 'ok.txt')).resolves.toHaveLength(1000);
   });
@@ -113,15 +106,21 @@ describe('readTextFile', () => {
       // Grown past the limit meanwhile: refused, never a cut copy.
       writeFileSync(file, 'small');
       grow = () => truncateSync(file, MAX_FILE_BYTES + 1);
-      expect((await failure(readTextFile(file, file))).message).toContain('is too large (10 MB;');
+      expect((await requestFailure(readTextFile(file, file))).message).toContain(
+        'is too large (10 MB;',
+      );
       // Grown to exactly the limit: read (its zeros make it binary, not too large).
       truncateSync(file, MAX_FILE_BYTES - 1);
       grow = () => truncateSync(file, MAX_FILE_BYTES);
-      expect((await failure(readTextFile(file, file))).message).toContain('is not a text file');
+      expect((await requestFailure(readTextFile(file, file))).message).toContain(
+        'is not a text file',
+      );
       // Grown far past it from more than half of it: the limit is what is named.
       truncateSync(file, 6 * 1024 * 1024);
       grow = () => truncateSync(file, 20 * 1024 * 1024);
-      expect((await failure(readTextFile(file, file))).message).toContain('is too large (10 MB;');
+      expect((await requestFailure(readTextFile(file, file))).message).toContain(
+        'is too large (10 MB;',
+      );
       expect(stat).toHaveBeenCalledTimes(4);
     } finally {
       stat.mockRestore();
@@ -140,21 +139,23 @@ describe('readTextFile', () => {
   it('refuses a FIFO and a folder at once instead of hanging, and reports a missing file', async () => {
     const folder = path.join(root, 'dir');
     mkdirSync(folder);
-    expect((await failure(readTextFile(folder, folder))).message).toContain('is a folder');
+    expect((await requestFailure(readTextFile(folder, folder))).message).toContain('is a folder');
     if (process.platform !== 'win32') {
       const fifo = path.join(root, 'fifo');
       execFileSync('mkfifo', [fifo]);
-      expect((await failure(readTextFile(fifo, fifo))).message).toContain('not a regular file');
+      expect((await requestFailure(readTextFile(fifo, fifo))).message).toContain(
+        'not a regular file',
+      );
     }
     const missing = path.join(root, 'missing.txt');
-    expect((await failure(readTextFile(missing, missing))).code).toBe(-32002);
+    expect((await requestFailure(readTextFile(missing, missing))).code).toBe(-32002);
     // Under a file rather than a folder: missing too (ENOTDIR), not an error opening it.
     writeFileSync(path.join(root, 'plain.txt'), 'x');
     const under = path.join(root, 'plain.txt', 'x.txt');
-    expect((await failure(readTextFile(under, under))).code).toBe(-32002);
+    expect((await requestFailure(readTextFile(under, under))).code).toBe(-32002);
     // Any other failure to open it is named by its code.
     const long = path.join(root, 'x'.repeat(300));
-    const error = await failure(readTextFile(long, 'long.txt'));
+    const error = await requestFailure(readTextFile(long, 'long.txt'));
     expect(error.code).toBe(-32602);
     expect(error.message).toContain('long.txt cannot be opened (ENAMETOOLONG)');
   });
@@ -166,7 +167,7 @@ describe('readTextFile', () => {
       writeFileSync(path.join(outside, 'secret.txt'), 'secret');
       const checked = path.join(root, 'a.txt');
       symlinkSync(path.join(outside, 'secret.txt'), checked);
-      const error = await failure(readTextFile(checked, checked));
+      const error = await requestFailure(readTextFile(checked, checked));
       expect(error.code).toBe(-32602);
       expect(error.message).toContain('became a symlink after it was checked');
     } finally {
@@ -215,7 +216,7 @@ describe('writeTextFile', () => {
       // The folder takes no new entries: the temporary file cannot be created.
       chmodSync(folder, 0o555);
       try {
-        const error = await failure(writeTextFile(file, root, 'replacement\n', file));
+        const error = await requestFailure(writeTextFile(file, root, 'replacement\n', file));
         expect(error.message).toContain('the file was left as it was');
         expect(readFileSync(file, 'utf8')).toBe('original\n');
         expect(readdirSync(folder)).toEqual(['a.txt']);
@@ -241,19 +242,19 @@ describe('writeTextFile', () => {
   });
 
   it('refuses the folder itself, a FIFO, a folder that cannot be made, and a folder now a link out', async () => {
-    expect((await failure(writeTextFile(root, root, 'x', 'root'))).message).toContain(
+    expect((await requestFailure(writeTextFile(root, root, 'x', 'root'))).message).toContain(
       'is the session folder itself',
     );
     if (process.platform !== 'win32') {
       const fifo = path.join(root, 'fifo');
       execFileSync('mkfifo', [fifo]);
-      expect((await failure(writeTextFile(fifo, root, 'x', 'fifo'))).message).toContain(
+      expect((await requestFailure(writeTextFile(fifo, root, 'x', 'fifo'))).message).toContain(
         'not a regular file',
       );
     }
     writeFileSync(path.join(root, 'plain.txt'), 'x');
     const under = path.join(root, 'plain.txt', 'sub', 'a.txt');
-    expect((await failure(writeTextFile(under, root, 'x', 'a.txt'))).message).toContain(
+    expect((await requestFailure(writeTextFile(under, root, 'x', 'a.txt'))).message).toContain(
       'its folder cannot be created (',
     );
     // The path was resolved inside; then its folder became a symlink to outside.
@@ -261,7 +262,7 @@ describe('writeTextFile', () => {
     try {
       symlinkSync(outside, path.join(root, 'swapped'));
       const swapped = path.join(root, 'swapped', 'a.txt');
-      expect((await failure(writeTextFile(swapped, root, 'x', 'a.txt'))).message).toContain(
+      expect((await requestFailure(writeTextFile(swapped, root, 'x', 'a.txt'))).message).toContain(
         "is no longer inside the session's folder",
       );
       expect(readdirSync(outside)).toEqual([]);
@@ -274,13 +275,13 @@ describe('writeTextFile', () => {
     writeFileSync(path.join(root, 'target.txt'), 'kept\n');
     const link = path.join(root, 'link.txt');
     symlinkSync('target.txt', link);
-    expect((await failure(writeTextFile(link, root, 'x', link))).message).toContain(
+    expect((await requestFailure(writeTextFile(link, root, 'x', link))).message).toContain(
       'symbolic link',
     );
     expect(readFileSync(path.join(root, 'target.txt'), 'utf8')).toBe('kept\n');
     mkdirSync(path.join(root, 'dir'));
     expect(
-      (await failure(writeTextFile(path.join(root, 'dir'), root, 'x', 'dir'))).message,
+      (await requestFailure(writeTextFile(path.join(root, 'dir'), root, 'x', 'dir'))).message,
     ).toContain('is a folder');
     // Exactly the limit is written.
     const limit = path.join(root, 'limit.txt');
@@ -288,7 +289,8 @@ describe('writeTextFile', () => {
     expect(statSync(limit).size).toBe(MAX_FILE_BYTES);
     const big = 'x'.repeat(MAX_FILE_BYTES + 1);
     expect(
-      (await failure(writeTextFile(path.join(root, 'big.txt'), root, big, 'big.txt'))).message,
+      (await requestFailure(writeTextFile(path.join(root, 'big.txt'), root, big, 'big.txt')))
+        .message,
     ).toContain('too large');
   });
 });

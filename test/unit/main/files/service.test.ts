@@ -1,5 +1,5 @@
 /** The file service on its own, with a stand-in session: what it shows, asks and answers. */
-import * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileService } from '../../../../main/core/files/service.js';
 import type { Session } from '../../../../main/core/session.js';
 import type { PermissionOutcome, TranscriptEvent } from '../../../../preload/contract.js';
+import { requestFailure } from '../../../helpers/request-error.js';
 
 let root: string;
 beforeEach(async () => {
@@ -45,15 +46,6 @@ function service(session: Session | undefined, askBeforeWrites = false) {
   });
 }
 
-async function failure(promise: Promise<unknown>): Promise<acp.RequestError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(acp.RequestError);
-  return error as acp.RequestError;
-}
-
 describe('FileService: reads', () => {
   it('reads a range of lines, and adds no line for a file that is not there', async () => {
     const { session, events } = standIn();
@@ -63,7 +55,7 @@ describe('FileService: reads', () => {
     expect(await files.read(undefined, { sessionId: 's', path: file, line: 2, limit: 1 })).toEqual({
       content: 'two\n',
     });
-    const missing = await failure(
+    const missing = await requestFailure(
       files.read(undefined, { sessionId: 's', path: path.join(root, 'b.txt') }),
     );
     expect(missing.code).toBe(-32002);
@@ -72,7 +64,7 @@ describe('FileService: reads', () => {
 
   it('shows a refusal in the transcript, without the JSON-RPC prefix, and passes it on', async () => {
     const { session, events } = standIn();
-    const error = await failure(
+    const error = await requestFailure(
       service(session).read(undefined, { sessionId: 's', path: 'relative.txt' }),
     );
     expect(error.code).toBe(-32602);
@@ -96,7 +88,7 @@ describe('FileService: reads', () => {
         throw new Error('the session broke');
       },
     } as unknown as Session;
-    const error = await failure(
+    const error = await requestFailure(
       service(broken).read(undefined, { sessionId: 's', path: '/x/\u0001.txt' }),
     );
     expect(error.code).toBe(-32603);
@@ -109,7 +101,7 @@ describe('FileService: reads', () => {
       },
       nextPromptKey: () => 'p',
     });
-    const written = await failure(
+    const written = await requestFailure(
       throwing.write(undefined, {
         sessionId: 's',
         path: path.join(root, 'a.txt'),
@@ -124,7 +116,9 @@ describe('FileService: reads', () => {
 
   it('answers "session not found" naming at most 100 characters of the id', async () => {
     const id = 'x'.repeat(150);
-    const error = await failure(service(undefined).read(undefined, { sessionId: id, path: '/a' }));
+    const error = await requestFailure(
+      service(undefined).read(undefined, { sessionId: id, path: '/a' }),
+    );
     expect(error.code).toBe(-32002);
     expect(error.message).toBe(
       `Session not found: "${'x'.repeat(100)}" is not a session of this agent in Airlock`,
@@ -198,7 +192,7 @@ describe('FileService: writes', () => {
   it('shows a refused write in the transcript and writes nothing', async () => {
     const { session, events } = standIn();
     const outside = path.join(path.dirname(root), 'outside.txt');
-    const error = await failure(
+    const error = await requestFailure(
       service(session).write(undefined, { sessionId: 's', path: outside, content: 'x' }),
     );
     expect(error.code).toBe(-32602);
@@ -252,7 +246,7 @@ describe('FileService: writes that ask first', () => {
     await files.write(undefined, { sessionId: 's', path: binary, content: 'y' });
     // A folder where the file is: it cannot be read, so no diff either (and the write is refused).
     mkdirSync(path.join(root, 'dir'));
-    await failure(
+    await requestFailure(
       files.write(undefined, { sessionId: 's', path: path.join(root, 'dir'), content: 'z' }),
     );
     expect(asked.map(({ request }) => request.toolCall.content)).toEqual([
@@ -285,7 +279,7 @@ describe('FileService: writes that ask first', () => {
     const { session, events } = standIn(answer);
     const file = path.join(root, 'a.txt');
     writeFileSync(file, 'before\n');
-    const error = await failure(
+    const error = await requestFailure(
       service(session, true).write(undefined, { sessionId: 's', path: file, content: 'after\n' }),
     );
     expect(error.code).toBe(-32600);
