@@ -19,6 +19,9 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 60_000,
           fileParallelism: false,
+          // A page under load (CI runs beside other work) can take seconds to reach a state a
+          // quiet machine reaches at once: waits give it as long as a locator's own wait.
+          expect: { poll: { timeout: 15_000 } },
         },
       },
     ],
