@@ -3,6 +3,7 @@ import type { AirlockCore } from '../../../main/core/core.js';
 import {
   clip,
   configViews,
+  contentView,
   mapUpdate,
   MAX_CHUNK_CHARS,
   splitText,
@@ -188,5 +189,69 @@ describe('the bounds on what one update carries', () => {
     expect(options[0]?.currentValue).toHaveLength(10_000);
     expect(options[0]?.category).toBe('model');
     expect(options[1]?.category).toBeUndefined();
+  });
+});
+
+describe('the rarer shapes of an update', () => {
+  it('describes audio and embedded resources by what they are, carrying only text as text', () => {
+    expect(
+      mapUpdate({
+        sessionUpdate: 'agent_message_chunk',
+        content: { type: 'audio', mimeType: 'audio/wav', data: 'UklGRg==' },
+      }),
+    ).toEqual({
+      events: [
+        { type: 'content', role: 'agent', content: { type: 'audio', mimeType: 'audio/wav' } },
+      ],
+    });
+    expect(
+      contentView({
+        type: 'resource',
+        resource: { uri: 'file:///notes.txt', mimeType: 'text/plain', text: 'the notes' },
+      }),
+    ).toEqual({ type: 'resource', uri: 'file:///notes.txt', text: 'the notes' });
+    // A binary resource: its bytes are never shown, only where it is from.
+    expect(
+      contentView({ type: 'resource', resource: { uri: 'file:///logo.png', blob: 'iVBORw==' } }),
+    ).toStrictEqual({ type: 'resource', uri: 'file:///logo.png', text: undefined });
+  });
+
+  it('gives no event for an empty text chunk, and changes nothing for a session_info_update without a title', () => {
+    expect(
+      mapUpdate({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: '' } }),
+    ).toStrictEqual({ events: [] });
+    expect(mapUpdate({ sessionUpdate: 'session_info_update', title: null })).toStrictEqual({
+      events: [],
+    });
+    expect(
+      mapUpdate({ sessionUpdate: 'session_info_update', updatedAt: '2026-12-02T00:00:00Z' }),
+    ).toStrictEqual({ events: [] });
+  });
+
+  it("lists a select's grouped choices in order, group after group", () => {
+    const [option] = configViews([
+      {
+        id: 'model',
+        name: 'Model',
+        type: 'select',
+        currentValue: 'fast-1',
+        options: [
+          {
+            group: 'fast',
+            name: 'Fast',
+            options: [
+              { value: 'fast-1', name: 'Fast one' },
+              { value: 'fast-2', name: 'Fast two' },
+            ],
+          },
+          { group: 'big', name: 'Big', options: [{ value: 'big', name: 'Big one' }] },
+        ],
+      },
+    ]);
+    expect(option?.choices).toEqual([
+      { value: 'fast-1', name: 'Fast one' },
+      { value: 'fast-2', name: 'Fast two' },
+      { value: 'big', name: 'Big one' },
+    ]);
   });
 });

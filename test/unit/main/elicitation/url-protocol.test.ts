@@ -56,8 +56,11 @@ describe('a URL elicitation on the desktop host', () => {
       normalised: true,
       registrableDomain: 'github.com',
     });
-    // Nothing is opened, or fetched, before consent.
+    // Nothing is opened, or fetched, before consent; no page to be done with yet.
     expect(openUrl).not.toHaveBeenCalled();
+    await expect(
+      core.invoke('elicitation:finishUrl', { key, cardKey: card.cardKey, how: 'done' }),
+    ).rejects.toThrow('That page is no longer waiting');
     await core.invoke('elicitation:openUrl', { key, cardKey: card.cardKey, where: 'window' });
     expect(openUrl).toHaveBeenCalledWith('https://github.com/login/oauth/authorize?x=1', 'window');
     expect(await answers(recorder, key)).toEqual([{ result: { action: 'accept' } }]);
@@ -76,6 +79,10 @@ describe('a URL elicitation on the desktop host', () => {
     await expect(
       core.invoke('elicitation:finishUrl', { key, cardKey: card.cardKey, how: 'done' }),
     ).rejects.toThrow('That page is no longer waiting');
+    await expect(
+      core.invoke('elicitation:openUrl', { key, cardKey: card.cardKey, where: 'window' }),
+    ).rejects.toThrow('That request is no longer waiting for an answer');
+    expect(openUrl).toHaveBeenCalledTimes(2);
   });
 
   it('keeps the card when the host cannot open the URL, and says why', async () => {
@@ -93,6 +100,18 @@ describe('a URL elicitation on the desktop host', () => {
     expect(recorder.summaries.get(key)?.pendingCards).toBe(1);
     await core.invoke('elicitation:respond', { key, cardKey: card.cardKey, action: 'decline' });
     expect(await answers(recorder, key)).toEqual([{ result: { action: 'decline' } }]);
+  });
+
+  it('opens the URL of a tab closed meanwhile without an error, and answers nothing more', async () => {
+    let close: () => Promise<unknown> = async () => undefined;
+    const openUrl = vi.fn(async () => void (await close()));
+    const { core, recorder, key } = await withAgent('elicit', { openUrl });
+    close = () => core.invoke('session:close', { key });
+    await core.invoke('session:prompt', { key, text: JSON.stringify([signIn('gone-1')]) });
+    const card = (await recorder.event(key, 'url_elicitation')) as UrlCard;
+    await core.invoke('elicitation:openUrl', { key, cardKey: card.cardKey, where: 'window' });
+    expect(openUrl).toHaveBeenCalledTimes(1);
+    expect(await recorder.event(key, 'elicitation_resolved')).toMatchObject({ action: 'cancel' });
   });
 
   it('refuses a duplicate outstanding id and keeps the first; refuses URLs it will not open', async () => {
@@ -290,5 +309,138 @@ describe('URL mode turned off in the settings', () => {
         }),
       },
     ]);
+  });
+});
+
+describe('elicitation/complete before the user consented', () => {
+  it('closes only that card, answers it "cancel", and opens nothing', async () => {
+    const openUrl = vi.fn(async () => undefined);
+    const { core, recorder, key } = await withAgent('elicit-raw', { openUrl });
+    const create = (id: string, elicitationId: string) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: 'elicitation/create',
+        params: { ...signIn(elicitationId), sessionId: '$SESSION' },
+      });
+    const completing = (params?: unknown) =>
+      JSON.stringify({ jsonrpc: '2.0', method: 'elicitation/complete', params });
+    const complete = completing({ elicitationId: 'early' });
+    // Completions without params, or of no outstanding id, are ignored quietly (the SDK logs a
+    // throw from a notification handler as "Error handling notification").
+    const odd = [completing(), completing(null), completing({ elicitationId: 'nobody' })];
+    const logged = vi.spyOn(console, 'error');
+    // Two outstanding on one connection; "early" is completed (twice) before any consent.
+    await core.invoke('session:prompt', {
+      key,
+      text: JSON.stringify({
+        lines: [create('u1', 'other'), create('u2', 'early'), ...odd, complete, complete],
+        await: ['u1', 'u2'],
+      }),
+    });
+    const done = await recorder.event(key, 'url_elicitation_done');
+    const cards = recorder
+      .transcript(key)
+      .filter((event): event is UrlCard => event.type === 'url_elicitation');
+    expect(cards).toHaveLength(2);
+    const [other, early] = cards as [UrlCard, UrlCard];
+    expect(done).toEqual({
+      type: 'url_elicitation_done',
+      cardKey: early.cardKey,
+      how: 'completed',
+    });
+    // The other card waits on for the user: nothing ended it.
+    expect(recorder.summaries.get(key)?.pendingCards).toBe(1);
+    await expect(
+      core.invoke('elicitation:openUrl', { key, cardKey: early.cardKey, where: 'window' }),
+    ).rejects.toThrow('That request is no longer waiting for an answer');
+    await core.invoke('elicitation:respond', { key, cardKey: other.cardKey, action: 'decline' });
+    await recorder.event(key, 'turn_end');
+    const said = JSON.parse(recorder.text(key)) as { responses: { id: string }[] };
+    expect(said.responses.toSorted((a, b) => a.id.localeCompare(b.id))).toEqual([
+      { jsonrpc: '2.0', id: 'u1', result: { action: 'decline' } },
+      { jsonrpc: '2.0', id: 'u2', result: { action: 'cancel' } },
+    ]);
+    expect(
+      recorder.transcript(key).filter((event) => event.type === 'url_elicitation_done'),
+    ).toEqual([done]);
+    expect(recorder.transcript(key)).toContainEqual({
+      type: 'elicitation_resolved',
+      cardKey: early.cardKey,
+      action: 'cancel',
+    });
+    expect(openUrl).not.toHaveBeenCalled();
+    expect(logged).not.toHaveBeenCalledWith('Error handling notification', expect.anything());
+    logged.mockRestore();
+  });
+});
+
+describe('the end of the waits of an agent or a tab', () => {
+  async function twoAgents() {
+    const openUrl = vi.fn(async () => undefined);
+    const first = fixtureSpec('url-flow', 'agent-exits');
+    const second = fixtureSpec('elicit', 'agent-stays');
+    const started = await startCore([first, second], timeouts, { openUrl });
+    core = started.core;
+    const { recorder } = started;
+    const one = await readySession(core, recorder, first.name, started.dir);
+    const two = await readySession(core, recorder, second.name, started.dir);
+    // Agent two's card is opened, so it waits for the page, and its turn ends.
+    await core.invoke('session:prompt', { key: two, text: JSON.stringify([signIn('flow-1')]) });
+    const cardTwo = (await recorder.event(two, 'url_elicitation')) as UrlCard;
+    await core.invoke('elicitation:openUrl', {
+      key: two,
+      cardKey: cardTwo.cardKey,
+      where: 'window',
+    });
+    await recorder.event(two, 'turn_end');
+    return { core, recorder, one, two, cardTwo };
+  }
+
+  it('an agent that exits ends only its own waiting cards', async () => {
+    const { core, recorder, one, two, cardTwo } = await twoAgents();
+    // Another tab's card is not this tab's to open or finish.
+    await expect(
+      core.invoke('elicitation:openUrl', { key: one, cardKey: cardTwo.cardKey, where: 'window' }),
+    ).rejects.toThrow('That request is no longer waiting for an answer');
+    await expect(
+      core.invoke('elicitation:finishUrl', { key: one, cardKey: cardTwo.cardKey, how: 'done' }),
+    ).rejects.toThrow('That page is no longer waiting');
+    await core.invoke('session:prompt', { key: one, text: 'https://one.example.com/ exit' });
+    const cardOne = (await recorder.event(one, 'url_elicitation')) as UrlCard;
+    await core.invoke('elicitation:openUrl', {
+      key: one,
+      cardKey: cardOne.cardKey,
+      where: 'window',
+    });
+    expect(await recorder.event(one, 'url_elicitation_done')).toMatchObject({
+      how: 'agent_exited',
+    });
+    // Agent two's card, with the same id, still waits for its page.
+    expect(recorder.transcript(two).some((event) => event.type === 'url_elicitation_done')).toBe(
+      false,
+    );
+    await core.invoke('elicitation:finishUrl', { key: two, cardKey: cardTwo.cardKey, how: 'done' });
+    expect(await recorder.event(two, 'url_elicitation_done')).toMatchObject({ how: 'done' });
+  });
+
+  it('closing a tab ends only that tab\u2019s waiting cards, not a card still asking consent', async () => {
+    const { core, recorder, one, two, cardTwo } = await twoAgents();
+    await core.invoke('session:prompt', { key: one, text: 'https://one.example.com/' });
+    const cardOne = (await recorder.event(one, 'url_elicitation')) as UrlCard;
+    await core.invoke('session:close', { key: one });
+    // The consent card ends with its tab as a cancelled card; no page was waited for.
+    await recorder.event(one, 'elicitation_resolved');
+    expect(
+      recorder.transcript(one).filter((event) => event.type === 'url_elicitation_done'),
+    ).toEqual([]);
+    expect(recorder.transcript(one)).toContainEqual(
+      expect.objectContaining({ type: 'elicitation_resolved', cardKey: cardOne.cardKey }),
+    );
+    expect(recorder.transcript(two).some((event) => event.type === 'url_elicitation_done')).toBe(
+      false,
+    );
+    await core.invoke('elicitation:finishUrl', { key: two, cardKey: cardTwo.cardKey, how: 'done' });
+    expect(await recorder.event(two, 'url_elicitation_done')).toMatchObject({ how: 'done' });
   });
 });

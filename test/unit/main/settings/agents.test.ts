@@ -249,6 +249,23 @@ describe('saving an agent', () => {
     expect(await read()).toBe('{ "agent_servers": { "Late": { "command": "late" } } }');
   });
 
+  it('refuses to change an agent the file no longer has, instead of adding it again', async () => {
+    const { call, read, path } = await withSettings(
+      '{ "agent_servers": { "Gone": { "command": "gone" } } }',
+    );
+    // Removed by hand a moment ago; the app may not have reloaded yet.
+    await writeFile(path, '{ "agent_servers": {} }');
+    await expect(
+      call('settings:saveAgent', {
+        originalName: 'Gone',
+        agent: { name: 'Gone', command: 'other', args: [], env: [], urlDomains: [] },
+      }),
+    ).rejects.toThrow(
+      'There is no agent named "Gone" in the settings file any more. Reload the settings.',
+    );
+    expect(await read()).toBe('{ "agent_servers": {} }');
+  });
+
   it('sends no agents event when a save changes nothing', async () => {
     const { call, agentEvents } = await withSettings(ZED);
     const before = agentEvents.length;
@@ -440,6 +457,8 @@ describe('testing an agent', () => {
       agentName: 'Demo Agent',
       ok: true,
       name: 'airlock-demo-agent',
+      title: 'Airlock Demo Agent',
+      version: '0.1.0',
       protocolVersion: 1,
       authMethods: [],
       session: { ok: true, modes: ['ask', 'code'] },
@@ -464,6 +483,30 @@ describe('testing an agent', () => {
       ],
       session: { ok: false, authRequired: true },
     });
+  });
+
+  it.each([
+    ['signs in', {}, { ok: true }],
+    [
+      'is refused',
+      { SCRIPTED_AUTH_REFUSE: 'The key was revoked' },
+      { ok: false, authRequired: true, error: expect.stringContaining('The key was revoked') },
+    ],
+  ])('says which method it signed in with when it %s', async (_how, env, session) => {
+    const agent = fixtureSpec('auth-env');
+    const { call } = await withSettings(
+      JSON.stringify({
+        agent_servers: {
+          [agent.name]: {
+            command: agent.command,
+            args: agent.args,
+            env: { FOO_KEY: 'k1', ...env },
+          },
+        },
+      }),
+    );
+    const report = await call('settings:testAgent', { agentName: agent.name });
+    expect(report.session).toMatchObject({ ...session, signedInWith: 'foo-key' });
   });
 
   it('says why an agent that cannot start did not', async () => {
@@ -537,11 +580,16 @@ describe('testing an agent', () => {
     expect(long?.name.endsWith('y…')).toBe(true);
     expect(Array.from(long?.value ?? '')).toHaveLength(10_000);
     expect(long?.value.startsWith('"xxx')).toBe(true);
-    expect(report.session).toMatchObject({ ok: true, configOptions: [] });
+    expect(report.session).toMatchObject({ ok: true });
     const modes = report.session?.ok ? report.session.modes : [];
+    const options = report.session?.ok ? report.session.configOptions : [];
+    expect(options).toHaveLength(100);
+    expect(options.at(-1)).toBe('o99');
     expect(modes).toHaveLength(100);
     expect(modes[0]).toBe(`${'m'.repeat(9_999)}…`);
     expect(modes[1]).toBe('mode-1');
+    // At the contract's bound exactly: kept whole.
+    expect(modes[2]).toBe('n'.repeat(10_000));
   });
 
   it('refuses an agent that is not configured', async () => {
@@ -565,7 +613,8 @@ async function until(condition: () => boolean, what: string): Promise<void> {
 
 /**
  * An agent that says more than the contract takes: a capability with a 20,000-character name and
- * value, 250 more, and 150 modes, the first with a 20,000-character id.
+ * value, 250 more, and 150 modes, the first with a 20,000-character id, the third with one of
+ * 10,000 (the bound itself), and 150 configuration options.
  */
 function verboseAgent() {
   const script = `
@@ -578,8 +627,10 @@ function verboseAgent() {
         capabilities.many = Object.fromEntries(many(250, (index) => ['k' + index, true]));
         send({ id, result: { protocolVersion: 1, agentCapabilities: capabilities } });
       } else if (method === 'session/new') {
-        const modes = many(150, (index) => ({ id: index ? 'mode-' + index : 'm'.repeat(20000), name: 'Mode' }));
-        send({ id, result: { sessionId: 's1', modes: { currentModeId: 'mode-1', availableModes: modes } } });
+        const modeId = (index) => (index === 0 ? 'm'.repeat(20000) : index === 2 ? 'n'.repeat(10000) : 'mode-' + index);
+        const modes = many(150, (index) => ({ id: modeId(index), name: 'Mode' }));
+        const configOptions = many(150, (index) => ({ id: 'o' + index, name: 'Option', type: 'boolean', currentValue: false }));
+        send({ id, result: { sessionId: 's1', modes: { currentModeId: 'mode-1', availableModes: modes }, configOptions } });
       } else if (id !== undefined) {
         send({ id, result: {} });
       }

@@ -3,9 +3,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  exitText,
   MAX_TERMINALS_PER_SESSION,
   SessionTerminals,
 } from '../../../../main/core/terminals/manager.js';
+import type { TerminalShown } from '../../../../main/core/terminals/live.js';
+import { Terminal } from '../../../../main/core/terminals/terminal.js';
 import { alive } from '../../../helpers/processes.js';
 
 const node = process.execPath;
@@ -23,6 +26,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
+  vi.restoreAllMocks();
   await terminals.close();
   await rm(folder, { recursive: true, force: true });
 });
@@ -458,5 +462,94 @@ describe('ending while it starts', () => {
       code: -32800,
       message: expect.stringContaining('the wait was withdrawn'),
     });
+  });
+});
+
+describe('what the transcript and the agent are told', () => {
+  it('gives each terminal and each refusal a line of its own, replaced only by its own end', async () => {
+    const first = await run('true', []);
+    const second = await run('true', []);
+    expect(terminals.has(first.terminalId)).toBe(true);
+    await expect(terminals.create({ sessionId: 's', command: 'true', cwd: 'a' })).rejects.toThrow();
+    await expect(terminals.create({ sessionId: 's', command: 'true', cwd: 'b' })).rejects.toThrow();
+    // Two lines per command (its start, then its end in its place), one per refusal.
+    const ids = lines.map((line) => line.id);
+    expect(new Set(ids).size).toBe(4);
+    expect(ids.slice(0, 4)).toEqual([
+      `terminal-${first.terminalId}`,
+      `terminal-${first.terminalId}`,
+      `terminal-${second.terminalId}`,
+      `terminal-${second.terminalId}`,
+    ]);
+    expect(ids[4]).toMatch(/^terminal-refused-/);
+    expect(ids[5]).toMatch(/^terminal-refused-/);
+    expect(ids[4]).not.toBe(ids[5]);
+  });
+
+  it('shows what a terminal writes as it runs, and how it ended', async () => {
+    const shown: TerminalShown[] = [];
+    const watched = new SessionTerminals(folder, {
+      line: () => undefined,
+      output: (event) => shown.push(event),
+    });
+    try {
+      const { terminalId } = await watched.create({
+        sessionId: 's',
+        command: node,
+        args: ['-e', "process.stdout.write('hi')"],
+      });
+      await vi.waitFor(() =>
+        expect(shown.at(-1)).toEqual({
+          type: 'terminal_output',
+          terminalId,
+          output: 'hi',
+          truncated: false,
+          exitStatus: { exitCode: 0, signal: null },
+        }),
+      );
+    } finally {
+      await watched.close();
+    }
+  });
+
+  it('runs a command given no args with none', async () => {
+    const { terminalId } = await terminals.create({ sessionId: 's', command: 'echo' });
+    await terminals.waitForExit({ sessionId: 's', terminalId });
+    expect((await terminals.output({ sessionId: 's', terminalId })).output).toBe('\n');
+  });
+
+  it('shows a half-written character at the end of the output once the command has ended', async () => {
+    const { output } = await run(node, [
+      '-e',
+      "process.stdout.write(Buffer.from('x€').subarray(0, 3))",
+    ]);
+    expect(output.output).toBe('x\ufffd');
+  });
+
+  it('refuses a create once the session has ended, before it checks or starts anything', async () => {
+    await terminals.close();
+    await expect(
+      terminals.create({ sessionId: 's', command: 'airlock-no-such-program', cwd: 'relative' }),
+    ).rejects.toMatchObject({
+      code: -32600,
+      message: expect.stringContaining('the session has ended'),
+    });
+    expect(lines).toEqual([]);
+  });
+
+  it("quotes at most 300 characters of a start failure's own words", async () => {
+    // Out of file descriptors, Node names the whole program in its words (up to PATH_MAX).
+    const words = `spawn ${'/deep'.repeat(200)} EMFILE`;
+    vi.spyOn(Terminal, 'start').mockRejectedValueOnce(
+      Object.assign(new Error(words), { code: 'EMFILE' }),
+    );
+    await expect(terminals.create({ sessionId: 's', command: 'true' })).rejects.toMatchObject({
+      message: `Invalid params: true could not be started (${words.slice(0, 300)}).`,
+    });
+  });
+
+  it('says "exited with code ?" for an end with neither code nor signal', () => {
+    expect(exitText({ exitCode: null, signal: null })).toBe('exited with code ?');
+    expect(exitText({ exitCode: 0, signal: null })).toBe('exited with code 0');
   });
 });
