@@ -3,8 +3,9 @@
  * closed, the last tab of one agent closed while another agent's stay, a tab opened while a card
  * waits, what an agent is told when it names a session that is not its own, the limit on updates
  * held before `session/new` answers, what a text chunk sends to the UI, restarting a failed tab
- * while another agent's tab runs, a mode the agent did not list, and stopping one of two tabs
- * starting on the same process.
+ * while another agent's tab runs, a mode the agent did not list, stopping one of two tabs
+ * starting on the same process, a process started only to list history (which tabs keep it, and
+ * what stopping it leaves), and settings that changed only in the order of their variables.
  */
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -321,6 +322,30 @@ describe("a new tab after its agent's settings changed", () => {
     await recorder.event(fresh, 'turn_end');
   });
 
+  it('joins the running process when only the order of its variables changed', async () => {
+    const { core: started, recorder, dir, agent, pid, settingsPath } = await agentWithPidFile();
+    /** Saves the agent's variables in the order given. */
+    const save = async (order: 'first' | 'last') => {
+      const settings = JSON.parse(await readFile(settingsPath, 'utf8')) as {
+        agent_servers: Record<string, { env: Record<string, string> }>;
+      };
+      const { env } = settings.agent_servers[agent.name]!;
+      const extra = { ORDER_CHECK: '1' };
+      settings.agent_servers[agent.name]!.env =
+        order === 'first' ? { ...extra, ...env } : { ...env, ...extra };
+      await writeFile(settingsPath, JSON.stringify(settings));
+      await started.init();
+    };
+    await save('last');
+    await readySession(started, recorder, agent.name, dir);
+    const running = await pid('before');
+
+    await save('first');
+    await readySession(started, recorder, agent.name, dir);
+    await expect(pid('before')).resolves.toBe(running);
+    expect(alive(running)).toBe(true);
+  });
+
   it('stops both processes when the core is disposed', async () => {
     const { core: started, recorder, dir, agent, edit, pid } = await agentWithPidFile();
     await readySession(started, recorder, agent.name, dir);
@@ -382,10 +407,13 @@ describe('an agent started only to list its history', () => {
   const IDLE_MS = 123_457;
 
   /** The scripted agent, writing its pid; and a core that stops idle agents after IDLE_MS. */
-  async function historyCore() {
+  async function historyCore(scenario = 'basic', others: AgentSpec[] = [], env = {}) {
     const pidFile = join(await mkdtemp(join(tmpdir(), 'airlock-pid-')), 'agent.pid');
-    const agent: AgentSpec = { ...fixtureSpec('basic'), env: { SCRIPTED_PID_FILE: pidFile } };
-    const started = await startCore([agent], timeouts, { idleAgentMs: IDLE_MS });
+    const agent: AgentSpec = {
+      ...fixtureSpec(scenario),
+      env: { ...env, SCRIPTED_PID_FILE: pidFile },
+    };
+    const started = await startCore([agent, ...others], timeouts, { idleAgentMs: IDLE_MS });
     core = started.core;
     return { ...started, agent, pid: async () => Number(await readFile(pidFile, 'utf8')) };
   }
@@ -431,5 +459,87 @@ describe('an agent started only to list its history', () => {
     await core!.invoke('session:prompt', { key, text: 'still there?' });
     expect((await recorder.event(key, 'turn_end')).stopReason).toBe('end_turn');
     expect(alive(listed)).toBe(true);
+  });
+
+  it("stops though another agent's tab runs", async () => {
+    const other = fixtureSpec('basic', 'other');
+    const { agent, dir, pid, recorder } = await historyCore('basic', [other]);
+    const theirs = await readySession(core!, recorder, other.name, dir);
+    const idle = await listHistory(agent.name, dir);
+    const listed = await pid();
+
+    idle();
+    await expect.poll(() => alive(listed), { timeout: 5_000 }).toBe(false);
+    expect(recorder.summaries.get(theirs)?.status).toBe('ready');
+  });
+
+  it('stays for a tab still starting on it', async () => {
+    // Its session/new answers once three wait.
+    const { agent, dir, pid, recorder } = await historyCore('new-held');
+    const idle = await listHistory(agent.name, dir);
+    const listed = await pid();
+    const { key } = (await core!.invoke('session:create', { agentName: agent.name, cwd: dir })) as {
+      key: string;
+    };
+    await agentLogContains(core!, agent.name, '1 session/new waiting');
+
+    idle();
+    // Two more tabs, on the same process, let the three open.
+    await Promise.all([0, 1].map(() => readySession(core!, recorder, agent.name, dir)));
+    await recorder.status(key, 'ready');
+    expect(await pid()).toBe(listed);
+  });
+
+  it('is not the process the next tab starts on, though it is still going', async () => {
+    // It ends only at SIGKILL, after a grace period.
+    const lingering = { SCRIPTED_IGNORE_TERM: '1', SCRIPTED_LINGER: '1' };
+    const { agent, dir, pid, recorder } = await historyCore('basic', [], lingering);
+    const idle = await listHistory(agent.name, dir);
+    const listed = await pid();
+
+    idle();
+    const key = await readySession(core!, recorder, agent.name, dir);
+    expect(await pid()).not.toBe(listed);
+    await core!.invoke('session:prompt', { key, text: 'hello' });
+    expect((await recorder.event(key, 'turn_end')).stopReason).toBe('end_turn');
+  });
+
+  it("leaves the agent's newer process, started with new settings, to the next tab", async () => {
+    const { agent, dir, pid, recorder, settingsPath } = await historyCore();
+    const idle = await listHistory(agent.name, dir);
+    const listed = await pid();
+    // Saved with one more variable: the next tab starts a new process.
+    const settings = JSON.parse(await readFile(settingsPath, 'utf8')) as {
+      agent_servers: Record<string, { env: Record<string, string> }>;
+    };
+    settings.agent_servers[agent.name]!.env.EDITED = '1';
+    await writeFile(settingsPath, JSON.stringify(settings));
+    await core!.init();
+    await readySession(core!, recorder, agent.name, dir);
+    const newer = await pid();
+    expect(newer).not.toBe(listed);
+
+    idle();
+    await expect.poll(() => alive(listed), { timeout: 5_000 }).toBe(false);
+    await readySession(core!, recorder, agent.name, dir);
+    expect(await pid()).toBe(newer);
+  });
+
+  it('waits anew from a later list, and its wait keeps nothing running', async () => {
+    const { agent, dir } = await historyCore();
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    const cleared = vi.spyOn(globalThis, 'clearTimeout');
+    try {
+      await core!.invoke('session:history', { agentName: agent.name, cwd: dir });
+      const at = timers.mock.calls.findIndex(([, ms]) => ms === IDLE_MS);
+      const first = timers.mock.results[at]?.value as NodeJS.Timeout;
+      // A host with nothing else to do (the web host stopping, say) does not wait for it.
+      expect(first.hasRef()).toBe(false);
+      await core!.invoke('session:history', { agentName: agent.name, cwd: dir });
+      expect(cleared).toHaveBeenCalledWith(first);
+    } finally {
+      timers.mockRestore();
+      cleared.mockRestore();
+    }
   });
 });

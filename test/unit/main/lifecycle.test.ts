@@ -3,7 +3,7 @@
  * closing another tab or restarting a tab that others share does not, and disposing of the
  * core stops them all. Checked on the real processes, by pid.
  */
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -158,5 +158,80 @@ describe('restarting a tab whose session failed', () => {
     expect(alive(pid)).toBe(true);
     expect(recorder.summaries.get(working)?.status).toBe('ready');
     expect(recorder.transcript(working).some((event) => event.type === 'agent_exit')).toBe(false);
+  });
+});
+
+describe('a tab opened after its agent failed to start', () => {
+  it('starts a new process, not the one that failed', async () => {
+    const marker = join(await mkdtemp(join(tmpdir(), 'airlock-once-')), 'failed');
+    const spec: AgentSpec = {
+      ...fixtureSpec('basic', 'once'),
+      env: { SCRIPTED_FAIL_ONCE: marker },
+    };
+    const started = await startCore([spec], timeouts);
+    core = started.core;
+    const { recorder, dir } = started;
+    const failed = await settledSession(core, recorder, spec.name, dir);
+    expect(failed.summary.status).toBe('failed');
+
+    const key = await readySession(core, recorder, spec.name, dir);
+    await turnWorks(started, key, 'second start');
+  });
+});
+
+describe('a tab restarted after its agent left the settings', () => {
+  it('fails, naming the agent', async () => {
+    const spec = fixtureSpec('new-fails-quietly', 'leaving');
+    const started = await startCore([spec], timeouts);
+    core = started.core;
+    const { recorder, dir, settingsPath } = started;
+    const failed = await settledSession(core, recorder, spec.name, dir);
+    expect(failed.summary.status).toBe('failed');
+    await writeFile(settingsPath, JSON.stringify({ agent_servers: {} }));
+    await core.init();
+
+    await core.invoke('session:restart', { key: failed.key });
+    await recorder.until(
+      () => recorder.summaries.get(failed.key)?.error === 'No agent named "leaving"',
+      () => `the restart to fail naming the agent; ${recorder.summaries.get(failed.key)?.error}`,
+    );
+    expect(recorder.summaries.get(failed.key)?.status).toBe('failed');
+  });
+});
+
+describe("a start stopped after its agent's settings changed", () => {
+  it('leaves the process started with the new settings to the next tab', async () => {
+    const agent = await pidAgent('never-answer', 'switching');
+    const started = await startCore([agent.spec], timeouts);
+    core = started.core;
+    const { recorder, dir, settingsPath } = started;
+    const name = agent.spec.name;
+    // Its first process never answers initialize.
+    const { key: hanging } = (await core.invoke('session:create', {
+      agentName: name,
+      cwd: dir,
+    })) as {
+      key: string;
+    };
+    await expect.poll(() => agent.pid().catch(() => 0), { timeout: 10_000 }).toBeGreaterThan(0);
+    const old = await agent.pid();
+    // Now the settings run it as the basic agent: the next tab starts a new process.
+    const settings = JSON.parse(await readFile(settingsPath, 'utf8')) as {
+      agent_servers: Record<string, { args: string[] }>;
+    };
+    settings.agent_servers[name]!.args = fixtureSpec('basic', name).args;
+    await writeFile(settingsPath, JSON.stringify(settings));
+    await core.init();
+    await readySession(core, recorder, name, dir);
+    const newer = await agent.pid();
+    expect(newer).not.toBe(old);
+
+    await core.invoke('session:stopStart', { key: hanging });
+    // The stopped start has ended once its process has (the log says so).
+    await expect
+      .poll(() => readFile(join(dir, 'logs', `${name}.log`), 'utf8'), { timeout: 10_000 })
+      .toContain('was stopped by SIGTERM');
+    await readySession(core, recorder, name, dir);
+    expect(await agent.pid()).toBe(newer);
   });
 });

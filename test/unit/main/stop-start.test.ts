@@ -140,6 +140,60 @@ describe('session:stopStart', () => {
     expect(recorder.summaries.get(key)?.status).toBe('failed');
   });
 
+  it('lets a stopped tab go of its process when its sign-in answers after the stop', async () => {
+    // Each sign-in answers once the test signals the agent: after the stop.
+    const spec = hanging('auth-required', await mkdtemp(join(tmpdir(), 'airlock-pid-')));
+    const agent = { ...spec, env: { ...spec.env, SCRIPTED_AUTH_HANG: 'signal' } };
+    const started = await startCore([agent], timeouts);
+    core = started.core;
+    const { recorder, dir } = started;
+    const stopped = await create(agent.name, dir);
+    const kept = await create(agent.name, dir);
+    await recorder.status(stopped, 'auth_required');
+    await recorder.status(kept, 'auth_required');
+    const pid = await pidOf(agent.pidFile);
+    const signIns = [stopped, kept].map((key) =>
+      core!.invoke('agent:authenticate', { key, methodId: 'login' }),
+    );
+    await recorder.status(stopped, 'starting');
+    await recorder.status(kept, 'starting');
+    // The other tab signing in on the same process keeps it running.
+    await core.invoke('session:stopStart', { key: stopped });
+    await recorder.status(stopped, 'failed');
+    expect(alive(pid)).toBe(true);
+
+    process.kill(pid, 'SIGUSR2');
+    await recorder.status(kept, 'ready');
+    await Promise.all(signIns);
+    // The stopped tab's late sign-in opened nothing: closing the last tab that uses the process
+    // stops it.
+    await core.invoke('session:close', { key: kept });
+    await expect.poll(() => alive(pid), { timeout: 5_000 }).toBe(false);
+    expect(recorder.summaries.get(stopped)?.status).toBe('failed');
+  });
+
+  it('lets a stopped tab go of its process when the shared sign-in with a variable answers after the stop', async () => {
+    const spec = hanging('auth-env', await mkdtemp(join(tmpdir(), 'airlock-pid-')));
+    const agent = { ...spec, env: { ...spec.env, FOO_KEY: 'k', SCRIPTED_AUTH_HANG: 'signal' } };
+    const started = await startCore([agent], timeouts);
+    core = started.core;
+    const { recorder, dir } = started;
+    // Both start together and wait on one sign-in, which the first tab's start sent.
+    const stopped = await create(agent.name, dir);
+    const kept = await create(agent.name, dir);
+    const pid = await pidOf(agent.pidFile);
+    await agentLogContains(core, agent.name, 'authenticate foo-key');
+    await core.invoke('session:stopStart', { key: stopped });
+    await recorder.status(stopped, 'failed');
+    expect(alive(pid)).toBe(true);
+
+    process.kill(pid, 'SIGUSR2');
+    await recorder.status(kept, 'ready');
+    await core.invoke('session:close', { key: kept });
+    await expect.poll(() => alive(pid), { timeout: 5_000 }).toBe(false);
+    expect(recorder.summaries.get(stopped)?.status).toBe('failed');
+  });
+
   it('refuses a session that is not starting', async () => {
     const started = await startCore([], timeouts);
     core = started.core;
