@@ -224,7 +224,9 @@ describe('an agent that can resume but not load', () => {
     await core.dispose();
 
     const next = await restartOn(dir, settingsPath);
-    const [entry] = (await history(next.core, resumer.name, dir)).entries;
+    const listed = await history(next.core, resumer.name, dir);
+    expect(listed.canReopen).toBe(true);
+    const [entry] = listed.entries;
     expect(entry?.title).toBe('remember me');
     const { key: reopened } = (await next.core.invoke('session:reopen', {
       agentName: resumer.name,
@@ -314,5 +316,47 @@ describe('the kept tabs', () => {
     expect(tabs.map((tab) => tab.title)).toEqual(['Kept']);
     await next.core.invoke('session:dismissSaved', {});
     expect(await next.core.invoke('session:listSaved', {})).toEqual({ tabs: [] });
+  });
+
+  it('all reopen at once, and one taken already is no longer on offer', async () => {
+    const { core, recorder, dir, settingsPath } = await started();
+    await turn(core, recorder, await readySession(core, recorder, DEMO, dir), '/title One');
+    await turn(core, recorder, await readySession(core, recorder, DEMO, dir), '/title Two');
+    await core.dispose();
+
+    const next = await restartOn(dir, settingsPath);
+    const { tabs } = (await next.core.invoke('session:listSaved', {})) as {
+      tabs: SavedTabView[];
+    };
+    const { keys } = (await next.core.invoke('session:reopenSaved', {})) as { keys: string[] };
+    expect(keys).toHaveLength(2);
+    for (const key of keys) {
+      await next.recorder.status(key, 'ready');
+    }
+    expect(keys.map((key) => next.recorder.summaries.get(key)?.title).sort()).toEqual([
+      'One',
+      'Two',
+    ]);
+    await expect(next.core.invoke('session:reopenSaved', { id: tabs[0]!.id })).rejects.toThrow(
+      'That session is no longer on offer',
+    );
+  });
+
+  it('reopen the others when one cannot, and say how many could not', async () => {
+    const { core, recorder, dir, settingsPath } = await started();
+    const gone = await mkdtemp(join(tmpdir(), 'airlock-gone-'));
+    await turn(core, recorder, await readySession(core, recorder, DEMO, gone), '/title Gone');
+    await turn(core, recorder, await readySession(core, recorder, DEMO, dir), '/title Here');
+    await core.dispose();
+    await rm(gone, { recursive: true, force: true });
+
+    const next = await restartOn(dir, settingsPath);
+    const error = (await next.core
+      .invoke('session:reopenSaved', {})
+      .catch((e: unknown) => e)) as Error;
+    expect(error.message).toMatch(/^Could not reopen 1 of 2: \S/);
+    const opened = [...next.recorder.summaries.values()];
+    expect(opened.map((summary) => summary.title)).toEqual(['Here']);
+    await next.recorder.status(opened[0]!.key, 'ready');
   });
 });
