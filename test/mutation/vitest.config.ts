@@ -28,8 +28,11 @@ function inChildProcesses(): Plugin {
  * The test files `AIRLOCK_MUTATION_TESTS` names (comma-separated), else every unit test. A change
  * to a module the core imports (attention.ts, say) reaches nearly every core test, each starting
  * real agents: a run over such a module with its own test files alone takes minutes, not hours.
+ * Always with the test that loads every module, so that a change that makes a module throw as it
+ * loads fails a test (and is not counted as survived because no test of the file could run).
  */
-const only = process.env.AIRLOCK_MUTATION_TESTS?.split(',').filter(Boolean);
+const named = process.env.AIRLOCK_MUTATION_TESTS?.split(',').filter(Boolean);
+const only = named?.length ? [...named, 'test/unit/modules-load.test.ts'] : undefined;
 
 /**
  * Only the unit project: the e2e project drives Chromium through the built app, takes minutes
