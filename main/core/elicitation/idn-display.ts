@@ -153,10 +153,15 @@ export function labelProblem(label: string, tld: string): LabelProblem | null {
   const withScript = perChar.filter((scripts) => scripts.length > 0);
   const shared = sharedScripts(withScript);
 
-  if (shared.size === 1) {
-    const script = [...shared][0]!;
+  if (shared.size > 0) {
+    // One writing system. Its letters may share several scripts (Myanmar digits are Myanmar and
+    // Tai Le): the label is a look-alike when it reads as Latin in any one of them (`၀၀` is
+    // `oo`). A label that is Latin in one of them is Latin.
     const letters = chars.filter((_, i) => perChar[i]!.length > 0);
-    if (script !== 'Latin' && letters.every((char) => looksLatin(char, script))) {
+    const script = shared.has('Latin')
+      ? undefined
+      : [...shared].find((script) => letters.every((char) => looksLatin(char, script)));
+    if (script) {
       return {
         kind: 'whole-script-confusable',
         script,
@@ -164,12 +169,11 @@ export function labelProblem(label: string, tld: string): LabelProblem | null {
       };
     }
   } else if (
-    shared.size === 0 &&
-    (!ALLOWED_COMBINATIONS.some((allowed) =>
+    !ALLOWED_COMBINATIONS.some((allowed) =>
       withScript.every((scripts) => scripts.some((script) => allowed.has(script))),
     ) ||
-      // Chromium: in a CJK combination, Latin must be plain ASCII (no `é日本`).
-      chars.some((char, i) => perChar[i]!.includes('Latin') && char > '\x7f'))
+    // Chromium: in a CJK combination, Latin must be plain ASCII (no `é日本`).
+    chars.some((char, i) => perChar[i]!.includes('Latin') && char > '\x7f')
   ) {
     return { kind: 'mixed-script', scripts: mainScripts(withScript) };
   }
