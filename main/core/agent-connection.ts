@@ -476,7 +476,7 @@ export class AgentConnection {
    */
   async stop(): Promise<void> {
     this.connection.close();
-    stopProcess(this.child);
+    stopProcess(this.child, this.exited !== undefined);
     // A descendant that left the agent's process group can hold its output open after the
     // agent is gone; give up waiting for that once SIGKILL has had its time.
     let timer: NodeJS.Timeout | undefined;
@@ -630,13 +630,19 @@ function watchExit(
 /** How long an agent has to exit after SIGTERM before it gets SIGKILL. */
 export const STOP_GRACE_MS = 3000;
 
-function stopProcess(child: AgentProcess): void {
-  if (child.exitCode !== null || child.signalCode !== null) {
-    // The process itself is gone; what it started in its group may not be.
-    child.kill('SIGTERM');
+/**
+ * Stops an agent: SIGTERM to it and its group, then SIGKILL to what has not closed after
+ * `STOP_GRACE_MS`. `closed`: the process has closed (exited, and its output ended), so nothing
+ * it started holds its output either. It still gets SIGTERM for what it left in its group, but
+ * no SIGKILL: the group may be gone, and a late signal could reach another program that got
+ * its number. Until then something lives in the group, the agent or what it started (an agent
+ * run through a wrapper that exits alone), so its number cannot be taken.
+ */
+function stopProcess(child: AgentProcess, closed = false): void {
+  child.kill('SIGTERM');
+  if (closed) {
     return;
   }
-  child.kill('SIGTERM');
   const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
   timer.unref();
   child.once('close', () => clearTimeout(timer));

@@ -157,6 +157,31 @@ describe('an agent that cannot be started', () => {
     );
   });
 
+  it('keeps its start and the reason in its log', async () => {
+    const missing = join('/nonexistent', 'agent-binary');
+    const started = await startCore(
+      [{ name: 'missing', command: missing, args: [], env: {}, builtIn: false }],
+      timeouts,
+    );
+    core = started.core;
+    const { key } = (await core.invoke('session:create', {
+      agentName: 'missing',
+      cwd: started.dir,
+    })) as { key: string };
+    await started.recorder.status(key, 'failed');
+    // The log viewer is where the user looks next: it has the command tried and why it failed.
+    const read = async () =>
+      ((await core!.invoke('agent:readLog', { agentName: 'missing' })) as { text: string }).text;
+    await expect.poll(read).toMatch(/could not be started: .* does not exist\n$/);
+    const lines = (await read()).split('\n').filter(Boolean);
+    expect(lines).toEqual([
+      expect.stringMatching(new RegExp(`^--- \\S+ started: ${missing}$`)),
+      expect.stringMatching(
+        new RegExp(`^--- \\S+ could not be started: ${missing} does not exist$`),
+      ),
+    ]);
+  });
+
   /** The error a session of `spec` fails with. */
   async function startError(spec: Partial<AgentSpec>): Promise<string | undefined> {
     const agent: AgentSpec = {

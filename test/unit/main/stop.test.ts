@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { AgentConnection } from '../../../main/core/agent-connection.js';
 import type { AirlockCore } from '../../../main/core/core.js';
 import type { AgentSpec } from '../../../main/core/settings/catalog.js';
+import { standInDelegate } from '../../fixtures/conn-stand-in.js';
 import { fixtureSpec, TSX_LOADER } from '../../helpers/agents.js';
 import { readySession, startCore } from '../../helpers/core-harness.js';
 import { alive } from '../../helpers/processes.js';
@@ -70,5 +72,23 @@ describe('starting agents', () => {
     await core.invoke('session:prompt', { key, text: 'where?' });
     await started.recorder.event(key, 'turn_end');
     expect(started.recorder.text(key)).toBe(`I run in ${await realpath(folder)}`);
+  });
+
+  it('starts an agent whose folder is gone in Airlock’s own, rather than fail as not found', async () => {
+    const gone = join(await mkdtemp(join(tmpdir(), 'airlock-project-')), 'deleted');
+    const connection = await AgentConnection.start(
+      { ...fixtureSpec('basic'), cwd: gone },
+      {
+        logsDir: await mkdtemp(join(tmpdir(), 'airlock-logs-')),
+        delegate: standInDelegate(),
+        timeouts,
+      },
+    );
+    try {
+      expect(connection.identity.title).toBe('Scripted Agent');
+      expect(connection.exit).toBeUndefined();
+    } finally {
+      await connection.stop();
+    }
   });
 });

@@ -1,0 +1,218 @@
+/**
+ * The words of an agent's failure as the user reads them: a JSON-RPC error with what its `data`
+ * says, a message over the size limit, a byte count; and the file an agent's log is kept in. The
+ * agent is the stand-in of test/fixtures/conn-stand-in.ts, answering `initialize` as told.
+ */
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  AgentConnection,
+  agentLogPath,
+  formatBytes,
+  type ConnectionOptions,
+} from '../../../main/core/agent-connection.js';
+import { AgentRequestError, UserFacingError } from '../../../main/core/errors.js';
+import { StandInProcess, standInDelegate, standInSpec } from '../../fixtures/conn-stand-in.js';
+import { deadline } from '../../helpers/core-harness.js';
+
+/** The error a start fails with when the stand-in answers `initialize` with `answer`. */
+async function startFailure(
+  answer: { result: unknown } | { error: object },
+  options: Partial<ConnectionOptions> = {},
+): Promise<unknown> {
+  const agent = new StandInProcess(answer);
+  return AgentConnection.start(standInSpec(agent), {
+    logsDir: await mkdtemp(join(tmpdir(), 'airlock-conn-logs-')),
+    delegate: standInDelegate(),
+    ...options,
+  }).then(
+    () => new Error('the start did not fail'),
+    (error: unknown) => error,
+  );
+}
+
+/** The message of the error `initialize` fails with when answered with this error. */
+async function answered(error: { code: number; message: string; data?: unknown }) {
+  const failure = await startFailure({ error });
+  expect(failure).toBeInstanceOf(AgentRequestError);
+  expect((failure as AgentRequestError).code).toBe(error.code);
+  return (failure as Error).message;
+}
+
+describe('an error the agent answers', () => {
+  it('names the agent, the message and the code, and what `data.details` says', async () => {
+    expect(
+      await answered({
+        code: -32603,
+        message: 'Internal error',
+        data: { details: 'Query closed before response received' },
+      }),
+    ).toBe('stand-in: Internal error: Query closed before response received (-32603)');
+  });
+
+  it('takes `data.message` when there are no details, and `data` itself when it is words', async () => {
+    const message = { code: -32000, message: 'Refused', data: { message: 'the key expired' } };
+    expect(await answered(message)).toBe('stand-in: Refused: the key expired (-32000)');
+    const details = { code: -32000, message: 'Refused', data: { details: 7, message: 'no quota' } };
+    expect(await answered(details)).toBe('stand-in: Refused: no quota (-32000)');
+    const words = { code: -32000, message: 'Refused', data: '  the key expired \n' };
+    expect(await answered(words)).toBe('stand-in: Refused: the key expired (-32000)');
+  });
+
+  it('adds nothing for data with no words: blank, a number, a list, an object without them', async () => {
+    for (const data of ['  ', 42, ['the key expired'], { reason: 'the key expired' }, null]) {
+      expect(await answered({ code: -32603, message: 'Internal error', data })).toBe(
+        'stand-in: Internal error (-32603)',
+      );
+    }
+  });
+
+  it('clips what the data says to 500 characters', async () => {
+    const data = { details: `${'a'.repeat(499)}bc` };
+    expect(await answered({ code: -32603, message: 'Internal error', data })).toBe(
+      `stand-in: Internal error: ${'a'.repeat(499)}b (-32603)`,
+    );
+  });
+});
+
+describe('any other failure', () => {
+  it('names the agent and gives the words it came with', async () => {
+    const agent = new StandInProcess('silent');
+    const start = AgentConnection.start(standInSpec(agent), {
+      logsDir: await mkdtemp(join(tmpdir(), 'airlock-conn-logs-')),
+      delegate: standInDelegate(),
+    });
+    // Its output ends while `initialize` waits: the SDK fails the request with a plain Error.
+    agent.closeOutput();
+    const failure = await start.then(
+      () => new Error('the start did not fail'),
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(UserFacingError);
+    expect((failure as Error).message).toBe('stand-in: ACP connection closed');
+  });
+});
+
+/** A started connection to a stand-in; `cancelGraceMs` is how long a failure waits for an exit. */
+async function started(cancelGraceMs = 10_000) {
+  const agent = new StandInProcess();
+  const connection = await AgentConnection.start(standInSpec(agent), {
+    logsDir: await mkdtemp(join(tmpdir(), 'airlock-conn-logs-')),
+    delegate: standInDelegate(),
+    timeouts: { requestMs: 10_000, cancelGraceMs },
+  });
+  return { agent, connection };
+}
+
+const NEW_SESSION = { cwd: '/', mcpServers: [] };
+
+describe('a request that fails', () => {
+  it('carries the last line the agent wrote to stderr while it ran, and only that', async () => {
+    const { agent, connection } = await started();
+    agent.stderr.write('stand-in: warming up\n');
+    await expect.poll(() => connection.stderrTail).toEqual(['stand-in: warming up']);
+    const asked = connection.request('session/new', NEW_SESSION).catch((error: unknown) => error);
+    const id = await agent.request('session/new');
+    // Written before the answer, read just after it: two pipes, read in either order.
+    agent.reply(id, { error: { code: -32603, message: 'Internal error' } });
+    agent.stderr.write(
+      'stand-in: loading\nstand-in: checking\nError: cannot be used with root privileges\n',
+    );
+    const failure = await asked;
+    expect(failure).toBeInstanceOf(AgentRequestError);
+    expect((failure as AgentRequestError).code).toBe(-32603);
+    expect((failure as Error).message).toBe(
+      'stand-in: Internal error (-32603). Its log ends with: Error: cannot be used with root privileges',
+    );
+  });
+
+  it('says nothing more when the agent wrote nothing to stderr while it ran', async () => {
+    const { agent, connection } = await started();
+    agent.stderr.write('stand-in: warming up\n');
+    await expect.poll(() => connection.stderrTail).toEqual(['stand-in: warming up']);
+    let answered = false;
+    const asked = connection.request('session/new', NEW_SESSION).catch((error: unknown) => {
+      answered = true;
+      return error;
+    });
+    agent.reply(await agent.request('session/new'), { error: { code: -32000, message: 'No' } });
+    // At once: with the connection open and the process running, there is no exit to wait for.
+    await expect.poll(() => answered).toBe(true);
+    expect(((await asked) as Error).message).toBe('stand-in: No (-32000)');
+  });
+
+  it('blames the exit when the process ends while the request waits', async () => {
+    const { agent, connection } = await started();
+    const asked = connection.request('session/new', NEW_SESSION).catch((error: unknown) => error);
+    await agent.request('session/new');
+    agent.stderr.write('stand-in: fatal: out of cheese\n');
+    agent.closeOutput();
+    // Its output ends first, as a process's does; the exit then fails the request.
+    await expect.poll(() => connection.stderrTail).toEqual(['stand-in: fatal: out of cheese']);
+    agent.exit(3);
+    agent.close();
+    const failure = await asked;
+    expect(failure).toBeInstanceOf(UserFacingError);
+    // The exit is reported with its stderr tail already: no "Its log ends with" here.
+    expect((failure as Error).message).toBe('stand-in exited with code 3');
+  });
+
+  it('gives the failure itself when the connection closes and the process does not exit', async () => {
+    const { agent, connection } = await started(10);
+    const asked = connection.request('session/new', NEW_SESSION).catch((error: unknown) => error);
+    await agent.request('session/new');
+    agent.closeOutput();
+    // It waits the grace period (10 ms) for an exit, and no longer.
+    const failure = await deadline(asked, 'the request to fail', 5_000);
+    expect((failure as Error).message).toBe('stand-in: ACP connection closed');
+  });
+
+  it('is refused at once, naming the exit, once the process has ended', async () => {
+    const { agent, connection } = await started();
+    agent.exit(3);
+    agent.close();
+    await expect.poll(() => connection.exit?.reason).toBe('exited with code 3');
+    await expect(connection.request('session/new', NEW_SESSION)).rejects.toThrow(
+      /^stand-in is not running \(exited with code 3\)$/,
+    );
+    expect(agent.requests).toEqual([]);
+  });
+});
+
+describe('an answer over the size limit', () => {
+  it('fails the request naming the limit', async () => {
+    const failure = await startFailure(
+      { result: { padding: 'x'.repeat(4096) } },
+      { maxMessageBytes: 2048 },
+    );
+    expect(failure).toBeInstanceOf(UserFacingError);
+    expect(failure).not.toBeInstanceOf(AgentRequestError);
+    expect((failure as Error).message).toBe('stand-in sent a message larger than 2 KB');
+  });
+});
+
+describe('formatBytes', () => {
+  it('counts in MB, then KB, when the count is whole in them, else in bytes', () => {
+    expect(formatBytes(64 * 1024 * 1024)).toBe('64 MB');
+    expect(formatBytes(1024 * 1024)).toBe('1 MB');
+    expect(formatBytes(1024 * 1024 + 1024)).toBe('1025 KB');
+    expect(formatBytes(1024 * 1024 - 1024)).toBe('1023 KB');
+    expect(formatBytes(1024)).toBe('1 KB');
+    expect(formatBytes(1024 * 1024 + 1)).toBe('1048577 bytes');
+    expect(formatBytes(1536)).toBe('1536 bytes');
+    expect(formatBytes(1023)).toBe('1023 bytes');
+    expect(formatBytes(0)).toBe('0 bytes');
+  });
+});
+
+describe('agentLogPath', () => {
+  it('names the file after the agent, each run of other characters one underscore', () => {
+    expect(agentLogPath('/logs', 'Claude Code (beta)/x')).toBe(
+      join('/logs', 'Claude_Code_beta_x.log'),
+    );
+    expect(agentLogPath('/logs', 'codex-acp_0.1.A')).toBe(join('/logs', 'codex-acp_0.1.A.log'));
+    expect(agentLogPath('/logs', '../../etc/passwd')).toBe(join('/logs', '.._.._etc_passwd.log'));
+  });
+});
