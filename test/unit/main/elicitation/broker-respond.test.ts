@@ -1,0 +1,83 @@
+/**
+ * The broker's smaller promises, through the core and a real scripted agent: a card tied to a
+ * tool call names it, a refusal quotes an unknown session or request id only in part, and an
+ * answer to a card that is not waiting is refused as such before anything else is checked.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { TranscriptEvent } from '../../../../preload/contract.js';
+import type { AirlockCore } from '../../../../main/core/core.js';
+import { fixtureSpec } from '../../../helpers/agents.js';
+import { readySession, startCore, type Recorder } from '../../../helpers/core-harness.js';
+
+const timeouts = { requestMs: 10_000, cancelGraceMs: 500 };
+
+let core: AirlockCore | undefined;
+afterEach(() => core?.dispose());
+
+const form = {
+  sessionId: '$SESSION',
+  mode: 'form',
+  message: 'Which branch?',
+  requestedSchema: { type: 'object', properties: { branch: { type: 'string' } } },
+};
+
+async function withAgent() {
+  const agent = fixtureSpec('elicit');
+  const started = await startCore([agent], timeouts);
+  core = started.core;
+  const key = await readySession(core, started.recorder, agent.name, started.dir);
+  return { ...started, core: started.core, key };
+}
+
+/** The agent's answers, once its turn has ended. */
+async function answers(recorder: Recorder, key: string): Promise<unknown[]> {
+  await recorder.event(key, 'turn_end');
+  return JSON.parse(recorder.text(key)) as unknown[];
+}
+
+type Card = Extract<TranscriptEvent, { type: 'elicitation' }>;
+
+describe('the elicitation broker', () => {
+  it('names the tool call a card is about', async () => {
+    const { core, recorder, key } = await withAgent();
+    await core.invoke('session:prompt', {
+      key,
+      text: JSON.stringify([{ ...form, toolCallId: 'call-7' }]),
+    });
+    const card = (await recorder.event(key, 'elicitation')) as Card;
+    expect(card).toMatchObject({ scope: 'session', toolCallId: 'call-7' });
+    await core.invoke('elicitation:respond', { key, cardKey: card.cardKey, action: 'decline' });
+    expect(await answers(recorder, key)).toEqual([{ result: { action: 'decline' } }]);
+  });
+
+  it('quotes the first 100 characters of a session or request id it does not know', async () => {
+    const { core, recorder, key } = await withAgent();
+    const sessionId = `s${'x'.repeat(199)}`;
+    const requestId = `r${'y'.repeat(199)}`;
+    const { sessionId: _unused, ...unscoped } = form;
+    await core.invoke('session:prompt', {
+      key,
+      text: JSON.stringify([
+        { ...form, sessionId },
+        { ...unscoped, requestId },
+      ]),
+    });
+    const said = (await answers(recorder, key)) as { error?: { message?: string } }[];
+    expect(said.map((answer) => answer.error?.message)).toEqual([
+      `Invalid params: "${sessionId.slice(0, 100)}" is not a session on this connection.`,
+      `Invalid params: no request of Airlock's on this connection with id ${JSON.stringify(requestId).slice(0, 100)} is waiting for an answer.`,
+    ]);
+  });
+
+  it('refuses an answer to a card that is not waiting before it reads the answer', async () => {
+    const { core, key } = await withAgent();
+    await expect(
+      core.invoke('elicitation:respond', {
+        key,
+        cardKey: 'e999',
+        action: 'accept',
+        content: { branch: 'main' },
+      }),
+    ).rejects.toThrow('That request is no longer waiting for an answer');
+  });
+});
