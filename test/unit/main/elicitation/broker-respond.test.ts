@@ -3,7 +3,7 @@
  * tool call names it, a refusal quotes an unknown session or request id only in part, and an
  * answer to a card that is not waiting is refused as such before anything else is checked.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TranscriptEvent } from '../../../../preload/contract.js';
 import type { AirlockCore } from '../../../../main/core/core.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
@@ -26,7 +26,7 @@ async function withAgent() {
   const started = await startCore([agent], timeouts);
   core = started.core;
   const key = await readySession(core, started.recorder, agent.name, started.dir);
-  return { ...started, core: started.core, key };
+  return { ...started, core: started.core, key, agentName: agent.name };
 }
 
 /** The agent's answers, once its turn has ended. */
@@ -36,6 +36,7 @@ async function answers(recorder: Recorder, key: string): Promise<unknown[]> {
 }
 
 type Card = Extract<TranscriptEvent, { type: 'elicitation' }>;
+type UrlCard = Extract<TranscriptEvent, { type: 'url_elicitation' }>;
 
 describe('the elicitation broker', () => {
   it('names the tool call a card is about', async () => {
@@ -67,6 +68,47 @@ describe('the elicitation broker', () => {
       `Invalid params: "${sessionId.slice(0, 100)}" is not a session on this connection.`,
       `Invalid params: no request of Airlock's on this connection with id ${JSON.stringify(requestId).slice(0, 100)} is waiting for an answer.`,
     ]);
+  });
+
+  it("refuses an answer through another tab, before it checks the answer against the card's form", async () => {
+    const { core, recorder, key, dir, agentName } = await withAgent();
+    const other = await readySession(core, recorder, agentName, dir);
+    await core.invoke('session:prompt', { key, text: JSON.stringify([form]) });
+    const card = (await recorder.event(key, 'elicitation')) as Card;
+    // An answer the form would refuse: through the wrong tab, it is not looked at.
+    await expect(
+      core.invoke('elicitation:respond', {
+        key: other,
+        cardKey: card.cardKey,
+        action: 'accept',
+        content: { branch: 7 },
+      }),
+    ).rejects.toThrow('That request is no longer waiting for an answer');
+    await core.invoke('elicitation:respond', { key, cardKey: card.cardKey, action: 'decline' });
+    expect(await answers(recorder, key)).toEqual([{ result: { action: 'decline' } }]);
+  });
+
+  it('takes a decline of a URL card whatever comes with it, and tells the agent only that', async () => {
+    const agent = fixtureSpec('elicit');
+    const started = await startCore([agent], timeouts, { openUrl: vi.fn(async () => undefined) });
+    core = started.core;
+    const key = await readySession(core, started.recorder, agent.name, started.dir);
+    const { sessionId, mode, message } = { ...form, mode: 'url', message: 'Please sign in.' };
+    await core.invoke('session:prompt', {
+      key,
+      text: JSON.stringify([
+        { sessionId, mode, message, elicitationId: 'e-1', url: 'https://github.com/login' },
+      ]),
+    });
+    const card = (await started.recorder.event(key, 'url_elicitation')) as UrlCard;
+    // Only an accepted URL card refuses content (the page, not a form, took the answers).
+    await core.invoke('elicitation:respond', {
+      key,
+      cardKey: card.cardKey,
+      action: 'decline',
+      content: { code: '1234' },
+    });
+    expect(await answers(started.recorder, key)).toEqual([{ result: { action: 'decline' } }]);
   });
 
   it('refuses an answer to a card that is not waiting before it reads the answer', async () => {
