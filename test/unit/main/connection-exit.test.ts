@@ -282,14 +282,19 @@ describe('a start stopped on purpose', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it('gives up waiting for a process that never closes after twice the grace period', async () => {
+  it('sends SIGKILL after the grace period, and gives up waiting after twice it', async () => {
     const agent = new StandInProcess('silent');
     const controller = new AbortController();
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { start, state } = await starting(agent, controller.signal);
     controller.abort();
     await expect.poll(() => agent.signals).toEqual(['SIGTERM']);
-    await vi.advanceTimersByTimeAsync(STOP_GRACE_MS * 2 - 1);
+    // It ignores SIGTERM: SIGKILL comes after the grace period.
+    await vi.advanceTimersByTimeAsync(STOP_GRACE_MS - 1);
+    expect(agent.signals).toEqual(['SIGTERM']);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(agent.signals).toEqual(['SIGTERM', 'SIGKILL']);
+    await vi.advanceTimersByTimeAsync(STOP_GRACE_MS - 1);
     expect(state.failed).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     await expect(start).rejects.toThrow(/^stand-in was stopped while it was starting$/);
