@@ -4,15 +4,11 @@
  * end meeting the next start, a tab opened after a stopped start, and closing a tab mid-turn
  * while another tab shares its process.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TranscriptEvent } from '../../../preload/contract.js';
 import type { AirlockCore } from '../../../main/core/core.js';
-import type { AgentSpec } from '../../../main/core/settings/catalog.js';
-import { fixtureSpec } from '../../helpers/agents.js';
+import { pidOf, withPid } from '../../helpers/agent-pid.js';
 import { readySession, startCore } from '../../helpers/core-harness.js';
 import { alive } from '../../helpers/processes.js';
 
@@ -20,23 +16,6 @@ const timeouts = { requestMs: 60_000, cancelGraceMs: 500 };
 
 let core: AirlockCore | undefined;
 afterEach(() => core?.dispose());
-
-/** A scripted agent that writes its pid to a file of its own. */
-async function withPid(
-  scenario: string,
-  name: string,
-  env: Record<string, string> = {},
-): Promise<AgentSpec & { pidFile: string }> {
-  const pidFile = join(await mkdtemp(join(tmpdir(), 'airlock-pid-')), `${name}.pid`);
-  return { ...fixtureSpec(scenario, name), env: { ...env, SCRIPTED_PID_FILE: pidFile }, pidFile };
-}
-
-/** The pid the agent wrote, once it is one other than `not`. */
-async function pidOf(pidFile: string, not?: number): Promise<number> {
-  const read = () => (existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8') || 0) : 0);
-  await expect.poll(() => read() !== 0 && read() !== not, { timeout: 10_000 }).toBe(true);
-  return read();
-}
 
 type SystemEvent = Extract<TranscriptEvent, { type: 'system' }>;
 

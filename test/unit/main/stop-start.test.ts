@@ -1,10 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AirlockCore } from '../../../main/core/core.js';
 import type { AgentSpec } from '../../../main/core/settings/catalog.js';
+import { pidOf } from '../../helpers/agent-pid.js';
 import { fixtureSpec } from '../../helpers/agents.js';
 import { agentLogContains } from '../../helpers/agent-log.js';
 import { readySession, startCore } from '../../helpers/core-harness.js';
@@ -21,14 +22,6 @@ function hanging(scenario: string, dir: string): AgentSpec & { pidFile: string }
   const spec = fixtureSpec(scenario);
   const pidFile = join(dir, `${scenario}.pid`);
   return { ...spec, env: { SCRIPTED_PID_FILE: pidFile }, pidFile };
-}
-
-/** The agent's pid, once it has started. */
-async function pidOf(pidFile: string): Promise<number> {
-  await expect
-    .poll(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', { timeout: 10_000 })
-    .toBe(true);
-  return Number(readFileSync(pidFile, 'utf8'));
 }
 
 async function setUp(scenario: string) {
