@@ -87,7 +87,13 @@ export class Session {
 
   /** The whole transcript, with consecutive text chunks merged. */
   events(): TranscriptEvent[] {
-    return [...this.transcript];
+    const events = [...this.transcript];
+    const last = events.at(-1);
+    // The last chunk still grows in place (see `append`): hand out a copy that stays as it is.
+    if (last?.type === 'chunk') {
+      events[events.length - 1] = { ...last };
+    }
+    return events;
   }
 
   /** Appends to the transcript and reports it. */
@@ -104,12 +110,15 @@ export class Session {
       last.role === event.role &&
       last.text.length + event.text.length <= MAX_CHUNK_CHARS
     ) {
-      this.transcript[this.transcript.length - 1] = { ...last, text: last.text + event.text };
+      // `last` is the session's own copy, never handed out while it is last: it grows in place
+      // rather than as a new object for every streamed piece.
+      last.text += event.text;
     } else {
       if (event.type === 'terminal_output') {
         this.terminalOutputs.set(event.terminalId, this.transcript.length);
       }
-      this.transcript.push(event);
+      // A chunk is kept as a copy, which later chunks grow; the event itself goes to the sink.
+      this.transcript.push(event.type === 'chunk' ? { ...event } : event);
     }
     this.toolCalls.record(event);
     this.sink.append(this.key, event);

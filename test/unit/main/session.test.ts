@@ -77,6 +77,29 @@ describe("a session's transcript", () => {
     ]);
   });
 
+  it('hands out a transcript that stays as it was taken while the text goes on', () => {
+    const { session, appended } = recordedSession();
+    session.append(chunk('one'));
+    const taken = session.events();
+    session.append(chunk(' two'));
+    // The stored chunk grows in place; neither the snapshot nor the event the UI got changes.
+    expect(taken).toEqual([chunk('one')]);
+    expect(appended).toEqual([chunk('one'), chunk(' two')]);
+    expect(session.events()).toEqual([chunk('one two')]);
+  });
+
+  it('keeps content of the same role after text apart', () => {
+    const { session } = recordedSession();
+    const image: TranscriptEvent = {
+      type: 'content',
+      role: 'agent',
+      content: { type: 'image', mimeType: 'image/png' },
+    };
+    session.append(chunk('a picture:'));
+    session.append(image);
+    expect(session.events()).toEqual([chunk('a picture:'), image]);
+  });
+
   it('starts with a chunk when the first event is one', () => {
     const { session } = recordedSession();
     session.append(chunk('early'));
