@@ -6,7 +6,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   AgentConnection,
   agentLogPath,
@@ -16,6 +16,10 @@ import {
 import { AgentRequestError, UserFacingError } from '../../../main/core/errors.js';
 import { StandInProcess, standInDelegate, standInSpec } from '../../fixtures/conn-stand-in.js';
 import { deadline } from '../../helpers/core-harness.js';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 /** The error a start fails with when the stand-in answers `initialize` with `answer`. */
 async function startFailure(
@@ -157,6 +161,32 @@ describe('a request that fails', () => {
     expect(failure).toBeInstanceOf(UserFacingError);
     // The exit is reported with its stderr tail already: no "Its log ends with" here.
     expect((failure as Error).message).toBe('stand-in exited with code 3');
+  });
+
+  it('waits for the exit, and blames it, when the output ends before the exit is known', async () => {
+    // A real process's output ends a moment before its exit is known: the SDK fails the request
+    // as the output ends, and the failure waits (the grace period) for the exit to name it.
+    const { agent, connection } = await started();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const asked = connection.request('session/new', NEW_SESSION).catch((error: unknown) => error);
+    await agent.request('session/new');
+    expect(vi.getTimerCount()).toBe(1);
+    agent.closeOutput();
+    // The request's own bound is cleared as it fails; what is left is the connection's grace
+    // timer for a process that keeps running, and the failure's wait for the exit.
+    await expect.poll(() => vi.getTimerCount()).toBe(2);
+    let failure: unknown;
+    void asked.then((error) => {
+      failure = error;
+    });
+    agent.exit(3);
+    agent.close();
+    // Polled on real timers: a deadline's timer would be a fake one here.
+    await expect.poll(() => failure).toBeDefined();
+    expect(failure).toBeInstanceOf(UserFacingError);
+    expect((failure as Error).message).toBe('stand-in exited with code 3');
+    // Neither wait outlives the exit: a timer left would keep Airlock from quitting until it fired.
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   it('gives the failure itself when the connection closes and the process does not exit', async () => {
