@@ -292,9 +292,13 @@ export class AirlockCore {
     const kept = this.lasting.quit();
     this.settingsWatcher?.close();
     this.agentSettings.dispose();
-    for (const session of this.sessions.values()) {
+    // Each tab is closed and dropped, as `session:close` does: its process's end, which follows,
+    // is no longer reported on it.
+    for (const [key, session] of this.sessions) {
       session.close();
+      this.closedSummaries.set(key, session.summary);
     }
+    this.sessions.clear();
     // A start that hangs is stopped now, not when its timeout ends.
     for (const abort of this.startAborts.values()) {
       abort.abort();

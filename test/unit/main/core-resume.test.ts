@@ -69,4 +69,13 @@ describe('session/resume on a restart', () => {
       expect.stringMatching(/^airlock: session\/resume failed: \S/),
     ]);
   });
+
+  it('says the restart went on in the same session, where the agent resumed it', async () => {
+    const started = await startCore();
+    core = started.core;
+    const { recorder, dir } = started;
+    const key = await readySession(core, recorder, DEMO, dir);
+    await crashAndRestart(recorder, key);
+    expect(systemLines(recorder, key)).toContain('Restarted Demo Agent, in the same session.');
+  });
 });

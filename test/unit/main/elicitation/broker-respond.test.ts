@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TranscriptEvent } from '../../../../preload/contract.js';
 import type { AirlockCore } from '../../../../main/core/core.js';
+import { answerCheckReady } from '../../../../main/core/elicitation/answer-check.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
 import { readySession, startCore, type Recorder } from '../../../helpers/core-harness.js';
 
@@ -121,5 +122,18 @@ describe('the elicitation broker', () => {
         content: { branch: 'main' },
       }),
     ).rejects.toThrow('That request is no longer waiting for an answer');
+  });
+
+  it('compiles no answer check for a card that ended before its check would have been ready', async () => {
+    const { core, recorder, key } = await withAgent();
+    await core.invoke('session:prompt', { key, text: JSON.stringify([form]) });
+    const card = (await recorder.event(key, 'elicitation')) as Card;
+    // Declined before the broker's timer (set before the card went out) fires: by then the
+    // card is gone, so the check is never needed and its compile would be wasted work.
+    expect(answerCheckReady(card.form)).toBe(false);
+    await core.invoke('elicitation:respond', { key, cardKey: card.cardKey, action: 'decline' });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(answerCheckReady(card.form)).toBe(false);
+    expect(await answers(recorder, key)).toEqual([{ result: { action: 'decline' } }]);
   });
 });
