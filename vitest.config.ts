@@ -7,6 +7,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
+          setupFiles: ['test/helpers/strict-expect.ts'],
           environment: 'node',
           testTimeout: 30_000,
         },
@@ -15,6 +16,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
+          setupFiles: ['test/helpers/strict-expect.ts'],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,
