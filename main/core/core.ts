@@ -618,10 +618,13 @@ export class AirlockCore {
     await this.init();
     const agentName = session.summary.agentName;
     const running = this.connections.get(agentName);
+    // Stopped unless a tab uses that very process: a tab left on an older one (the agent's
+    // settings changed since it started) does not keep the newer one from starting again.
     if (
       running &&
       ![...this.sessions.values()].some(
-        (other) => other.summary.agentName === agentName && (other.connection || other.startingOn),
+        (other) =>
+          this.onProcess(other.connection, running) || this.onProcess(other.startingOn, running),
       )
     ) {
       this.connections.delete(agentName);
@@ -638,6 +641,14 @@ export class AirlockCore {
     session.append({ type: 'system', id: line, text: `Restarting ${agentName}…` });
     session.update({ status: 'starting', error: undefined, exit: undefined });
     void this.startSession(session);
+  }
+
+  /** Whether a tab's connection, or what its start waits on, is the process `pending` starts. */
+  private onProcess(
+    on: Promise<AgentConnection> | AgentConnection | undefined,
+    pending: Promise<AgentConnection>,
+  ): boolean {
+    return on !== undefined && (on instanceof Promise ? on : this.pendingOf.get(on)) === pending;
   }
 
   /** Replaces the session's "Restarting…" line, if one is waiting, with how it ended. */
@@ -998,11 +1009,10 @@ export class AirlockCore {
     clearTimeout(this.idleTimers.get(pending));
     const timer = setTimeout(() => {
       this.idleTimers.delete(pending);
-      const on = (connection: Session['startingOn']) =>
-        connection !== undefined &&
-        (connection instanceof Promise ? connection : this.pendingOf.get(connection)) === pending;
       const used = [...this.sessions.values()].some(
-        (session) => on(session.startingOn) || on(session.connection),
+        (session) =>
+          this.onProcess(session.startingOn, pending) ||
+          this.onProcess(session.connection, pending),
       );
       if (used) {
         return;
