@@ -22,6 +22,7 @@ import {
   watchSettings,
   type SettingsWatcher,
 } from '../../../../main/core/settings/file.js';
+import { deadline } from '../../../helpers/core-harness.js';
 
 /** The random bytes of the next temporary name, when a test sets them. */
 const crypto: { next?: Buffer } = {};
@@ -115,12 +116,11 @@ describe('editSettingsFile', () => {
     const path = join(dir, 'settings.json');
     await writeFile(path, '{}');
     let n = 0;
-    await expect(
-      editSettingsFile(path, (text) => {
-        writeFileSync(path, `{ "n": ${++n} }`);
-        return `${text} `;
-      }),
-    ).rejects.toThrow(
+    const editing = editSettingsFile(path, (text) => {
+      writeFileSync(path, `{ "n": ${++n} }`);
+      return `${text} `;
+    });
+    await expect(deadline(editing, 'the edit to give up', 5_000)).rejects.toThrow(
       `${path} kept changing while Airlock was saving; nothing was changed. Try again.`,
     );
     // Five attempts, each reading the file anew.
@@ -251,8 +251,13 @@ describe('watchSettings', () => {
         }
       }),
     );
+    // Bounded: a change that stops the reloads fails the test in seconds, naming the text.
     const next = (check: (text: string) => boolean) =>
-      new Promise<void>((resolve) => waiters.push({ check, resolve }));
+      deadline(
+        new Promise<void>((resolve) => waiters.push({ check, resolve })),
+        `a reload that reads ${String(check)}`,
+        5_000,
+      );
     return { reads, started, next };
   }
 
@@ -507,12 +512,12 @@ async function writeTemp(dir: string, text: string): Promise<string> {
   return file;
 }
 
-/** Checks `condition` on every turn of the event loop until it holds; fails after 10 s. */
+/** Checks `condition` on every turn of the event loop until it holds; fails after 5 s. */
 async function until(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
+  const end = Date.now() + 5_000;
   while (!condition()) {
-    if (Date.now() > deadline) {
-      throw new Error('Waited 10 s for a condition');
+    if (Date.now() > end) {
+      throw new Error(`Waited 5 s for ${String(condition)}`);
     }
     await new Promise((resolve) => setImmediate(resolve));
   }

@@ -9,6 +9,7 @@ import {
 } from '../../../../main/core/terminals/manager.js';
 import type { TerminalShown } from '../../../../main/core/terminals/live.js';
 import { Terminal } from '../../../../main/core/terminals/terminal.js';
+import { deadline } from '../../../helpers/core-harness.js';
 import { alive } from '../../../helpers/processes.js';
 
 const node = process.execPath;
@@ -19,10 +20,12 @@ let terminals: SessionTerminals;
 beforeEach(async () => {
   folder = await realpath(await mkdtemp(join(tmpdir(), 'airlock-terminals-')));
   lines = [];
-  terminals = new SessionTerminals(folder, {
-    line: (id, text) => lines.push({ id, text }),
-    output: () => undefined,
-  });
+  terminals = bounded(
+    new SessionTerminals(folder, {
+      line: (id, text) => lines.push({ id, text }),
+      output: () => undefined,
+    }),
+  );
 });
 
 afterEach(async () => {
@@ -30,6 +33,27 @@ afterEach(async () => {
   await terminals.close();
   await rm(folder, { recursive: true, force: true });
 });
+
+/**
+ * `terminals` with a deadline on each answer (the longest, a stop, takes the 2 s grace period):
+ * a change that leaves a command unstarted, unended or unstopped fails the test in seconds,
+ * naming the call it waited for, not at the test's timeout.
+ */
+function bounded(session: SessionTerminals): SessionTerminals {
+  return new Proxy(session, {
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key);
+      if (typeof value !== 'function') {
+        return value;
+      }
+      return (...args: unknown[]): unknown => {
+        const result: unknown = value.apply(target, args);
+        const call = `terminals.${String(key)}(${JSON.stringify(args[0]) ?? ''})`;
+        return result instanceof Promise ? deadline(result, `${call} to settle`, 5_000) : result;
+      };
+    },
+  });
+}
 
 /** Runs a command to its end; resolves with its exit status and final output. */
 async function run(command: string, args: string[], extra: Record<string, unknown> = {}) {
@@ -383,18 +407,28 @@ describe('a command as a terminal runs it', () => {
       command: node,
       args: [
         '-e',
-        "process.on('SIGTERM', () => {}); console.log('up'); setInterval(() => {}, 1000)",
+        "process.on('SIGTERM', () => {}); console.log(process.pid); setInterval(() => {}, 1000)",
       ],
     });
-    await vi.waitFor(async () =>
-      expect((await terminals.output({ sessionId: 's', terminalId })).output).toBe('up\n'),
-    );
-    await terminals.kill({ sessionId: 's', terminalId });
-    expect(await terminals.waitForExit({ sessionId: 's', terminalId })).toEqual({
-      exitCode: null,
-      signal: 'SIGKILL',
+    let pid = 0;
+    await vi.waitFor(async () => {
+      const { output } = await terminals.output({ sessionId: 's', terminalId });
+      expect(output).toMatch(/^\d+\n$/);
+      pid = Number(output);
     });
-    expect(lines.at(-1)?.text).toMatch(/: stopped by SIGKILL$/);
+    try {
+      await terminals.kill({ sessionId: 's', terminalId });
+      expect(await terminals.waitForExit({ sessionId: 's', terminalId })).toEqual({
+        exitCode: null,
+        signal: 'SIGKILL',
+      });
+      expect(lines.at(-1)?.text).toMatch(/: stopped by SIGKILL$/);
+    } finally {
+      // A change that never sends SIGKILL would leave it running after the test fails.
+      if (alive(pid)) {
+        process.kill(pid, 'SIGKILL');
+      }
+    }
   });
 
   it('reports the output of a running command without an exit status, a half-written character held back', async () => {
@@ -488,10 +522,12 @@ describe('what the transcript and the agent are told', () => {
 
   it('shows what a terminal writes as it runs, and how it ended', async () => {
     const shown: TerminalShown[] = [];
-    const watched = new SessionTerminals(folder, {
-      line: () => undefined,
-      output: (event) => shown.push(event),
-    });
+    const watched = bounded(
+      new SessionTerminals(folder, {
+        line: () => undefined,
+        output: (event) => shown.push(event),
+      }),
+    );
     try {
       const { terminalId } = await watched.create({
         sessionId: 's',

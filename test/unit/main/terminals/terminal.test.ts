@@ -52,12 +52,15 @@ afterEach(async () => {
 
 async function start(command: string, args: string[]): Promise<Terminal> {
   const spec: TerminalCommand = { command, args, cwd: folder, env: {} };
-  const terminal = await Terminal.start(spec);
+  const terminal = await within(Terminal.start(spec), 5_000, `${command} did not start`);
   started.push(terminal);
   return terminal;
 }
 
-/** Settles with `promise`, or rejects after `ms` of real time saying what never came. */
+/**
+ * Settles with `promise`, or rejects after `ms` of real time saying what never came: a change
+ * that leaves a start or an end unannounced fails in seconds, not at the test's timeout.
+ */
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([
     promise,
@@ -86,7 +89,10 @@ describe('output listeners', () => {
 
     // The pid names the command itself: its signal handler writes the last line, to stderr.
     process.kill(terminal.pid!, 'SIGUSR1');
-    expect(await terminal.exited).toEqual({ exitCode: 0, signal: null });
+    expect(await within(terminal.exited, 5_000, 'no end after SIGUSR1')).toEqual({
+      exitCode: 0,
+      signal: null,
+    });
     expect(terminal.output.text(true)).toBe('a\nb\n');
     expect(once).toHaveBeenCalledTimes(1);
     expect(every).toHaveBeenCalledTimes(2);
@@ -98,7 +104,7 @@ describe('timers', () => {
     // The fallback's timer never fires while timers are fake: only 'close' can end it.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const terminal = await start(node, ['-e', "process.stdout.write('done')"]);
-    const exit = await within(terminal.exited, 10_000, 'no end without the fallback timer');
+    const exit = await within(terminal.exited, 5_000, 'no end without the fallback timer');
     expect(exit).toEqual({ exitCode: 0, signal: null });
     expect(terminal.output.text(true)).toBe('done');
     // Cleared once the output closed.
@@ -108,7 +114,7 @@ describe('timers', () => {
   it('leaves no timer behind once stopped: a grace timer left running holds the process open', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const terminal = await start('sleep', ['100']);
-    await within(terminal.stop(), 10_000, 'the stop did not end with the command');
+    await within(terminal.stop(), 5_000, 'the stop did not end with the command');
     expect(terminal.exit).toEqual({ exitCode: null, signal: 'SIGTERM' });
     expect(vi.getTimerCount()).toBe(0);
   });
@@ -125,13 +131,13 @@ describe('on Windows', () => {
     );
     // Not a group leader, so the stop after the test (on Linux) could not reach it.
     process.kill(terminal.pid!);
-    await terminal.exited;
+    await within(terminal.exited, 5_000, 'no end after SIGTERM');
   });
 
   it('stops it with taskkill over its whole tree, and kills it itself if taskkill cannot start', async () => {
     const terminal = await start('sleep', ['100']);
     Object.defineProperty(process, 'platform', { ...platform, value: 'win32' });
-    await within(terminal.stop(), 10_000, 'the command was not killed when taskkill failed');
+    await within(terminal.stop(), 5_000, 'the command was not killed when taskkill failed');
     expect(taskkills).toEqual([
       {
         args: ['/T', '/F', '/PID', String(terminal.pid)],
