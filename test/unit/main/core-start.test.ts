@@ -71,6 +71,57 @@ describe('a start stopped while another tab starts on the same process', () => {
   });
 });
 
+describe('a restart while another tab starts on the running process', () => {
+  it('joins that process rather than stopping it under the other tab', async () => {
+    // Holds every session/new until three wait, then answers them all.
+    const agent = await withPid('new-held', 'held');
+    const started = await startCore([agent], timeouts);
+    core = started.core;
+    const { recorder, dir } = started;
+    // A tab stopped while its process started: that process goes with it.
+    const restarted = await create(agent.name, dir);
+    await core.invoke('session:stopStart', { key: restarted });
+    await recorder.status(restarted, 'failed');
+    // Another tab starts a new process and waits on it for its session.
+    const waiting = await create(agent.name, dir);
+    await agentLogContains(core, agent.name, '1 session/new waiting');
+    // The stopped tab, started again, waits on that process too; a third tab releases all three.
+    await core.invoke('session:restart', { key: restarted });
+    await agentLogContains(core, agent.name, '2 session/new waiting');
+    const third = await create(agent.name, dir);
+    for (const key of [waiting, restarted, third]) {
+      await recorder.status(key, 'ready');
+    }
+  });
+});
+
+describe('a restart while another tab waits for the running process to start', () => {
+  it('waits on that process too rather than stopping it under the other tab', async () => {
+    // Never answers initialize: each start waits on its process until the request's limit.
+    const agent = await withPid('never-answer', 'never-initialized');
+    const started = await startCore([agent], { requestMs: 3_000, cancelGraceMs: 500 });
+    core = started.core;
+    const { recorder, dir } = started;
+    const restarted = await create(agent.name, dir);
+    const first = await pidOf(agent.pidFile);
+    await core.invoke('session:stopStart', { key: restarted });
+    await recorder.status(restarted, 'failed');
+    // Another tab starts a new process, which is up but has not answered initialize.
+    const waiting = await create(agent.name, dir);
+    await expect.poll(() => pidOf(agent.pidFile), { timeout: DEFAULT_DEADLINE_MS }).not.toBe(first);
+    await core.invoke('session:restart', { key: restarted });
+    // Both starts end the same way, at the limit of that one process's initialize.
+    const reason = `${agent.name} did not answer initialize within 3 s`;
+    for (const key of [waiting, restarted]) {
+      await recorder.until(
+        () => recorder.summaries.get(key)?.error?.includes(reason) === true,
+        () => `tab ${key} to fail at that limit; it says ${recorder.summaries.get(key)?.error}`,
+      );
+      expect(recorder.summaries.get(key)?.status).toBe('failed');
+    }
+  });
+});
+
 describe('a sign-in stopped, then run again on a newer process', () => {
   it("ignores the stopped sign-in's failure when it comes after the new one began", async () => {
     // Each sign-in waits for SIGUSR2, which the test sends only to the newer process.

@@ -1,0 +1,140 @@
+/**
+ * The calls the core hands the kept sessions (sessions/service.ts) in its constructor, seen
+ * through `session:reopen`: a tab only for an agent in the settings, under a key no other tab
+ * has, whichever way the tabs were opened, given the MCP servers of its own agent. And the
+ * listener that keeps the kept tabs up to date, which must let a closed tab's summary on to the
+ * UI.
+ */
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AirlockCore } from '../../../main/core/core.js';
+import type { AgentSpec } from '../../../main/core/settings/catalog.js';
+import type { HistoryView } from '../../../preload/lasting-sessions.js';
+import type { CallResponse } from '../../../preload/contract.js';
+import { demoAgentSpec } from '../../helpers/agents.js';
+import {
+  DEFAULT_DEADLINE_MS,
+  readySession,
+  type Recorder,
+  startCore,
+} from '../../helpers/core-harness.js';
+
+const DEMO = demoAgentSpec().name;
+
+/** The tab's system lines, as the user reads them. */
+function systemLines(recorder: Recorder, key: string): string[] {
+  return recorder.transcript(key).flatMap((event) => (event.type === 'system' ? [event.text] : []));
+}
+
+type State = CallResponse<'app:getState'>;
+
+let core: AirlockCore | undefined;
+afterEach(() => core?.dispose());
+
+/**
+ * A core with the demo agent. Its waits are long: the agent compiles as it starts, which takes
+ * more than the usual 10 s on a loaded machine, and nothing here ends by a timeout.
+ */
+async function started(extra: AgentSpec[] = []) {
+  const run = await startCore(extra);
+  run.recorder.deadlineMs = 25_000;
+  return run;
+}
+
+describe('reopening a session from the history', () => {
+  it('is refused for an agent not in the settings, opening no tab', async () => {
+    const run = await started();
+    core = run.core;
+    // (`toHaveProperty`, not `toThrow`: a rejection with no error at all passes `toThrow`.)
+    await expect(
+      core.invoke('session:reopen', { agentName: 'Nobody', cwd: run.dir, sessionId: 'x_1' }),
+    ).rejects.toHaveProperty('message', 'No agent named "Nobody"');
+    // The demo agent is in the settings: only the name that is not refuses.
+    expect(((await core.invoke('app:getState', {})) as State).sessions).toEqual([]);
+  });
+
+  it('opens a tab under a key of its own, between tabs opened the usual way', async () => {
+    const run = await started();
+    core = run.core;
+    const { recorder, dir } = run;
+    const first = await readySession(core, recorder, DEMO, dir);
+    // An id the agent does not know: the tab is opened (and fails to reopen) all the same.
+    const { key: reopened } = (await core.invoke('session:reopen', {
+      agentName: DEMO,
+      cwd: dir,
+      sessionId: 'demo_unknown',
+    })) as { key: string };
+    await recorder.status(reopened, 'failed');
+    const last = await readySession(core, recorder, DEMO, dir);
+
+    expect(new Set([first, reopened, last]).size).toBe(3);
+    const { sessions } = (await core.invoke('app:getState', {})) as State;
+    expect(sessions.map((summary) => summary.key)).toEqual([first, reopened, last]);
+  });
+
+  // Two starts of the agent and a turn: longer than the usual limit on a loaded machine.
+  it('gives the session the MCP servers as its own agent gets them, not the first agent in the settings', async () => {
+    // The demo agent as a user's own, keeping its sessions: listed after the built-in one.
+    const kept: AgentSpec = {
+      ...demoAgentSpec(),
+      name: 'Kept Demo',
+      builtIn: false,
+      env: { AIRLOCK_DEMO_STATE_DIR: await mkdtemp(join(tmpdir(), 'airlock-kept-demo-')) },
+    };
+    const run = await started([kept]);
+    core = run.core;
+    const { recorder, dir, settingsPath } = run;
+    // An HTTP server, which the demo agent does not advertise: left out, with a line naming it.
+    const settings = JSON.parse(await readFile(settingsPath, 'utf8')) as object;
+    await writeFile(
+      settingsPath,
+      JSON.stringify({
+        ...settings,
+        context_servers: { docs: { url: 'https://mcp.example/mcp' } },
+      }),
+    );
+    await core.init();
+    const key = await readySession(core, recorder, kept.name, dir);
+    const from = recorder.transcript(key).length;
+    await core.invoke('session:prompt', { key, text: '/title Mine' });
+    await recorder.event(key, 'turn_end', from);
+    await core.invoke('session:close', { key });
+    const listed = (await core.invoke('session:history', {
+      agentName: kept.name,
+      cwd: dir,
+    })) as HistoryView;
+    expect(listed.entries.map((entry) => entry.title)).toEqual(['Mine']);
+
+    const { key: reopened } = (await core.invoke('session:reopen', {
+      agentName: kept.name,
+      cwd: dir,
+      sessionId: listed.entries[0]!.sessionId,
+    })) as { key: string };
+    expect((await recorder.status(reopened, 'ready', 'failed')).status).toBe('ready');
+    expect(systemLines(recorder, reopened)).toEqual([
+      `MCP server “docs” was not given to Kept Demo: it is reached over HTTP, and Kept Demo does not advertise HTTP MCP servers (mcpCapabilities.http).`,
+    ]);
+  }, 60_000);
+});
+
+describe('the listener that keeps the kept tabs up to date', () => {
+  it('lets the summary of a tab closed on to the UI, which hears it after the kept tabs', async () => {
+    const run = await started();
+    core = run.core;
+    const { recorder, dir } = run;
+    const first = await readySession(core, recorder, DEMO, dir);
+    const second = await readySession(core, recorder, DEMO, dir);
+    // Both close in one batch of summaries: the tabs are gone from the core when it goes out.
+    await Promise.all([
+      core.invoke('session:close', { key: first }),
+      core.invoke('session:close', { key: second }),
+    ]);
+    // No agent to wait on now: the usual limit, so that a summary that never comes fails fast.
+    recorder.deadlineMs = DEFAULT_DEADLINE_MS;
+    await recorder.status(first, 'closed');
+    await recorder.status(second, 'closed');
+    expect(((await core.invoke('app:getState', {})) as State).sessions).toEqual([]);
+  });
+});
