@@ -3,7 +3,7 @@
  * through `session:reopen`: a tab only for an agent in the settings, under a key no other tab
  * has, whichever way the tabs were opened, given the MCP servers of its own agent. And the
  * listener that keeps the kept tabs up to date, which must let a closed tab's summary on to the
- * UI.
+ * UI, and hand the kept tabs summaries only (never a transcript append or another event).
  */
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,7 @@ import type { CallResponse } from '../../../preload/contract.js';
 import { demoAgentSpec } from '../../helpers/agents.js';
 import {
   DEFAULT_DEADLINE_MS,
+  deadline,
   readySession,
   type Recorder,
   startCore,
@@ -136,5 +137,62 @@ describe('the listener that keeps the kept tabs up to date', () => {
     await recorder.status(first, 'closed');
     await recorder.status(second, 'closed');
     expect(((await core.invoke('app:getState', {})) as State).sessions).toEqual([]);
+  });
+});
+
+describe('the kept tabs, told only of summary changes', () => {
+  /** What the config folder keeps of the tabs, as the next start reads it. */
+  async function keptTabs(dir: string): Promise<unknown[]> {
+    const file = JSON.parse(await readFile(join(dir, 'sessions.json'), 'utf8')) as {
+      tabs: unknown[];
+    };
+    return file.tabs;
+  }
+
+  it('keep a tab as its summary says when the app quits while its reply streams', async () => {
+    const run = await started();
+    core = run.core;
+    const { recorder, dir } = run;
+    const key = await readySession(core, recorder, DEMO, dir);
+    await core.invoke('session:prompt', { key, text: '/long 2000' });
+    // Text is arriving: the core's last batches hold appends and no change of the summary.
+    await recorder.until(() => recorder.text(key).length > 20_000, 'some of the reply');
+    await core.dispose();
+    core = undefined;
+
+    expect(await keptTabs(dir)).toEqual([
+      {
+        agentName: DEMO,
+        cwd: dir,
+        acpSessionId: expect.stringMatching(/^demo_/),
+        title: '/long 2000',
+        lastActivity: expect.any(Number),
+      },
+    ]);
+  });
+
+  it('keep no entry for what is not a tab, such as the agents changing', async () => {
+    const run = await started();
+    core = run.core;
+    const { recorder, dir, settingsPath } = run;
+    await readySession(core, recorder, DEMO, dir);
+    // The UI is told the agents changed (one more in the settings); the kept tabs are not.
+    const told = new Promise<void>((resolve) => {
+      core!.onEvent((channel) => {
+        if (channel === 'app:onDidChangeAgents') {
+          resolve();
+        }
+      });
+    });
+    await writeFile(
+      settingsPath,
+      JSON.stringify({ agent_servers: { Other: { command: 'other-agent' } } }),
+    );
+    // (The watcher reads it again: `init` would load it without telling.)
+    await deadline(told, 'the agents to change');
+    await core.dispose();
+    core = undefined;
+
+    expect(await keptTabs(dir)).toEqual([expect.objectContaining({ agentName: DEMO, cwd: dir })]);
   });
 });
