@@ -104,8 +104,10 @@ export async function loginShellPath(
   // The shell is done or out of time: nothing it started may outlive it.
   killGroup(child.pid);
   let grace: NodeJS.Timeout | undefined;
+  // Its output closes as a killed process lets go of its files, before it has quite gone: the
+  // exit too, so that the shell is gone when this answers.
   await Promise.race([
-    closed,
+    Promise.all([closed, ended]),
     new Promise<void>((resolve) => (grace = setTimeout(resolve, CLOSE_GRACE_MS))),
   ]).finally(() => clearTimeout(grace));
   child.stdout.destroy();

@@ -15,11 +15,32 @@ import {
 } from '../../../main/core/agent-connection.js';
 import { AgentRequestError, UserFacingError } from '../../../main/core/errors.js';
 import { StandInProcess, standInDelegate, standInSpec } from '../../fixtures/conn-stand-in.js';
-import { deadline } from '../../helpers/core-harness.js';
 
 afterEach(() => {
   vi.useRealTimers();
 });
+
+/** Real timers, kept before a test fakes them: a bound on a wait that must not need them. */
+const realSetTimeout = globalThis.setTimeout;
+const realClearTimeout = globalThis.clearTimeout;
+
+/**
+ * Settles with `promise`, or rejects after 5 s of real time naming what never came, fake timers
+ * or not: a change that leaves a start or a request unsettled fails in seconds, not at the
+ * test's timeout.
+ */
+function settles<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = realSetTimeout(() => reject(new Error(`Waited 5 s for ${what}`)), 5_000);
+  });
+  return Promise.race([promise, expired]).finally(() => realClearTimeout(timer));
+}
+
+/** The id of the request for `method` once the stand-in has it. */
+function sent(agent: StandInProcess, method: string): Promise<number> {
+  return settles(agent.request(method), `Airlock to send ${method}`);
+}
 
 /** The error a start fails with when the stand-in answers `initialize` with `answer`. */
 async function startFailure(
@@ -27,11 +48,12 @@ async function startFailure(
   options: Partial<ConnectionOptions> = {},
 ): Promise<unknown> {
   const agent = new StandInProcess(answer);
-  return AgentConnection.start(standInSpec(agent), {
+  const start = AgentConnection.start(standInSpec(agent), {
     logsDir: await mkdtemp(join(tmpdir(), 'airlock-conn-logs-')),
     delegate: standInDelegate(),
     ...options,
-  }).then(
+  });
+  return settles(start, 'the start to settle').then(
     () => new Error('the start did not fail'),
     (error: unknown) => error,
   );
@@ -90,7 +112,7 @@ describe('any other failure', () => {
     });
     // Its output ends while `initialize` waits: the SDK fails the request with a plain Error.
     agent.closeOutput();
-    const failure = await start.then(
+    const failure = await settles(start, 'the start to fail').then(
       () => new Error('the start did not fail'),
       (error: unknown) => error,
     );
@@ -102,11 +124,12 @@ describe('any other failure', () => {
 /** A started connection to a stand-in; `cancelGraceMs` is how long a failure waits for an exit. */
 async function started(cancelGraceMs = 10_000) {
   const agent = new StandInProcess();
-  const connection = await AgentConnection.start(standInSpec(agent), {
+  const start = AgentConnection.start(standInSpec(agent), {
     logsDir: await mkdtemp(join(tmpdir(), 'airlock-conn-logs-')),
     delegate: standInDelegate(),
     timeouts: { requestMs: 10_000, cancelGraceMs },
   });
+  const connection = await settles(start, 'the connection to start');
   return { agent, connection };
 }
 
@@ -118,13 +141,13 @@ describe('a request that fails', () => {
     agent.stderr.write('stand-in: warming up\n');
     await expect.poll(() => connection.stderrTail).toEqual(['stand-in: warming up']);
     const asked = connection.request('session/new', NEW_SESSION).catch((error: unknown) => error);
-    const id = await agent.request('session/new');
+    const id = await sent(agent, 'session/new');
     // Written before the answer, read just after it: two pipes, read in either order.
     agent.reply(id, { error: { code: -32603, message: 'Internal error' } });
     agent.stderr.write(
       'stand-in: loading\nstand-in: checking\nError: cannot be used with root privileges\n',
     );
-    const failure = await asked;
+    const failure = await settles(asked, 'the request to fail');
     expect(failure).toBeInstanceOf(AgentRequestError);
     expect((failure as AgentRequestError).code).toBe(-32603);
     expect((failure as Error).message).toBe(
@@ -141,23 +164,25 @@ describe('a request that fails', () => {
       answered = true;
       return error;
     });
-    agent.reply(await agent.request('session/new'), { error: { code: -32000, message: 'No' } });
+    agent.reply(await sent(agent, 'session/new'), { error: { code: -32000, message: 'No' } });
     // At once: with the connection open and the process running, there is no exit to wait for.
     await expect.poll(() => answered).toBe(true);
-    expect(((await asked) as Error).message).toBe('stand-in: No (-32000)');
+    expect(((await settles(asked, 'the request to fail')) as Error).message).toBe(
+      'stand-in: No (-32000)',
+    );
   });
 
   it('blames the exit when the process ends while the request waits', async () => {
     const { agent, connection } = await started();
     const asked = connection.request('session/new', NEW_SESSION).catch((error: unknown) => error);
-    await agent.request('session/new');
+    await sent(agent, 'session/new');
     agent.stderr.write('stand-in: fatal: out of cheese\n');
     agent.closeOutput();
     // Its output ends first, as a process's does; the exit then fails the request.
     await expect.poll(() => connection.stderrTail).toEqual(['stand-in: fatal: out of cheese']);
     agent.exit(3);
     agent.close();
-    const failure = await asked;
+    const failure = await settles(asked, 'the request to fail');
     expect(failure).toBeInstanceOf(UserFacingError);
     // The exit is reported with its stderr tail already: no "Its log ends with" here.
     expect((failure as Error).message).toBe('stand-in exited with code 3');
@@ -169,7 +194,7 @@ describe('a request that fails', () => {
     const { agent, connection } = await started();
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const asked = connection.request('session/new', NEW_SESSION).catch((error: unknown) => error);
-    await agent.request('session/new');
+    await sent(agent, 'session/new');
     expect(vi.getTimerCount()).toBe(1);
     agent.closeOutput();
     // The request's own bound is cleared as it fails; what is left is the connection's grace
@@ -192,10 +217,10 @@ describe('a request that fails', () => {
   it('gives the failure itself when the connection closes and the process does not exit', async () => {
     const { agent, connection } = await started(10);
     const asked = connection.request('session/new', NEW_SESSION).catch((error: unknown) => error);
-    await agent.request('session/new');
+    await sent(agent, 'session/new');
     agent.closeOutput();
     // It waits the grace period (10 ms) for an exit, and no longer.
-    const failure = await deadline(asked, 'the request to fail', 5_000);
+    const failure = await settles(asked, 'the request to fail');
     expect((failure as Error).message).toBe('stand-in: ACP connection closed');
   });
 
@@ -204,9 +229,9 @@ describe('a request that fails', () => {
     agent.exit(3);
     agent.close();
     await expect.poll(() => connection.exit?.reason).toBe('exited with code 3');
-    await expect(connection.request('session/new', NEW_SESSION)).rejects.toThrow(
-      /^stand-in is not running \(exited with code 3\)$/,
-    );
+    await expect(
+      settles(connection.request('session/new', NEW_SESSION), 'the request to be refused'),
+    ).rejects.toThrow(/^stand-in is not running \(exited with code 3\)$/);
     expect(agent.requests).toEqual([]);
   });
 });

@@ -24,6 +24,23 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/** Real timers, kept before a test fakes them: a bound on a wait that must not need them. */
+const realSetTimeout = globalThis.setTimeout;
+const realClearTimeout = globalThis.clearTimeout;
+
+/**
+ * Settles with `promise`, or rejects after 5 s of real time naming what never came, fake timers
+ * or not: a change that leaves a start, an end or a stop unsettled fails in seconds, not at the
+ * test's timeout.
+ */
+function settles<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = realSetTimeout(() => reject(new Error(`Waited 5 s for ${what}`)), 5_000);
+  });
+  return Promise.race([promise, expired]).finally(() => realClearTimeout(timer));
+}
+
 /**
  * Starts a connection to `agent`; `logsDir` is a fresh folder unless given. `ended` resolves with
  * the end the connection reports.
@@ -33,12 +50,13 @@ async function start(agent: StandInProcess, logsDir?: string) {
   const ended = new Promise<AgentExit>((resolve) => {
     reported = resolve;
   });
-  const connection = await AgentConnection.start(standInSpec(agent), {
+  const start = AgentConnection.start(standInSpec(agent), {
     logsDir: logsDir ?? (await mkdtemp(join(tmpdir(), 'airlock-conn-logs-'))),
     delegate: standInDelegate((exit) => reported(exit)),
     // A short grace period: the tests wait for the connection to look, not for the time.
     timeouts: { requestMs: 10_000, cancelGraceMs: 10 },
   });
+  const connection = await settles(start, 'the connection to start');
   return { connection, ended };
 }
 
@@ -54,7 +72,7 @@ describe('an agent whose connection closes', () => {
     expect(agent.signals).toEqual([]);
 
     agent.close();
-    expect(await ended).toEqual({
+    expect(await settles(ended, 'the connection to report the end')).toEqual({
       code: 3,
       signal: null,
       reason: 'exited with code 3',
@@ -72,7 +90,7 @@ describe('an agent whose connection closes', () => {
     expect(agent.signals).toEqual([]);
 
     agent.close();
-    expect(await ended).toEqual({
+    expect(await settles(ended, 'the connection to report the end')).toEqual({
       code: null,
       signal: 'SIGKILL',
       reason: 'was stopped by SIGKILL',
@@ -90,7 +108,9 @@ describe('the end of an agent', () => {
       delegate: standInDelegate(),
     });
     agent.close(null, null);
-    await expect(starting).rejects.toThrow(/^stand-in exited with code unknown$/);
+    await expect(settles(starting, 'the start to fail')).rejects.toThrow(
+      /^stand-in exited with code unknown$/,
+    );
   });
 
   it('is told once, and its log kept whole, when the process reports it twice at once', async () => {
@@ -104,7 +124,7 @@ describe('the end of an agent', () => {
     });
     agent.emit('error', Object.assign(new Error('spawn stand-in ENOENT'), { code: 'ENOENT' }));
     agent.close(-2, null);
-    await expect(starting).rejects.toThrow(
+    await expect(settles(starting, 'the start to fail')).rejects.toThrow(
       /^stand-in could not be started: no program named "stand-in" was found on the PATH/,
     );
     const log = () => readFile(agentLogPath(dir, 'stand-in'), 'utf8');
@@ -122,7 +142,7 @@ describe('the end of an agent', () => {
     const { connection, ended } = await start(agent, file);
     agent.exit(0);
     agent.close();
-    expect(await ended).toEqual({
+    expect(await settles(ended, 'the connection to report the end')).toEqual({
       code: 0,
       signal: null,
       reason: 'exited with code 0',
@@ -142,7 +162,9 @@ describe('the log of an agent', () => {
     agent.close();
     // Opening it fails (EISDIR) as the agent runs: an 'error' no one listens to would be an
     // uncaught exception, which fails the run (vitest reports it against this file).
-    expect((await ended).reason).toBe('exited with code 0');
+    expect((await settles(ended, 'the connection to report the end')).reason).toBe(
+      'exited with code 0',
+    );
   });
 });
 
@@ -155,7 +177,7 @@ describe('stopping an agent', () => {
     expect(agent.signals).toEqual(['SIGTERM']);
     agent.exit(null, 'SIGTERM');
     agent.close();
-    await stopping;
+    await settles(stopping, 'the stop to end');
     // The pid is free once the process has ended: a late SIGKILL could hit another program.
     vi.advanceTimersByTime(STOP_GRACE_MS * 2);
     expect(agent.signals).toEqual(['SIGTERM']);
@@ -168,7 +190,7 @@ describe('stopping an agent', () => {
     const stopping = connection.stop();
     agent.exit(null, 'SIGTERM');
     agent.close();
-    await stopping;
+    await settles(stopping, 'the stop to end');
     // A timer left running would keep Airlock from quitting until it fired.
     expect(vi.getTimerCount()).toBe(0);
   });
@@ -185,7 +207,7 @@ describe('stopping an agent', () => {
     expect(stopped).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     await expect.poll(() => stopped).toBe(true);
-    await stopping;
+    await settles(stopping, 'the stop to end');
   });
 
   it('sends SIGKILL when the process has not ended after the grace period', async () => {
@@ -199,7 +221,7 @@ describe('stopping an agent', () => {
     expect(agent.signals).toEqual(['SIGTERM', 'SIGKILL']);
     agent.exit(null, 'SIGKILL');
     agent.close();
-    await stopping;
+    await settles(stopping, 'the stop to end');
   });
 
   it('sends SIGKILL after the grace period to what still holds the output of an agent that has exited', async () => {
@@ -216,7 +238,7 @@ describe('stopping an agent', () => {
     vi.advanceTimersByTime(1);
     expect(agent.signals).toEqual(['SIGTERM', 'SIGKILL']);
     agent.close();
-    await stopping;
+    await settles(stopping, 'the stop to end');
   });
 
   it('sends an agent that has ended one SIGTERM, for what it left in its group, and nothing later', async () => {
@@ -224,10 +246,12 @@ describe('stopping an agent', () => {
     const { connection, ended } = await start(agent);
     agent.exit(7);
     agent.close();
-    expect((await ended).reason).toBe('exited with code 7');
+    expect((await settles(ended, 'the connection to report the end')).reason).toBe(
+      'exited with code 7',
+    );
 
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    await connection.stop();
+    await settles(connection.stop(), 'the stop to end');
     expect(agent.signals).toEqual(['SIGTERM']);
     vi.advanceTimersByTime(STOP_GRACE_MS * 2);
     expect(agent.signals).toEqual(['SIGTERM']);
@@ -248,7 +272,9 @@ describe('a start that fails', () => {
     // Only a start stopped on purpose waits for the process (see below); the stand-in never ends.
     await expect.poll(() => failed).toBe(true);
     expect(agent.signals).toEqual(['SIGTERM']);
-    await expect(start).rejects.toThrow(/^stand-in: Internal error \(-32603\)$/);
+    await expect(settles(start, 'the start to fail')).rejects.toThrow(
+      /^stand-in: Internal error \(-32603\)$/,
+    );
   });
 });
 
@@ -278,7 +304,9 @@ describe('a start stopped on purpose', () => {
     expect(state.failed).toBe(false);
     agent.exit(null, 'SIGTERM');
     agent.close();
-    await expect(start).rejects.toThrow(/^stand-in was stopped while it was starting$/);
+    await expect(settles(start, 'the start to fail')).rejects.toThrow(
+      /^stand-in was stopped while it was starting$/,
+    );
     expect(vi.getTimerCount()).toBe(0);
   });
 
@@ -297,17 +325,20 @@ describe('a start stopped on purpose', () => {
     await vi.advanceTimersByTimeAsync(STOP_GRACE_MS - 1);
     expect(state.failed).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
-    await expect(start).rejects.toThrow(/^stand-in was stopped while it was starting$/);
+    await expect(settles(start, 'the start to fail')).rejects.toThrow(
+      /^stand-in was stopped while it was starting$/,
+    );
   });
 
   it('leaves no listener on the signal once the agent has started', async () => {
     const agent = new StandInProcess();
     const controller = new AbortController();
-    await AgentConnection.start(standInSpec(agent), {
+    const start = AgentConnection.start(standInSpec(agent), {
       logsDir: await mkdtemp(join(tmpdir(), 'airlock-conn-logs-')),
       delegate: standInDelegate(),
       signal: controller.signal,
     });
+    await settles(start, 'the connection to start');
     // The signal can outlive the start (a tab's): its listener would keep the connection.
     expect(getEventListeners(controller.signal, 'abort')).toEqual([]);
   });
@@ -334,7 +365,7 @@ describe('withTimeout', () => {
     await vi.advanceTimersByTimeAsync(999);
     expect(failure).toBeUndefined();
     await vi.advanceTimersByTimeAsync(1);
-    await bounded;
+    await settles(bounded, 'withTimeout to reject');
     expect(failure).toBeInstanceOf(UserFacingError);
     expect((failure as Error).message).toBe('did not answer');
   });

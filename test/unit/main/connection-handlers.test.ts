@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AgentConnection, type ConnectionDelegate } from '../../../main/core/agent-connection.js';
 import { StandInProcess, standInSpec } from '../../fixtures/conn-stand-in.js';
+import { deadline } from '../../helpers/core-harness.js';
 
 /** One call the delegate got: which, its params, and the signal when the call has one. */
 type Call = { name: string; params: unknown; signal?: AbortSignal };
@@ -61,10 +62,11 @@ const ANSWERS = {
 async function started() {
   const agent = new StandInProcess();
   const { delegate, calls } = recordingDelegate(ANSWERS);
-  await AgentConnection.start(standInSpec(agent), {
+  const start = AgentConnection.start(standInSpec(agent), {
     logsDir: await mkdtemp(join(tmpdir(), 'airlock-conn-logs-')),
     delegate,
   });
+  await deadline(start, 'the connection to start');
   return { agent, calls };
 }
 
@@ -104,7 +106,7 @@ describe("an agent's request", () => {
 
   it.each(requests)('%s goes to %s, and its answer back', async (method, name, params, signal) => {
     const { agent, calls } = await started();
-    const answer = await agent.ask(method, params);
+    const answer = await deadline(agent.ask(method, params), `Airlock to answer ${method}`);
     expect(answer).toEqual({ result: ANSWERS[name as keyof typeof ANSWERS] });
     expect(calls).toEqual([
       signal ? { name, params, signal: expect.any(AbortSignal) } : { name, params },
@@ -123,7 +125,12 @@ describe("an agent's request", () => {
       elicitationId: 'el-1',
       unexpected: { nested: true },
     };
-    expect(await agent.ask('elicitation/create', params)).toEqual({
+    expect(
+      await deadline(
+        agent.ask('elicitation/create', params),
+        'Airlock to answer elicitation/create',
+      ),
+    ).toEqual({
       result: ANSWERS.onElicitation,
     });
     expect(calls).toEqual([{ name: 'onElicitation', params, signal: expect.any(AbortSignal) }]);

@@ -56,17 +56,49 @@ function startupFiles(path: string, after = ''): string {
 
 const KNOWN = '/opt/known/bin:/usr/bin:/bin';
 
+/**
+ * Settles as `call` does, or rejects after `ms` naming the shell asked. 5 s is half the 10 s
+ * deadline a call has by default, and far more than a stand-in shell takes: a change that makes
+ * a call wait out its deadline (or wait forever) instead of the shell's end fails here in
+ * seconds, saying what it waited for, not after the deadline or at the test's timeout.
+ */
+function answer<T>(call: Promise<T>, shell: string, ms = 5000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`Waited ${ms / 1000} s for the answer of ${shell}`)),
+      ms,
+    );
+  });
+  return Promise.race([call, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Kills what is left of the process group whose leader's pid is noted in `pidFile`, if the file
+ * is there: a test whose shell hangs must not leave it running when the call failed to end it.
+ */
+async function endGroup(pidFile: string): Promise<void> {
+  const pid = Number(await readFile(pidFile, 'utf8').catch(() => ''));
+  if (pid > 0) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // Already gone, as it should be.
+    }
+  }
+}
+
 describe('loginShellPath', () => {
   it('runs the shell as an interactive login shell and takes the PATH it exports, past its banners', async () => {
     const { shell, dir } = await fakeShell(startupFiles(KNOWN));
-    await expect(loginShellPath(shell)).resolves.toEqual({ path: KNOWN });
+    await expect(answer(loginShellPath(shell), shell)).resolves.toEqual({ path: KNOWN });
     const args = (await readFile(join(dir, 'args'), 'utf8')).split('\n');
     expect(args.slice(0, 3)).toEqual(['-i', '-l', '-c']);
   });
 
   it('takes the PATH even when a startup file fails after it was printed', async () => {
     const { shell } = await fakeShell(startupFiles(KNOWN, 'exit 3'));
-    await expect(loginShellPath(shell)).resolves.toEqual({ path: KNOWN });
+    await expect(answer(loginShellPath(shell), shell)).resolves.toEqual({ path: KNOWN });
   });
 
   it('gives up on a shell that hangs at its deadline, and leaves no process of it behind', async () => {
@@ -80,19 +112,26 @@ describe('loginShellPath', () => {
         'wait',
       ].join('\n'),
     );
-    // Long enough for the script to note its pids on a loaded machine.
-    const result = await loginShellPath(shell, { deadlineMs: 2500 });
-    expect(result).toEqual({ failure: `${shell} did not finish within 2.5 s` });
-    const shellPid = Number(await readFile(join(dir, 'shell.pid'), 'utf8'));
-    const sleepPid = Number(await readFile(join(dir, 'sleep.pid'), 'utf8'));
-    expect(alive(shellPid)).toBe(false);
-    expect(alive(sleepPid)).toBe(false);
+    try {
+      // Long enough for the script to note its pids on a loaded machine; the answer comes at
+      // that deadline, once the group is killed, so 5 s more are plenty.
+      const result = await answer(loginShellPath(shell, { deadlineMs: 2500 }), shell, 7500);
+      expect(result).toEqual({ failure: `${shell} did not finish within 2.5 s` });
+      const shellPid = Number(await readFile(join(dir, 'shell.pid'), 'utf8'));
+      const sleepPid = Number(await readFile(join(dir, 'sleep.pid'), 'utf8'));
+      // The shell is waited on before the answer; what it started is not its caller's child to
+      // wait on, and is gone soon after the kill of its group.
+      expect(alive(shellPid)).toBe(false);
+      await expect.poll(() => alive(sleepPid), { timeout: 5_000 }).toBe(false);
+    } finally {
+      await endGroup(join(dir, 'shell.pid'));
+    }
   });
 
   it('runs csh and tcsh with `-l` left out, since they take it only alone', async () => {
     for (const name of ['csh', 'tcsh']) {
       const { shell, dir } = await fakeShell(startupFiles(KNOWN), name);
-      await expect(loginShellPath(shell)).resolves.toEqual({ path: KNOWN });
+      await expect(answer(loginShellPath(shell), shell)).resolves.toEqual({ path: KNOWN });
       const args = (await readFile(join(dir, 'args'), 'utf8')).split('\n');
       expect(args.slice(0, 2)).toEqual(['-i', '-c']);
       expect(args[2]).toMatch(/^echo AIRLOCK_[0-9a-f]{16}; printenv PATH; echo AIRLOCK_/);
@@ -107,8 +146,9 @@ describe('loginShellPath', () => {
       join(dir, '.profile'),
       `echo "$0" > "$HOME/zero"\nPATH='${KNOWN}'; export PATH\n`,
     );
+    const csh = join(dir, 'csh');
     await expect(
-      loginShellPath(join(dir, 'csh'), { env: { HOME: dir, PATH: '/usr/bin:/bin' } }),
+      answer(loginShellPath(csh, { env: { HOME: dir, PATH: '/usr/bin:/bin' } }), csh),
     ).resolves.toEqual({ path: KNOWN });
     expect(await readFile(join(dir, 'zero'), 'utf8')).toBe('-csh\n');
   });
@@ -121,7 +161,10 @@ describe('loginShellPath', () => {
       ].join('\n'),
     );
     await expect(
-      loginShellPath(shell, { env: { PATH: '/usr/bin:/bin', FROM_CALLER: 'caller-Finch-3' } }),
+      answer(
+        loginShellPath(shell, { env: { PATH: '/usr/bin:/bin', FROM_CALLER: 'caller-Finch-3' } }),
+        shell,
+      ),
     ).resolves.toEqual({ path: KNOWN });
     expect(await readFile(join(dir, 'env'), 'utf8')).toBe('1 caller-Finch-3');
   });
@@ -132,14 +175,14 @@ describe('loginShellPath', () => {
         '\n',
       ),
     );
-    await expect(loginShellPath(shell)).resolves.toEqual({ path: KNOWN });
+    await expect(answer(loginShellPath(shell), shell)).resolves.toEqual({ path: KNOWN });
   });
 
   it('gives up on a shell that prints more than 1 MB, and takes up to that much', async () => {
     const chatty = await fakeShell(
       ['head -c 2000000 /dev/zero | tr "\\0" x', startupFiles(KNOWN)].join('\n'),
     );
-    await expect(loginShellPath(chatty.shell)).resolves.toEqual({
+    await expect(answer(loginShellPath(chatty.shell), chatty.shell)).resolves.toEqual({
       failure: `${chatty.shell} printed more than 1 MB`,
     });
     // Exactly 1 MB: the padding, its newline, two 25-byte marker lines and the PATH's line.
@@ -152,7 +195,7 @@ describe('loginShellPath', () => {
         'eval "$last"',
       ].join('\n'),
     );
-    await expect(loginShellPath(full.shell)).resolves.toEqual({ path: KNOWN });
+    await expect(answer(loginShellPath(full.shell), full.shell)).resolves.toEqual({ path: KNOWN });
   });
 
   it('does not wait long on output held open by a process that left the shell’s group', async () => {
@@ -165,7 +208,8 @@ describe('loginShellPath', () => {
       ].join('\n'),
     );
     try {
-      await expect(loginShellPath(shell)).resolves.toEqual({ path: KNOWN });
+      // The shell's end, then the 1 s grace for its output to close.
+      await expect(answer(loginShellPath(shell), shell)).resolves.toEqual({ path: KNOWN });
     } finally {
       process.kill(Number(await readFile(join(dir, 'sleep.pid'), 'utf8')), 'SIGKILL');
     }
@@ -175,27 +219,30 @@ describe('loginShellPath', () => {
     const { shell } = await fakeShell(
       ['read answer', 'head -c 1000000 /dev/zero >&2', startupFiles(KNOWN)].join('\n'),
     );
-    await expect(loginShellPath(shell, { deadlineMs: 5000 })).resolves.toEqual({ path: KNOWN });
+    // Past the call's own 5 s deadline and grace, so a shell left waiting fails on its answer.
+    await expect(answer(loginShellPath(shell, { deadlineMs: 5000 }), shell, 8000)).resolves.toEqual(
+      { path: KNOWN },
+    );
   });
 
   it('says so when a signal ended the shell', async () => {
     const { shell } = await fakeShell('kill -TERM $$');
-    await expect(loginShellPath(shell)).resolves.toEqual({
+    await expect(answer(loginShellPath(shell), shell)).resolves.toEqual({
       failure: `${shell} was ended by SIGTERM`,
     });
   });
 
   it('says why when the shell prints no PATH, exits with an error, or cannot be run', async () => {
     const garbage = await fakeShell('echo "zsh compinit: insecure directories"; printf "\\0\\377"');
-    await expect(loginShellPath(garbage.shell)).resolves.toEqual({
+    await expect(answer(loginShellPath(garbage.shell), garbage.shell)).resolves.toEqual({
       failure: `${garbage.shell} printed no PATH`,
     });
     const failing = await fakeShell('echo "bash: .bashrc: line 3: syntax error" >&2; exit 1');
-    await expect(loginShellPath(failing.shell)).resolves.toEqual({
+    await expect(answer(loginShellPath(failing.shell), failing.shell)).resolves.toEqual({
       failure: `${failing.shell} exited with code 1`,
     });
     const missing = join(failing.dir, 'no-such-shell');
-    await expect(loginShellPath(missing)).resolves.toEqual({
+    await expect(answer(loginShellPath(missing), missing)).resolves.toEqual({
       failure: expect.stringMatching(new RegExp(`^${missing} could not be run \\(.*ENOENT`)),
     });
   });
@@ -207,14 +254,16 @@ describe('applyLoginShellPath', () => {
   it('puts the login shell’s PATH first in the environment, then what it lacks', async () => {
     const { shell } = await fakeShell(startupFiles(KNOWN));
     const env: NodeJS.ProcessEnv = { PATH: '/usr/bin:/bin:/usr/sbin:/sbin' };
-    await expect(applyLoginShellPath(env, { ...desktop, shell })).resolves.toBeUndefined();
+    await expect(
+      answer(applyLoginShellPath(env, { ...desktop, shell }), shell),
+    ).resolves.toBeUndefined();
     expect(env.PATH).toBe('/opt/known/bin:/usr/bin:/bin:/usr/sbin:/sbin');
   });
 
   it('keeps the environment, and says why in one line, when the shell fails', async () => {
     const { shell } = await fakeShell('printf "garbage"; exit 1');
     const env: NodeJS.ProcessEnv = { PATH: '/usr/bin:/bin' };
-    const kept = await applyLoginShellPath(env, { ...desktop, shell });
+    const kept = await answer(applyLoginShellPath(env, { ...desktop, shell }), shell);
     expect(kept).toBe(`kept the PATH Airlock was started with: ${shell} exited with code 1`);
     expect(kept).not.toContain('\n');
     expect(env).toEqual({ PATH: '/usr/bin:/bin' });
@@ -228,7 +277,9 @@ describe('applyLoginShellPath', () => {
       { platform: 'darwin', fromTerminal: true },
     ] as const) {
       const env: NodeJS.ProcessEnv = { PATH: '/usr/bin' };
-      await expect(applyLoginShellPath(env, { ...context, shell })).resolves.toBeUndefined();
+      await expect(
+        answer(applyLoginShellPath(env, { ...context, shell }), shell),
+      ).resolves.toBeUndefined();
       expect(env.PATH).toBe('/usr/bin');
     }
     await expect(readFile(join(dir, 'args'))).rejects.toThrow(/ENOENT/);
@@ -237,22 +288,30 @@ describe('applyLoginShellPath', () => {
   it('sets the PATH when the environment had none', async () => {
     const { shell } = await fakeShell(startupFiles(KNOWN));
     const env: NodeJS.ProcessEnv = {};
-    await expect(applyLoginShellPath(env, { ...desktop, shell })).resolves.toBeUndefined();
+    await expect(
+      answer(applyLoginShellPath(env, { ...desktop, shell }), shell),
+    ).resolves.toBeUndefined();
     expect(env.PATH).toBe(KNOWN);
   });
 
   it('gives the shell the deadline it is given', async () => {
-    const { shell } = await fakeShell('exec sleep 1000');
+    const { shell, dir } = await fakeShell('echo $$ > "$DIR/shell.pid"; exec sleep 1000');
     const env: NodeJS.ProcessEnv = { PATH: '/usr/bin:/bin' };
-    await expect(applyLoginShellPath(env, { ...desktop, shell, deadlineMs: 300 })).resolves.toBe(
-      `kept the PATH Airlock was started with: ${shell} did not finish within 0.3 s`,
-    );
+    try {
+      await expect(
+        answer(applyLoginShellPath(env, { ...desktop, shell, deadlineMs: 300 }), shell),
+      ).resolves.toBe(
+        `kept the PATH Airlock was started with: ${shell} did not finish within 0.3 s`,
+      );
+    } finally {
+      await endGroup(join(dir, 'shell.pid'));
+    }
   });
 
   it('asks $SHELL by default', async () => {
     const { shell } = await fakeShell(startupFiles(KNOWN));
     const env: NodeJS.ProcessEnv = { SHELL: shell, PATH: '/bin' };
-    await applyLoginShellPath(env, desktop);
+    await answer(applyLoginShellPath(env, desktop), shell);
     expect(env.PATH).toBe(KNOWN);
   });
 });

@@ -15,19 +15,52 @@ import {
   type PathResolver,
 } from '../../../../main/core/files/containment.js';
 
+/**
+ * Settles as `promise` does, or rejects after `ms` naming what it waited for: a walk that never
+ * ends fails in seconds, saying so, not at the test's timeout.
+ */
+function within<T>(promise: Promise<T>, what: string, ms = 5000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`Waited ${ms / 1000} s for ${what}`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * `value`, on a later turn of the event loop, as the real filesystem answers. A stand-in that
+ * answered at once would let a walk that never ends run on promises alone, which no timer can
+ * interrupt: the test would freeze instead of failing at its deadline.
+ */
+function later<T>(value: T): Promise<T> {
+  return new Promise((resolve) => setImmediate(() => resolve(value)));
+}
+
 /** A resolver over a fixed set of existing Windows paths (no symlinks), compared as Windows does. */
 function windowsResolver(existing: string[]): PathResolver {
   const known = new Map(existing.map((p) => [path.win32.normalize(p).toLowerCase(), p]));
   return {
-    realpath: async (p) => known.get(path.win32.normalize(p).toLowerCase()),
-    readlink: async () => undefined,
+    realpath: (p) => later(known.get(path.win32.normalize(p).toLowerCase())),
+    readlink: () => later(undefined),
   };
 }
 
+/**
+ * The message of the refusal `promise` must end in, within a deadline. Any other failure (a
+ * deadline that passed, say) fails the test as it is.
+ */
 async function refusedWith(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
+  const error = await within(
+    promise.then(
+      () => undefined,
+      (caught: unknown) => {
+        if (caught instanceof acp.RequestError) {
+          return caught;
+        }
+        throw caught;
+      },
+    ),
+    'the refusal',
   );
   expect(error).toBeInstanceOf(acp.RequestError);
   expect((error as acp.RequestError).code).toBe(-32602);
@@ -39,12 +72,12 @@ describe('paths on Windows (the pure logic with path.win32)', () => {
   const fs = windowsResolver([root, 'C:\\work', 'C:\\', 'D:\\', '\\\\server\\share\\']);
 
   it('allows a path inside the folder, whatever the case of its letters', async () => {
-    await expect(resolveInside(root, 'C:\\work\\proj\\src\\a.ts', path.win32, fs)).resolves.toBe(
-      'C:\\work\\proj\\src\\a.ts',
-    );
-    await expect(resolveInside(root, 'c:/WORK/proj/b.ts', path.win32, fs)).resolves.toBe(
-      'C:\\work\\proj\\b.ts',
-    );
+    await expect(
+      within(resolveInside(root, 'C:\\work\\proj\\src\\a.ts', path.win32, fs), 'where a.ts leads'),
+    ).resolves.toBe('C:\\work\\proj\\src\\a.ts');
+    await expect(
+      within(resolveInside(root, 'c:/WORK/proj/b.ts', path.win32, fs), 'where b.ts leads'),
+    ).resolves.toBe('C:\\work\\proj\\b.ts');
   });
 
   it.each([
@@ -82,8 +115,8 @@ describe('what a refusal quotes and where links stop (a resolver over a fixed tr
   /** A resolver over existing POSIX folders and symlinks (name → target), no other files. */
   function treeResolver(folders: string[], links: Record<string, string>): PathResolver {
     return {
-      realpath: async (p) => (folders.includes(path.posix.normalize(p)) ? p : undefined),
-      readlink: async (p) => links[path.posix.normalize(p)],
+      realpath: (p) => later(folders.includes(path.posix.normalize(p)) ? p : undefined),
+      readlink: (p) => later(links[path.posix.normalize(p)]),
     };
   }
 
@@ -102,9 +135,9 @@ describe('what a refusal quotes and where links stop (a resolver over a fixed tr
           Array.from({ length: count }, (_, i) => [`/root/l${i}`, `/root/l${i + 1}`]),
         ),
       );
-    await expect(resolveInside('/root', '/root/l0/x', path.posix, chain(40))).resolves.toBe(
-      '/root/l40/x',
-    );
+    await expect(
+      within(resolveInside('/root', '/root/l0/x', path.posix, chain(40)), 'the chain’s end'),
+    ).resolves.toBe('/root/l40/x');
     expect(await refusedWith(resolveInside('/root', '/root/l0/x', path.posix, chain(41)))).toBe(
       'Invalid params: /root/l0/x cannot be resolved (a symlink loop, or a missing drive)',
     );
@@ -125,18 +158,23 @@ describe('what a refusal quotes and where links stop (a resolver over a fixed tr
       'Invalid params:  is not a valid path',
     );
     // The refusal names the path in its data too, as quoted.
-    const error = await resolveInside('/root', '/elsewhere/\u0001', path.posix, fs).catch(
-      (caught: unknown) => caught,
+    const error = await within(
+      resolveInside('/root', '/elsewhere/\u0001', path.posix, fs).catch(
+        (caught: unknown) => caught,
+      ),
+      'the refusal',
     );
     expect((error as acp.RequestError).data).toEqual({ path: '/elsewhere/?' });
   });
 
   it('finds no real location when not even the root exists', async () => {
     const nothing: PathResolver = {
-      realpath: async () => undefined,
-      readlink: async () => undefined,
+      realpath: () => later(undefined),
+      readlink: () => later(undefined),
     };
-    await expect(realLocation('/a/b', path.posix, nothing)).resolves.toBeUndefined();
+    await expect(
+      within(realLocation('/a/b', path.posix, nothing), 'the walk to the root'),
+    ).resolves.toBeUndefined();
   });
 });
 
@@ -162,7 +200,8 @@ describe('paths on the real filesystem (POSIX)', () => {
   });
   afterAll(() => rm(base, { recursive: true, force: true }));
 
-  const inside = (p: string) => resolveInside(root, p, path, nodeResolver);
+  const inside = (p: string) =>
+    within(resolveInside(root, p, path, nodeResolver), `where ${p} leads`);
 
   it.skipIf(process.platform === 'win32').each([
     ['a file symlink out of the folder', 'file-out'],

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import {
   appendFileSync,
   chmodSync,
+  constants,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -24,18 +25,35 @@ beforeEach(async () => {
 });
 afterEach(() => rm(root, { recursive: true, force: true }));
 
+/**
+ * Settles as `promise` does, or rejects after `ms` naming what it waited for: a read that waits
+ * (a FIFO opened for a writer that never comes) fails in seconds, saying so, not at the test's
+ * timeout.
+ */
+function within<T>(promise: Promise<T>, what: string, ms = 5000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`Waited ${ms / 1000} s for ${what}`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 describe('readTextFile', () => {
   const lines = 'one\ntwo\nthree\nfour\n';
 
   it('honours `line` (1-based) and `limit`', async () => {
     const file = path.join(root, 'a.txt');
     writeFileSync(file, lines);
-    await expect(readTextFile(file, file)).resolves.toBe(lines);
-    await expect(readTextFile(file, file, 2)).resolves.toBe('two\nthree\nfour\n');
-    await expect(readTextFile(file, file, 2, 2)).resolves.toBe('two\nthree\n');
-    await expect(readTextFile(file, file, null, 1)).resolves.toBe('one\n');
-    await expect(readTextFile(file, file, 9)).resolves.toBe('');
-    await expect(readTextFile(file, file, 1, 1)).resolves.toBe('one\n');
+    // Each read within a deadline: a read loop that never ends (reading on at the file's end)
+    // fails here in seconds, the first test to read a file.
+    const read = (line?: number | null, limit?: number) =>
+      within(readTextFile(file, file, line, limit), 'the read of a.txt');
+    await expect(read()).resolves.toBe(lines);
+    await expect(read(2)).resolves.toBe('two\nthree\nfour\n');
+    await expect(read(2, 2)).resolves.toBe('two\nthree\n');
+    await expect(read(null, 1)).resolves.toBe('one\n');
+    await expect(read(9)).resolves.toBe('');
+    await expect(read(1, 1)).resolves.toBe('one\n');
     expect(sliceLines('a\nb', 2, 5)).toBe('b');
     expect((await requestFailure(readTextFile(file, file, 0))).message).toContain(
       'numbered from 1',
@@ -143,9 +161,20 @@ describe('readTextFile', () => {
     if (process.platform !== 'win32') {
       const fifo = path.join(root, 'fifo');
       execFileSync('mkfifo', [fifo]);
-      expect((await requestFailure(readTextFile(fifo, fifo))).message).toContain(
-        'not a regular file',
-      );
+      try {
+        const error = await within(
+          requestFailure(readTextFile(fifo, fifo)),
+          'the refusal of a FIFO',
+        );
+        expect(error.message).toContain('not a regular file');
+      } finally {
+        // An open that waits for a writer holds a thread of libuv's pool: be that writer, so a
+        // failed run lets it go (with no open waiting, this open fails with ENXIO).
+        await open(fifo, constants.O_WRONLY | constants.O_NONBLOCK).then(
+          (writer) => writer.close(),
+          () => undefined,
+        );
+      }
     }
     const missing = path.join(root, 'missing.txt');
     expect((await requestFailure(readTextFile(missing, missing))).code).toBe(-32002);

@@ -12,7 +12,7 @@ import type { AgentSpec } from '../../../../main/core/settings/catalog.js';
 import type { HistoryView } from '../../../../preload/lasting-sessions.js';
 import { agentLogContains } from '../../../helpers/agent-log.js';
 import { demoAgentSpec, fixtureSpec } from '../../../helpers/agents.js';
-import { readySession, Recorder, startCore } from '../../../helpers/core-harness.js';
+import { deadline, readySession, Recorder, startCore } from '../../../helpers/core-harness.js';
 
 const DEMO = demoAgentSpec().name;
 
@@ -21,9 +21,20 @@ afterEach(async () => {
   await Promise.all(cores.splice(0).map((core) => core.dispose()));
 });
 
+/**
+ * `core` with a deadline on each call's answer: a change that leaves a handler unsettled fails
+ * the test in seconds, naming the call it waited for, not at the test's timeout.
+ */
+function bounded(core: AirlockCore): AirlockCore {
+  const invoke = core.invoke.bind(core);
+  core.invoke = (channel, payload) =>
+    deadline(invoke(channel, payload), `core.invoke(${JSON.stringify(channel)}) to settle`);
+  return core;
+}
+
 async function started(extra: AgentSpec[] = []) {
   const run = await startCore(extra);
-  cores.push(run.core);
+  cores.push(bounded(run.core));
   return run;
 }
 
@@ -44,7 +55,7 @@ describe('a session reopened with session/load', () => {
         context_servers: { docs: { url: 'https://mcp.example/mcp' } },
       }),
     );
-    await core.init();
+    await deadline(core.init(), 'the core to start');
     const key = await readySession(core, recorder, DEMO, dir);
     const note = `MCP server “docs” was not given to ${DEMO}: it is reached over HTTP, and ${DEMO} does not advertise HTTP MCP servers (mcpCapabilities.http).`;
     expect(systemLines(recorder, key)).toEqual([note]);
@@ -61,8 +72,8 @@ describe('a session reopened with session/load', () => {
       demoAgent: demoAgentSpec(),
       defaultCwd: dir,
     });
-    await next.init();
-    cores.push(next);
+    await deadline(next.init(), 'the core to start');
+    cores.push(bounded(next));
     const nextRecorder = new Recorder(next);
     const listed = (await next.invoke('session:history', {
       agentName: DEMO,
@@ -147,8 +158,8 @@ describe('one of two reopens stopped while their agent starts', () => {
       demoAgent: demoAgentSpec(),
       defaultCwd: dir,
     });
-    await next.init();
-    cores.push(next);
+    await deadline(next.init(), 'the core to start');
+    cores.push(bounded(next));
     const nextRecorder = new Recorder(next);
     const { keys } = (await next.invoke('session:reopenSaved', {})) as { keys: string[] };
     await nextRecorder.until(() => keys.every((key) => nextRecorder.summaries.has(key)));

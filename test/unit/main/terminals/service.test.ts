@@ -8,6 +8,7 @@ import { UserFacingError } from '../../../../main/core/errors.js';
 import type { Session } from '../../../../main/core/session.js';
 import { TerminalService } from '../../../../main/core/terminals/service.js';
 import type { TranscriptEvent } from '../../../../preload/contract.js';
+import { deadline } from '../../../helpers/core-harness.js';
 import { alive } from '../../../helpers/processes.js';
 
 let folder: string;
@@ -36,10 +37,36 @@ const connection = () => ({}) as AgentConnection;
 /** A signal for a wait the agent never withdraws. */
 const never = new AbortController().signal;
 
+/**
+ * `target` with a deadline on each answer, and on each answer of the handlers it gives (the
+ * longest, a stop, takes the 2 s grace period): a change that leaves a command unstarted,
+ * unended or unstopped fails the test in seconds, naming the call it waited for, not at the
+ * test's timeout.
+ */
+function bounded<T extends object>(target: T, name: string): T {
+  return new Proxy(target, {
+    get(of, key) {
+      const value: unknown = Reflect.get(of, key);
+      if (typeof value !== 'function') {
+        return value;
+      }
+      return (...args: unknown[]): unknown => {
+        const result: unknown = value.apply(of, args);
+        if (result instanceof Promise) {
+          const call = `${name}.${String(key)}(${JSON.stringify(args[0]) ?? ''})`;
+          return deadline(result, `${call} to settle`, 5_000);
+        }
+        return key === 'handlersFor' ? bounded(result as object, 'handlers') : result;
+      };
+    },
+  });
+}
+
 /** A service where `routes` says which session each connection's session id names. */
 function serviceOf(routes: Map<AgentConnection, Map<string, Session>>) {
-  service = new TerminalService((on, sessionId) =>
-    on ? routes.get(on)?.get(sessionId) : undefined,
+  service = bounded(
+    new TerminalService((on, sessionId) => (on ? routes.get(on)?.get(sessionId) : undefined)),
+    'terminals',
   );
   return service;
 }
