@@ -92,7 +92,8 @@ afterEach(async () => {
   for (const socket of sockets.splice(0)) {
     socket.terminate();
   }
-  await host.close();
+  // Bounded too: a host that keeps a socket open would never finish closing.
+  await deadline(host.close(), 'the host to close', WAIT_MS);
   await core.dispose();
   vi.restoreAllMocks();
 });
@@ -476,7 +477,7 @@ describe('the server', () => {
   it('closes its open sockets when it closes', async () => {
     const socket = await connect();
     const received = next(socket);
-    await host.close();
+    await deadline(host.close(), 'the host to close', WAIT_MS);
     expect(await received).toMatchObject({ kind: 'close' });
     await expect(connect()).rejects.toThrow();
   });
