@@ -16,7 +16,7 @@ import {
   type CallResponse,
 } from '../../../../preload/contract.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
-import { readySession, startCore } from '../../../helpers/core-harness.js';
+import { deadline, readySession, startCore } from '../../../helpers/core-harness.js';
 import { alive } from '../../../helpers/processes.js';
 import { ZED } from '../../../fixtures/zed-settings.js';
 
@@ -65,8 +65,13 @@ async function withSettings(text: string, overrides: Partial<CoreOptions> = {}) 
   await writeFile(started.settingsPath, text);
   await core.init();
   const path = started.settingsPath;
+  // Every call has a deadline: one that never answers fails the test naming the call, rather
+  // than leaving it to run out the test's time.
   const call = async <C extends CallChannel>(channel: C, request: CallRequest<C>) => {
-    const response = await started.core.invoke(channel, request);
+    const response = await deadline(
+      started.core.invoke(channel, request),
+      `the answer to ${channel} ${JSON.stringify(request)}`,
+    );
     // What the core answers must pass the contract the UI checks it against.
     return calls[channel].response.parse(response) as CallResponse<C>;
   };
@@ -441,7 +446,7 @@ describe('the settings file changed by hand while the app runs', () => {
     });
     try {
       await writeFile(path, '{ "agent_servers": { "Later": { "command": "later" } } }');
-      await changed;
+      await deadline(changed, 'the other watcher to see the change');
     } finally {
       witness.close();
     }
@@ -602,9 +607,9 @@ describe('testing an agent', () => {
 
 /** Checks `condition` on every turn of the event loop until it holds; fails after 10 s. */
 async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
+  const expires = Date.now() + 10_000;
   while (!condition()) {
-    if (Date.now() > deadline) {
+    if (Date.now() > expires) {
       throw new Error(`Waited 10 s for ${what}`);
     }
     await new Promise((resolve) => setImmediate(resolve));

@@ -13,7 +13,7 @@ import {
   type CallResponse,
 } from '../../../../preload/contract.js';
 import { ZED } from '../../../fixtures/zed-settings.js';
-import { startCore } from '../../../helpers/core-harness.js';
+import { deadline, startCore } from '../../../helpers/core-harness.js';
 
 let core: AirlockCore | undefined;
 afterEach(() => core?.dispose());
@@ -23,9 +23,12 @@ async function withSettings(text: string) {
   core = started.core;
   await writeFile(started.settingsPath, text);
   await core.init();
+  // What the core answers must pass the contract the UI checks it against; a call that never
+  // answers fails the test naming it.
   const call = async <C extends CallChannel>(channel: C, request: CallRequest<C>) =>
-    // What the core answers must pass the contract the UI checks it against.
-    calls[channel].response.parse(await started.core.invoke(channel, request)) as CallResponse<C>;
+    calls[channel].response.parse(
+      await deadline(started.core.invoke(channel, request), `the answer to ${channel}`),
+    ) as CallResponse<C>;
   return { ...started, call, read: () => readFile(started.settingsPath, 'utf8') };
 }
 

@@ -22,6 +22,21 @@ vi.mock('../../../../main/cli/probe.js', async (original) => {
 
 const { AgentSettings } = await import('../../../../main/core/settings/service.js');
 
+/** The timer functions as loaded: the fake timers below leave these alone. */
+const { setTimeout: realSetTimeout, clearTimeout: realClearTimeout } = globalThis;
+
+/**
+ * The test's report, or a failure after 5 s naming what was awaited: on a real timer, so that it
+ * fires while `setTimeout` is faked too.
+ */
+async function answered<T>(report: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = realSetTimeout(() => reject(new Error('Waited 5 s for the test to answer')), 5_000);
+  });
+  return Promise.race([report, expired]).finally(() => realClearTimeout(timer));
+}
+
 afterEach(() => {
   vi.useRealTimers();
   signals.length = 0;
@@ -45,7 +60,7 @@ function settings() {
 it('leaves no deadline timer behind once a test has answered, and never aborts it later', async () => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
   const service = settings();
-  const report = await service.test({ agentName: 'Quick' });
+  const report = await answered(service.test({ agentName: 'Quick' }));
   expect(report).toMatchObject({ agentName: 'Quick', ok: false, error: 'no' });
   // A pending 5 s timer would keep a quitting app alive, and abort a finished probe's signal.
   expect(vi.getTimerCount()).toBe(0);
@@ -56,7 +71,7 @@ it('leaves no deadline timer behind once a test has answered, and never aborts i
 
 it('stops only the tests still running when disposed, not one that has answered', async () => {
   const service = settings();
-  await service.test({ agentName: 'Quick' });
+  await answered(service.test({ agentName: 'Quick' }));
   service.dispose();
   expect(signals).toHaveLength(1);
   expect(signals[0]?.aborted).toBe(false);
