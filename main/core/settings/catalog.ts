@@ -26,7 +26,7 @@ import {
 import type { AgentLauncher } from '../agent-connection.js';
 import { statedHost } from '../elicitation/url-analysis.js';
 import { parseContextServers, problemOf, type McpProblem, type McpServerSetting } from './mcp.js';
-import { lineOfPath, readSettingsText } from './text.js';
+import { lineFinder, readSettingsText } from './text.js';
 
 export { MAX_URL_DOMAIN_CHARS, MAX_URL_DOMAINS };
 
@@ -268,7 +268,11 @@ function readMcpServers(
   raw: string,
   path: string,
   json: unknown,
-): { global: McpServerSetting[]; own: Map<string, McpServerSetting[]>; problems: string[] } {
+): {
+  global: McpServerSetting[];
+  own: Map<string, McpServerSetting[]>;
+  problems: (() => string)[];
+} {
   const problems: McpProblem[] = [];
   const top = json !== null && typeof json === 'object' ? (json as Record<string, unknown>) : {};
   const global = parseContextServers(top.context_servers, ['context_servers']);
@@ -291,20 +295,28 @@ function readMcpServers(
       }
     }
   }
+  const lineOf = lineFinder(raw);
   return {
     global: global.servers,
     own,
-    problems: problems.map((problem) => {
-      const line = lineOfPath(raw, problem.path);
+    // Written only if listed: finding a line reads the text up to it, and a file with a problem
+    // in each of thousands of entries lists ten.
+    problems: problems.map((problem) => () => {
+      const line = lineOf(problem.path);
       const where = problem.path.map(String).join('.');
       return `${path}${line === undefined ? '' : `, line ${line}`}: ${where}: ${problem.message}`;
     }),
   };
 }
 
-/** Problem lines for the catalog's error: the first few, then how many more, within bounds. */
-function clipProblems(lines: string[]): string {
-  const shown = lines.slice(0, MAX_LISTED_PROBLEMS).map((line) => line.slice(0, 900));
+/**
+ * Problem lines for the catalog's error: the first few, then how many more, within bounds. A line
+ * may be given as a function that writes it, called only if the line is shown.
+ */
+function clipProblems(lines: (string | (() => string))[]): string {
+  const shown = lines
+    .slice(0, MAX_LISTED_PROBLEMS)
+    .map((line) => (typeof line === 'string' ? line : line()).slice(0, 900));
   const more = lines.length - shown.length;
   return [...shown, ...(more > 0 ? [`…and ${more} more`] : [])].join('\n');
 }

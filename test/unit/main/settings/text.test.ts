@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   checkEditable,
   copyAgentServer,
+  lineFinder,
   lineOfPath,
   readSettingsText,
   removeAgentServer,
@@ -398,6 +399,23 @@ describe('lineOfPath', () => {
   it('has no line to name in text with no value', () => {
     expect(lineOfPath('', ['agent_servers'])).toBeUndefined();
     expect(lineOfPath('// only a comment\n', [])).toBeUndefined();
+  });
+
+  it('names the lines of many paths of one text, read once', () => {
+    // Keys at the very start of a line, at its end, on the first line and on the last.
+    const text = '{"a": 1,\n"b": 2, "c":\n3,\n\n  "d": [\n0, 1]}';
+    const lineOf = lineFinder(text);
+    expect([[], ['a'], ['b'], ['c'], ['d'], ['d', 1], ['d', 5]].map(lineOf)).toEqual([
+      1, 1, 2, 2, 5, 6, 5,
+    ]);
+    // Each line by a scan of the text up to its offset: the same, for every key of a long text.
+    const long = `{${Array.from({ length: 300 }, (_, i) => `${'\n'.repeat(i % 3)}"k${i}": ${i}`).join(',')}}`;
+    const findLong = lineFinder(long);
+    for (let i = 0; i < 300; i++) {
+      const offset = long.indexOf(`"k${i}"`);
+      expect(findLong([`k${i}`])).toBe(long.slice(0, offset).split('\n').length);
+    }
+    expect(lineFinder('')(['a'])).toBeUndefined();
   });
 });
 
