@@ -104,8 +104,8 @@ export async function loginShellPath(
   // The shell is done or out of time: nothing it started may outlive it.
   killGroup(child.pid);
   let grace: NodeJS.Timeout | undefined;
-  // Its output closes as a killed process lets go of its files, before it has quite gone: the
-  // exit too, so that the shell is gone when this answers.
+  // A killed process lets go of its files before it has gone: its exit is awaited as well as
+  // its output's close, so that the shell is gone when this answers.
   await Promise.race([
     Promise.all([closed, ended]),
     new Promise<void>((resolve) => (grace = setTimeout(resolve, CLOSE_GRACE_MS))),
