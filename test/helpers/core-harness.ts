@@ -13,9 +13,13 @@ type Waiter = { check: () => boolean; resolve: () => void };
 /** How long a wait in a test may take before it fails, saying what it waited for. */
 export const DEFAULT_DEADLINE_MS = 10_000;
 
+/** The timer functions as loaded: a test that fakes the timers leaves these alone. */
+const { setTimeout: realSetTimeout, clearTimeout: realClearTimeout } = globalThis;
+
 /**
  * Resolves as `promise` does, or rejects after `deadlineMs` with an error naming `description`
- * (a timer that fails the wait, never one that waits in its place).
+ * (a timer that fails the wait, never one that waits in its place). The time is real, fake
+ * timers or not.
  */
 export function deadline<T>(
   promise: Promise<T>,
@@ -24,12 +28,23 @@ export function deadline<T>(
 ): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(
+    timer = realSetTimeout(
       () => reject(new Error(`Waited ${deadlineMs / 1000} s for ${description}`)),
       deadlineMs,
     );
   });
-  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
+  return Promise.race([promise, expired]).finally(() => realClearTimeout(timer));
+}
+
+/**
+ * `core` with a deadline on each call's answer: a change that leaves a handler unsettled fails
+ * the test in seconds, naming the call it waited for, not at the test's timeout.
+ */
+export function boundedCore(core: AirlockCore): AirlockCore {
+  const invoke = core.invoke.bind(core);
+  core.invoke = (channel, payload) =>
+    deadline(invoke(channel, payload), `core.invoke(${JSON.stringify(channel)}) to settle`);
+  return core;
 }
 
 /**

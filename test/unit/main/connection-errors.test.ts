@@ -15,31 +15,15 @@ import {
 } from '../../../main/core/agent-connection.js';
 import { AgentRequestError, UserFacingError } from '../../../main/core/errors.js';
 import { StandInProcess, standInDelegate, standInSpec } from '../../fixtures/conn-stand-in.js';
+import { deadline } from '../../helpers/core-harness.js';
 
 afterEach(() => {
   vi.useRealTimers();
 });
 
-/** Real timers, kept before a test fakes them: a bound on a wait that must not need them. */
-const realSetTimeout = globalThis.setTimeout;
-const realClearTimeout = globalThis.clearTimeout;
-
-/**
- * Settles with `promise`, or rejects after 5 s of real time naming what never came, fake timers
- * or not: a change that leaves a start or a request unsettled fails in seconds, not at the
- * test's timeout.
- */
-function settles<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_resolve, reject) => {
-    timer = realSetTimeout(() => reject(new Error(`Waited 5 s for ${what}`)), 5_000);
-  });
-  return Promise.race([promise, expired]).finally(() => realClearTimeout(timer));
-}
-
 /** The id of the request for `method` once the stand-in has it. */
 function sent(agent: StandInProcess, method: string): Promise<number> {
-  return settles(agent.request(method), `Airlock to send ${method}`);
+  return deadline(agent.request(method), `Airlock to send ${method}`, 5_000);
 }
 
 /** The error a start fails with when the stand-in answers `initialize` with `answer`. */
@@ -53,7 +37,7 @@ async function startFailure(
     delegate: standInDelegate(),
     ...options,
   });
-  return settles(start, 'the start to settle').then(
+  return deadline(start, 'the start to settle', 5_000).then(
     () => new Error('the start did not fail'),
     (error: unknown) => error,
   );
@@ -112,7 +96,7 @@ describe('any other failure', () => {
     });
     // Its output ends while `initialize` waits: the SDK fails the request with a plain Error.
     agent.closeOutput();
-    const failure = await settles(start, 'the start to fail').then(
+    const failure = await deadline(start, 'the start to fail', 5_000).then(
       () => new Error('the start did not fail'),
       (error: unknown) => error,
     );
@@ -129,7 +113,7 @@ async function started(cancelGraceMs = 10_000) {
     delegate: standInDelegate(),
     timeouts: { requestMs: 10_000, cancelGraceMs },
   });
-  const connection = await settles(start, 'the connection to start');
+  const connection = await deadline(start, 'the connection to start', 5_000);
   return { agent, connection };
 }
 
@@ -147,7 +131,7 @@ describe('a request that fails', () => {
     agent.stderr.write(
       'stand-in: loading\nstand-in: checking\nError: cannot be used with root privileges\n',
     );
-    const failure = await settles(asked, 'the request to fail');
+    const failure = await deadline(asked, 'the request to fail', 5_000);
     expect(failure).toBeInstanceOf(AgentRequestError);
     expect((failure as AgentRequestError).code).toBe(-32603);
     expect((failure as Error).message).toBe(
@@ -167,7 +151,7 @@ describe('a request that fails', () => {
     agent.reply(await sent(agent, 'session/new'), { error: { code: -32000, message: 'No' } });
     // At once: with the connection open and the process running, there is no exit to wait for.
     await expect.poll(() => answered).toBe(true);
-    expect(((await settles(asked, 'the request to fail')) as Error).message).toBe(
+    expect(((await deadline(asked, 'the request to fail', 5_000)) as Error).message).toBe(
       'stand-in: No (-32000)',
     );
   });
@@ -182,7 +166,7 @@ describe('a request that fails', () => {
     await expect.poll(() => connection.stderrTail).toEqual(['stand-in: fatal: out of cheese']);
     agent.exit(3);
     agent.close();
-    const failure = await settles(asked, 'the request to fail');
+    const failure = await deadline(asked, 'the request to fail', 5_000);
     expect(failure).toBeInstanceOf(UserFacingError);
     // The exit is reported with its stderr tail already: no "Its log ends with" here.
     expect((failure as Error).message).toBe('stand-in exited with code 3');
@@ -206,7 +190,7 @@ describe('a request that fails', () => {
     });
     agent.exit(3);
     agent.close();
-    // Polled on real timers: a deadline's timer would be a fake one here.
+    // (`expect.poll` waits on real timers, as `deadline` does.)
     await expect.poll(() => failure).toBeDefined();
     expect(failure).toBeInstanceOf(UserFacingError);
     expect((failure as Error).message).toBe('stand-in exited with code 3');
@@ -220,7 +204,7 @@ describe('a request that fails', () => {
     await sent(agent, 'session/new');
     agent.closeOutput();
     // It waits the grace period (10 ms) for an exit, and no longer.
-    const failure = await settles(asked, 'the request to fail');
+    const failure = await deadline(asked, 'the request to fail', 5_000);
     expect((failure as Error).message).toBe('stand-in: ACP connection closed');
   });
 
@@ -230,7 +214,7 @@ describe('a request that fails', () => {
     agent.close();
     await expect.poll(() => connection.exit?.reason).toBe('exited with code 3');
     await expect(
-      settles(connection.request('session/new', NEW_SESSION), 'the request to be refused'),
+      deadline(connection.request('session/new', NEW_SESSION), 'the request to be refused', 5_000),
     ).rejects.toThrow(/^stand-in is not running \(exited with code 3\)$/);
     expect(agent.requests).toEqual([]);
   });

@@ -24,23 +24,6 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-/** Real timers, kept before a test fakes them: a bound on a wait that must not need them. */
-const realSetTimeout = globalThis.setTimeout;
-const realClearTimeout = globalThis.clearTimeout;
-
-/**
- * Settles with `promise`, or rejects after 5 s of real time naming what never came, fake timers
- * or not: a change that leaves a start, an end or a stop unsettled fails in seconds, not at the
- * test's timeout.
- */
-function settles<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_resolve, reject) => {
-    timer = realSetTimeout(() => reject(new Error(`Waited 5 s for ${what}`)), 5_000);
-  });
-  return Promise.race([promise, expired]).finally(() => realClearTimeout(timer));
-}
-
 /**
  * Starts a connection to `agent`; `logsDir` is a fresh folder unless given. `ended` resolves with
  * the end the connection reports.
@@ -56,7 +39,7 @@ async function start(agent: StandInProcess, logsDir?: string) {
     // A short grace period: the tests wait for the connection to look, not for the time.
     timeouts: { requestMs: 10_000, cancelGraceMs: 10 },
   });
-  const connection = await settles(start, 'the connection to start');
+  const connection = await deadline(start, 'the connection to start', 5_000);
   return { connection, ended };
 }
 
@@ -72,7 +55,7 @@ describe('an agent whose connection closes', () => {
     expect(agent.signals).toEqual([]);
 
     agent.close();
-    expect(await settles(ended, 'the connection to report the end')).toEqual({
+    expect(await deadline(ended, 'the connection to report the end', 5_000)).toEqual({
       code: 3,
       signal: null,
       reason: 'exited with code 3',
@@ -90,7 +73,7 @@ describe('an agent whose connection closes', () => {
     expect(agent.signals).toEqual([]);
 
     agent.close();
-    expect(await settles(ended, 'the connection to report the end')).toEqual({
+    expect(await deadline(ended, 'the connection to report the end', 5_000)).toEqual({
       code: null,
       signal: 'SIGKILL',
       reason: 'was stopped by SIGKILL',
@@ -108,7 +91,7 @@ describe('the end of an agent', () => {
       delegate: standInDelegate(),
     });
     agent.close(null, null);
-    await expect(settles(starting, 'the start to fail')).rejects.toThrow(
+    await expect(deadline(starting, 'the start to fail', 5_000)).rejects.toThrow(
       /^stand-in exited with code unknown$/,
     );
   });
@@ -124,7 +107,7 @@ describe('the end of an agent', () => {
     });
     agent.emit('error', Object.assign(new Error('spawn stand-in ENOENT'), { code: 'ENOENT' }));
     agent.close(-2, null);
-    await expect(settles(starting, 'the start to fail')).rejects.toThrow(
+    await expect(deadline(starting, 'the start to fail', 5_000)).rejects.toThrow(
       /^stand-in could not be started: no program named "stand-in" was found on the PATH/,
     );
     const log = () => readFile(agentLogPath(dir, 'stand-in'), 'utf8');
@@ -142,7 +125,7 @@ describe('the end of an agent', () => {
     const { connection, ended } = await start(agent, file);
     agent.exit(0);
     agent.close();
-    expect(await settles(ended, 'the connection to report the end')).toEqual({
+    expect(await deadline(ended, 'the connection to report the end', 5_000)).toEqual({
       code: 0,
       signal: null,
       reason: 'exited with code 0',
@@ -162,7 +145,7 @@ describe('the log of an agent', () => {
     agent.close();
     // Opening it fails (EISDIR) as the agent runs: an 'error' no one listens to would be an
     // uncaught exception, which fails the run (vitest reports it against this file).
-    expect((await settles(ended, 'the connection to report the end')).reason).toBe(
+    expect((await deadline(ended, 'the connection to report the end', 5_000)).reason).toBe(
       'exited with code 0',
     );
   });
@@ -177,7 +160,7 @@ describe('stopping an agent', () => {
     expect(agent.signals).toEqual(['SIGTERM']);
     agent.exit(null, 'SIGTERM');
     agent.close();
-    await settles(stopping, 'the stop to end');
+    await deadline(stopping, 'the stop to end', 5_000);
     // The pid is free once the process has ended: a late SIGKILL could hit another program.
     vi.advanceTimersByTime(STOP_GRACE_MS * 2);
     expect(agent.signals).toEqual(['SIGTERM']);
@@ -190,7 +173,7 @@ describe('stopping an agent', () => {
     const stopping = connection.stop();
     agent.exit(null, 'SIGTERM');
     agent.close();
-    await settles(stopping, 'the stop to end');
+    await deadline(stopping, 'the stop to end', 5_000);
     // A timer left running would keep Airlock from quitting until it fired.
     expect(vi.getTimerCount()).toBe(0);
   });
@@ -207,7 +190,7 @@ describe('stopping an agent', () => {
     expect(stopped).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     await expect.poll(() => stopped).toBe(true);
-    await settles(stopping, 'the stop to end');
+    await deadline(stopping, 'the stop to end', 5_000);
   });
 
   it('sends SIGKILL when the process has not ended after the grace period', async () => {
@@ -221,7 +204,7 @@ describe('stopping an agent', () => {
     expect(agent.signals).toEqual(['SIGTERM', 'SIGKILL']);
     agent.exit(null, 'SIGKILL');
     agent.close();
-    await settles(stopping, 'the stop to end');
+    await deadline(stopping, 'the stop to end', 5_000);
   });
 
   it('sends SIGKILL after the grace period to what still holds the output of an agent that has exited', async () => {
@@ -238,7 +221,7 @@ describe('stopping an agent', () => {
     vi.advanceTimersByTime(1);
     expect(agent.signals).toEqual(['SIGTERM', 'SIGKILL']);
     agent.close();
-    await settles(stopping, 'the stop to end');
+    await deadline(stopping, 'the stop to end', 5_000);
   });
 
   it('sends an agent that has ended one SIGTERM, for what it left in its group, and nothing later', async () => {
@@ -246,12 +229,12 @@ describe('stopping an agent', () => {
     const { connection, ended } = await start(agent);
     agent.exit(7);
     agent.close();
-    expect((await settles(ended, 'the connection to report the end')).reason).toBe(
+    expect((await deadline(ended, 'the connection to report the end', 5_000)).reason).toBe(
       'exited with code 7',
     );
 
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    await settles(connection.stop(), 'the stop to end');
+    await deadline(connection.stop(), 'the stop to end', 5_000);
     expect(agent.signals).toEqual(['SIGTERM']);
     vi.advanceTimersByTime(STOP_GRACE_MS * 2);
     expect(agent.signals).toEqual(['SIGTERM']);
@@ -272,7 +255,7 @@ describe('a start that fails', () => {
     // Only a start stopped on purpose waits for the process (see below); the stand-in never ends.
     await expect.poll(() => failed).toBe(true);
     expect(agent.signals).toEqual(['SIGTERM']);
-    await expect(settles(start, 'the start to fail')).rejects.toThrow(
+    await expect(deadline(start, 'the start to fail', 5_000)).rejects.toThrow(
       /^stand-in: Internal error \(-32603\)$/,
     );
   });
@@ -304,7 +287,7 @@ describe('a start stopped on purpose', () => {
     expect(state.failed).toBe(false);
     agent.exit(null, 'SIGTERM');
     agent.close();
-    await expect(settles(start, 'the start to fail')).rejects.toThrow(
+    await expect(deadline(start, 'the start to fail', 5_000)).rejects.toThrow(
       /^stand-in was stopped while it was starting$/,
     );
     expect(vi.getTimerCount()).toBe(0);
@@ -325,7 +308,7 @@ describe('a start stopped on purpose', () => {
     await vi.advanceTimersByTimeAsync(STOP_GRACE_MS - 1);
     expect(state.failed).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
-    await expect(settles(start, 'the start to fail')).rejects.toThrow(
+    await expect(deadline(start, 'the start to fail', 5_000)).rejects.toThrow(
       /^stand-in was stopped while it was starting$/,
     );
   });
@@ -338,7 +321,7 @@ describe('a start stopped on purpose', () => {
       delegate: standInDelegate(),
       signal: controller.signal,
     });
-    await settles(start, 'the connection to start');
+    await deadline(start, 'the connection to start', 5_000);
     // The signal can outlive the start (a tab's): its listener would keep the connection.
     expect(getEventListeners(controller.signal, 'abort')).toEqual([]);
   });
@@ -365,7 +348,7 @@ describe('withTimeout', () => {
     await vi.advanceTimersByTimeAsync(999);
     expect(failure).toBeUndefined();
     await vi.advanceTimersByTimeAsync(1);
-    await settles(bounded, 'withTimeout to reject');
+    await deadline(bounded, 'withTimeout to reject', 5_000);
     expect(failure).toBeInstanceOf(UserFacingError);
     expect((failure as Error).message).toBe('did not answer');
   });

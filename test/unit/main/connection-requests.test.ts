@@ -60,7 +60,7 @@ describe('a request', () => {
     const { agent, connection } = await started();
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const asked = connection.request('session/new', NEW_SESSION).catch((error: unknown) => error);
-    // Polled on real timers: a deadline's timer would be a fake one here.
+    // (`expect.poll` waits on real timers, as `deadline` does.)
     await expect
       .poll(() => agent.requests.map((request) => request.method))
       .toEqual(['session/new']);

@@ -24,22 +24,6 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-/** Real timers, kept before a test fakes them: a bound on a wait that must not need them. */
-const realSetTimeout = globalThis.setTimeout;
-const realClearTimeout = globalThis.clearTimeout;
-
-/**
- * Settles with `promise`, or rejects after 5 s of real time naming what never came: where a
- * test fakes the timers, `deadline`'s own timer would be a fake one.
- */
-function settles<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_resolve, reject) => {
-    timer = realSetTimeout(() => reject(new Error(`Waited 5 s for ${what}`)), 5_000);
-  });
-  return Promise.race([promise, expired]).finally(() => realClearTimeout(timer));
-}
-
 /**
  * Starts a connection to `agent`, failing the wait (not hanging) if the start never settles. The
  * start begins before this returns: the test may end the process at once.
@@ -168,7 +152,7 @@ describe('an agent that does not answer initialize', () => {
       }),
     );
     await vi.advanceTimersByTimeAsync(2_000);
-    expect(((await settles(starting, 'the start to fail')) as Error).message).toBe(
+    expect(((await deadline(starting, 'the start to fail', 5_000)) as Error).message).toBe(
       'stand-in did not answer initialize within 2 s',
     );
     expect(agent.signals).toEqual(['SIGTERM']);

@@ -14,18 +14,7 @@ import {
   resolveInside,
   type PathResolver,
 } from '../../../../main/core/files/containment.js';
-
-/**
- * Settles as `promise` does, or rejects after `ms` naming what it waited for: a walk that never
- * ends fails in seconds, saying so, not at the test's timeout.
- */
-function within<T>(promise: Promise<T>, what: string, ms = 5000): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`Waited ${ms / 1000} s for ${what}`)), ms);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
+import { deadline } from '../../../helpers/core-harness.js';
 
 /**
  * `value`, on a later turn of the event loop, as the real filesystem answers. A stand-in that
@@ -50,7 +39,7 @@ function windowsResolver(existing: string[]): PathResolver {
  * deadline that passed, say) fails the test as it is.
  */
 async function refusedWith(promise: Promise<unknown>): Promise<string> {
-  const error = await within(
+  const error = await deadline(
     promise.then(
       () => undefined,
       (caught: unknown) => {
@@ -73,10 +62,14 @@ describe('paths on Windows (the pure logic with path.win32)', () => {
 
   it('allows a path inside the folder, whatever the case of its letters', async () => {
     await expect(
-      within(resolveInside(root, 'C:\\work\\proj\\src\\a.ts', path.win32, fs), 'where a.ts leads'),
+      deadline(
+        resolveInside(root, 'C:\\work\\proj\\src\\a.ts', path.win32, fs),
+        'where a.ts leads',
+        5_000,
+      ),
     ).resolves.toBe('C:\\work\\proj\\src\\a.ts');
     await expect(
-      within(resolveInside(root, 'c:/WORK/proj/b.ts', path.win32, fs), 'where b.ts leads'),
+      deadline(resolveInside(root, 'c:/WORK/proj/b.ts', path.win32, fs), 'where b.ts leads', 5_000),
     ).resolves.toBe('C:\\work\\proj\\b.ts');
   });
 
@@ -136,7 +129,11 @@ describe('what a refusal quotes and where links stop (a resolver over a fixed tr
         ),
       );
     await expect(
-      within(resolveInside('/root', '/root/l0/x', path.posix, chain(40)), 'the chain’s end'),
+      deadline(
+        resolveInside('/root', '/root/l0/x', path.posix, chain(40)),
+        'the chain’s end',
+        5_000,
+      ),
     ).resolves.toBe('/root/l40/x');
     expect(await refusedWith(resolveInside('/root', '/root/l0/x', path.posix, chain(41)))).toBe(
       'Invalid params: /root/l0/x cannot be resolved (a symlink loop, or a missing drive)',
@@ -158,7 +155,7 @@ describe('what a refusal quotes and where links stop (a resolver over a fixed tr
       'Invalid params:  is not a valid path',
     );
     // The refusal names the path in its data too, as quoted.
-    const error = await within(
+    const error = await deadline(
       resolveInside('/root', '/elsewhere/\u0001', path.posix, fs).catch(
         (caught: unknown) => caught,
       ),
@@ -173,7 +170,7 @@ describe('what a refusal quotes and where links stop (a resolver over a fixed tr
       readlink: () => later(undefined),
     };
     await expect(
-      within(realLocation('/a/b', path.posix, nothing), 'the walk to the root'),
+      deadline(realLocation('/a/b', path.posix, nothing), 'the walk to the root', 5_000),
     ).resolves.toBeUndefined();
   });
 });
@@ -201,7 +198,7 @@ describe('paths on the real filesystem (POSIX)', () => {
   afterAll(() => rm(base, { recursive: true, force: true }));
 
   const inside = (p: string) =>
-    within(resolveInside(root, p, path, nodeResolver), `where ${p} leads`);
+    deadline(resolveInside(root, p, path, nodeResolver), `where ${p} leads`, 5_000);
 
   it.skipIf(process.platform === 'win32').each([
     ['a file symlink out of the folder', 'file-out'],

@@ -17,6 +17,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MAX_FILE_BYTES, readTextFile, sliceLines } from '../../../../main/core/files/read.js';
 import { writeTextFile } from '../../../../main/core/files/write.js';
+import { deadline } from '../../../helpers/core-harness.js';
 import { requestFailure } from '../../../helpers/request-error.js';
 
 let root: string;
@@ -24,19 +25,6 @@ beforeEach(async () => {
   root = await realpath(await mkdtemp(path.join(tmpdir(), 'airlock-files-')));
 });
 afterEach(() => rm(root, { recursive: true, force: true }));
-
-/**
- * Settles as `promise` does, or rejects after `ms` naming what it waited for: a read that waits
- * (a FIFO opened for a writer that never comes) fails in seconds, saying so, not at the test's
- * timeout.
- */
-function within<T>(promise: Promise<T>, what: string, ms = 5000): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`Waited ${ms / 1000} s for ${what}`)), ms);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
 
 describe('readTextFile', () => {
   const lines = 'one\ntwo\nthree\nfour\n';
@@ -47,7 +35,7 @@ describe('readTextFile', () => {
     // Each read within a deadline: a read loop that never ends (reading on at the file's end)
     // fails here in seconds, the first test to read a file.
     const read = (line?: number | null, limit?: number) =>
-      within(readTextFile(file, file, line, limit), 'the read of a.txt');
+      deadline(readTextFile(file, file, line, limit), 'the read of a.txt', 5_000);
     await expect(read()).resolves.toBe(lines);
     await expect(read(2)).resolves.toBe('two\nthree\nfour\n');
     await expect(read(2, 2)).resolves.toBe('two\nthree\n');
@@ -162,7 +150,7 @@ describe('readTextFile', () => {
       const fifo = path.join(root, 'fifo');
       execFileSync('mkfifo', [fifo]);
       try {
-        const error = await within(
+        const error = await deadline(
           requestFailure(readTextFile(fifo, fifo)),
           'the refusal of a FIFO',
         );

@@ -13,7 +13,13 @@ import type { AgentSpec } from '../../../../main/core/settings/catalog.js';
 import type { HistoryView, SavedTabView } from '../../../../preload/lasting-sessions.js';
 import { demoAgentSpec } from '../../../helpers/agents.js';
 import { agentLogContains } from '../../../helpers/agent-log.js';
-import { deadline, readySession, Recorder, startCore } from '../../../helpers/core-harness.js';
+import {
+  boundedCore,
+  deadline,
+  readySession,
+  Recorder,
+  startCore,
+} from '../../../helpers/core-harness.js';
 
 const DEMO = demoAgentSpec().name;
 /** The demo agent as a user's own agent: no folder to keep sessions in, so none of it. */
@@ -24,20 +30,9 @@ afterEach(async () => {
   await Promise.all(cores.splice(0).map((core) => core.dispose()));
 });
 
-/**
- * `core` with a deadline on each call's answer: a change that leaves a handler unsettled fails
- * the test in seconds, naming the call it waited for, not at the test's timeout.
- */
-function bounded(core: AirlockCore): AirlockCore {
-  const invoke = core.invoke.bind(core);
-  core.invoke = (channel, payload) =>
-    deadline(invoke(channel, payload), `core.invoke(${JSON.stringify(channel)}) to settle`);
-  return core;
-}
-
 async function started(extra: AgentSpec[] = []) {
   const run = await startCore(extra);
-  cores.push(bounded(run.core));
+  cores.push(boundedCore(run.core));
   return run;
 }
 
@@ -50,7 +45,7 @@ async function restartOn(dir: string, settingsPath: string) {
     defaultCwd: dir,
   });
   await deadline(core.init(), 'the core to start');
-  cores.push(bounded(core));
+  cores.push(boundedCore(core));
   return { core, recorder: new Recorder(core) };
 }
 

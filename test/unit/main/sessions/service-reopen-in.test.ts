@@ -12,7 +12,13 @@ import type { AgentSpec } from '../../../../main/core/settings/catalog.js';
 import type { HistoryView } from '../../../../preload/lasting-sessions.js';
 import { agentLogContains } from '../../../helpers/agent-log.js';
 import { demoAgentSpec, fixtureSpec } from '../../../helpers/agents.js';
-import { deadline, readySession, Recorder, startCore } from '../../../helpers/core-harness.js';
+import {
+  boundedCore,
+  deadline,
+  readySession,
+  Recorder,
+  startCore,
+} from '../../../helpers/core-harness.js';
 
 const DEMO = demoAgentSpec().name;
 
@@ -21,20 +27,9 @@ afterEach(async () => {
   await Promise.all(cores.splice(0).map((core) => core.dispose()));
 });
 
-/**
- * `core` with a deadline on each call's answer: a change that leaves a handler unsettled fails
- * the test in seconds, naming the call it waited for, not at the test's timeout.
- */
-function bounded(core: AirlockCore): AirlockCore {
-  const invoke = core.invoke.bind(core);
-  core.invoke = (channel, payload) =>
-    deadline(invoke(channel, payload), `core.invoke(${JSON.stringify(channel)}) to settle`);
-  return core;
-}
-
 async function started(extra: AgentSpec[] = []) {
   const run = await startCore(extra);
-  cores.push(bounded(run.core));
+  cores.push(boundedCore(run.core));
   return run;
 }
 
@@ -73,7 +68,7 @@ describe('a session reopened with session/load', () => {
       defaultCwd: dir,
     });
     await deadline(next.init(), 'the core to start');
-    cores.push(bounded(next));
+    cores.push(boundedCore(next));
     const nextRecorder = new Recorder(next);
     const listed = (await next.invoke('session:history', {
       agentName: DEMO,
@@ -159,7 +154,7 @@ describe('one of two reopens stopped while their agent starts', () => {
       defaultCwd: dir,
     });
     await deadline(next.init(), 'the core to start');
-    cores.push(bounded(next));
+    cores.push(boundedCore(next));
     const nextRecorder = new Recorder(next);
     const { keys } = (await next.invoke('session:reopenSaved', {})) as { keys: string[] };
     await nextRecorder.until(() => keys.every((key) => nextRecorder.summaries.has(key)));

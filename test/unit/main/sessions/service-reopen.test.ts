@@ -11,7 +11,13 @@ import { AirlockCore } from '../../../../main/core/core.js';
 import type { AgentSpec } from '../../../../main/core/settings/catalog.js';
 import type { HistoryView, SavedTabView } from '../../../../preload/lasting-sessions.js';
 import { demoAgentSpec } from '../../../helpers/agents.js';
-import { deadline, readySession, Recorder, startCore } from '../../../helpers/core-harness.js';
+import {
+  boundedCore,
+  deadline,
+  readySession,
+  Recorder,
+  startCore,
+} from '../../../helpers/core-harness.js';
 
 const DEMO = demoAgentSpec().name;
 /** The demo agent as a user's own agent: no folder to keep sessions in, so it cannot reopen. */
@@ -22,20 +28,9 @@ afterEach(async () => {
   await Promise.all(cores.splice(0).map((core) => core.dispose()));
 });
 
-/**
- * `core` with a deadline on each call's answer: a change that leaves a handler unsettled fails
- * the test in seconds, naming the call it waited for, not at the test's timeout.
- */
-function bounded(core: AirlockCore): AirlockCore {
-  const invoke = core.invoke.bind(core);
-  core.invoke = (channel, payload) =>
-    deadline(invoke(channel, payload), `core.invoke(${JSON.stringify(channel)}) to settle`);
-  return core;
-}
-
 async function started(extra: AgentSpec[] = []) {
   const run = await startCore(extra);
-  cores.push(bounded(run.core));
+  cores.push(boundedCore(run.core));
   return run;
 }
 
@@ -115,7 +110,7 @@ describe('a kept tab that never started a session', () => {
       defaultCwd: dir,
     });
     await deadline(next.init(), 'the core to start');
-    cores.push(bounded(next));
+    cores.push(boundedCore(next));
     const recorder = new Recorder(next);
     const { tabs } = (await next.invoke('session:listSaved', {})) as {
       tabs: SavedTabView[];

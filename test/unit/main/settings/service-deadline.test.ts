@@ -5,6 +5,7 @@
  */
 import type * as Probe from '../../../../main/cli/probe.js';
 import { afterEach, expect, it, vi } from 'vitest';
+import { deadline } from '../../../helpers/core-harness.js';
 
 /** The signal each probe was given. */
 const signals: AbortSignal[] = [];
@@ -22,19 +23,9 @@ vi.mock('../../../../main/cli/probe.js', async (original) => {
 
 const { AgentSettings } = await import('../../../../main/core/settings/service.js');
 
-/** The timer functions as loaded: the fake timers below leave these alone. */
-const { setTimeout: realSetTimeout, clearTimeout: realClearTimeout } = globalThis;
-
-/**
- * The test's report, or a failure after 5 s naming what was awaited: on a real timer, so that it
- * fires while `setTimeout` is faked too.
- */
-async function answered<T>(report: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_resolve, reject) => {
-    timer = realSetTimeout(() => reject(new Error('Waited 5 s for the test to answer')), 5_000);
-  });
-  return Promise.race([report, expired]).finally(() => realClearTimeout(timer));
+/** The test's report, or a failure after 5 s (of real time, fake timers or not) naming it. */
+function answered<T>(report: Promise<T>): Promise<T> {
+  return deadline(report, 'the test to answer', 5_000);
 }
 
 afterEach(() => {
