@@ -215,6 +215,21 @@ describe('loginShellPath', () => {
     }
   });
 
+  it('reads the output up to its close, not only up to the shell’s exit', async () => {
+    const { shell } = await fakeShell(
+      [
+        `PATH='${KNOWN}'; export PATH`,
+        'for last; do :; done',
+        // The command runs in a session of its own, out of the group's reach, once the shell
+        // has exited (which it does once the command is out of its group): its PATH comes only
+        // after the exit, within the grace for the output.
+        `setsid sh -c 'echo $$ > "$0"; sleep 0.2; eval "$1"' "$DIR/moved" "$last" &`,
+        'while [ ! -s "$DIR/moved" ]; do sleep 0.01; done',
+      ].join('\n'),
+    );
+    await expect(answer(loginShellPath(shell), shell)).resolves.toEqual({ path: KNOWN });
+  });
+
   it('gives the shell no input to wait for, and nowhere to block writing errors', async () => {
     const { shell } = await fakeShell(
       ['read answer', 'head -c 1000000 /dev/zero >&2', startupFiles(KNOWN)].join('\n'),
