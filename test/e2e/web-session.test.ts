@@ -39,8 +39,9 @@ describe('a session in the browser', () => {
     }
 
     // The list moving up by itself (here the view growing, as when the dock empties) is not
-    // the user scrolling up: following goes on.
-    await send('/long 300');
+    // the user scrolling up: following goes on. (3 MB: long enough to be seen working on a
+    // loaded machine, where a shorter reply could end before its status was looked at.)
+    await send('/long 3000');
     await status().filter({ hasText: 'Working' }).waitFor();
     await page().setViewportSize({ width: 1200, height: 1300 });
     await status().filter({ hasText: 'Ready' }).waitFor();
