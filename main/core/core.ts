@@ -50,6 +50,7 @@ import { watchSettings, type SettingsWatcher } from './settings/file.js';
 import { TerminalService } from './terminals/service.js';
 import { AgentSettings } from './settings/service.js';
 import { configViews, mapUpdate } from './updates.js';
+import { duplicateNewSession, heldByAnotherTab } from './session-ids.js';
 
 /** How long a process started for no tab waits for one before it stops (`idleAgentMs`). */
 const IDLE_AGENT_MS = 60_000;
@@ -862,6 +863,9 @@ export class AirlockCore {
         throw new UserFacingError(
           `${session.summary.agentName} answered session/new without a session id`,
         );
+      }
+      if (heldByAnotherTab(this.sessions.values(), session, connection, response.sessionId)) {
+        throw new UserFacingError(duplicateNewSession(session.summary.agentName));
       }
       if (session.summary.status === 'closed') {
         return;

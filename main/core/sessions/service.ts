@@ -16,6 +16,7 @@ import { dirname, join } from 'node:path';
 import type { AgentConnection } from '../agent-connection.js';
 import { UserFacingError } from '../errors.js';
 import type { Session } from '../session.js';
+import { DUPLICATE_REOPEN, heldByAnotherTab } from '../session-ids.js';
 import type { AgentSpec } from '../settings/catalog.js';
 import { configViews } from '../updates.js';
 import { lastingCapabilities, listHistory } from './history.js';
@@ -252,6 +253,11 @@ export class LastingSessions {
       failed(
         `${agentName} cannot reopen earlier sessions: it offers neither session/load nor session/resume. Restart starts a new session in ${cwd}.`,
       );
+      return;
+    }
+    // Checked before it is bound or asked for: the replay would land in the tab that holds it.
+    if (heldByAnotherTab(this.deps.tabs(), session, connection, sessionId)) {
+      failed(DUPLICATE_REOPEN);
       return;
     }
     const mcp = this.deps.mcpServers(agentName, connection);
