@@ -8,6 +8,8 @@
 import * as acp from '@agentclientprotocol/sdk';
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import { openFolder, platformWalk, type Folder, type Walk, type WalkError } from './beneath.js';
 import { quotePath, refusal } from './containment.js';
 
 /**
@@ -18,6 +20,10 @@ import { quotePath, refusal } from './containment.js';
  */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 
+/** The refusal of a path whose folders or file were swapped while Airlock opened them. */
+export const CHANGED =
+  "is no longer inside the session's folder: its path changed while Airlock opened it";
+
 /** What a text file held, or why it is not text. */
 export type FileText = { kind: 'text'; text: string } | { kind: 'binary' } | { kind: 'missing' };
 
@@ -25,14 +31,42 @@ export type FileText = { kind: 'text'; text: string } | { kind: 'binary' } | { k
  * Reads the regular file at the real path `path` as UTF-8 text. Throws the JSON-RPC error an
  * agent gets when it is not a regular file or is too large; a missing file is `missing`.
  */
-export async function readText(path: string, shown = path): Promise<FileText> {
+export async function readText(
+  path: string,
+  shown = path,
+  walk: Walk = platformWalk,
+): Promise<FileText> {
+  let folder;
+  try {
+    // The folder by its real path, one name at a time: a folder on the way swapped for a symlink
+    // since the path was checked is met here, not followed (see beneath.ts).
+    folder = await openFolder(dirname(path), { walk });
+  } catch (error) {
+    const code = (error as WalkError).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      return { kind: 'missing' };
+    }
+    if (code === 'ELOOP') {
+      throw refusal(shown, CHANGED);
+    }
+    throw refusal(shown, `cannot be opened (${code})`);
+  }
+  try {
+    return await readIn(folder, basename(path), shown);
+  } finally {
+    await folder.close();
+  }
+}
+
+/** {@link readText} of the file `name` in a folder already opened. */
+export async function readIn(folder: Folder, name: string, shown: string): Promise<FileText> {
   let handle;
   try {
     // Non-blocking: opening a FIFO for reading would otherwise wait for a writer forever.
-    // No following: `path` is a real path, so a symlink at its end now was put there after the
+    // No following: `name` is a real path's, so a symlink there now was put there after the
     // check (to lead the read out of the folder); the open then fails instead (ELOOP).
     handle = await open(
-      path,
+      folder.entry(name),
       constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0),
     );
   } catch (error) {
@@ -46,6 +80,9 @@ export async function readText(path: string, shown = path): Promise<FileText> {
     throw refusal(shown, `cannot be opened (${code ?? (error as Error).message})`);
   }
   try {
+    if (!(await folder.holds(handle, name))) {
+      throw refusal(shown, CHANGED);
+    }
     const stat = await handle.stat();
     if (stat.isDirectory()) {
       throw refusal(shown, 'is a folder, not a file');

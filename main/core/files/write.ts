@@ -6,16 +6,19 @@
  * renamed over the file: anyone reading the file sees the old text or the new, never a part,
  * and a failed write leaves the old file as it was. Missing parent folders are created, since
  * agents write new files into new folders; they can only be inside the session's folder,
- * because the path was resolved there first (see containment.ts) and is checked again after.
+ * because the path was resolved there first (see containment.ts) and the folder is opened by
+ * that real path one name at a time, following no symlink (see beneath.ts). The old file, the
+ * temporary file and the rename are all reached through that opened folder.
  *
  * Not kept: a hard link to the old file (the rename gives the path a new file), and the owner
  * when another user owned it (Airlock writes as the user it runs as).
  */
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
+import { lstat, open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { isWithin, nodeResolver, refusal } from './containment.js';
-import { MAX_FILE_BYTES, readText, tooLarge, type FileText } from './read.js';
+import { openFolder, platformWalk, type Folder, type Walk, type WalkError } from './beneath.js';
+import { isWithin, refusal } from './containment.js';
+import { CHANGED, MAX_FILE_BYTES, readIn, tooLarge, type FileText } from './read.js';
 
 /**
  * What was at the path before the write, for the transcript's diff: its text, `null` for a new
@@ -32,6 +35,7 @@ export async function writeTextFile(
   root: string,
   content: string,
   shown: string,
+  walk: Walk = platformWalk,
 ): Promise<WriteOutcome> {
   if (Buffer.byteLength(content, 'utf8') > MAX_FILE_BYTES) {
     throw tooLarge(shown, Buffer.byteLength(content, 'utf8'));
@@ -39,7 +43,32 @@ export async function writeTextFile(
   if (real === root) {
     throw refusal(shown, 'is the session folder itself, not a file');
   }
-  const existing = await lstat(real).catch(() => undefined);
+  const folder = await openFolder(path.dirname(real), { createInside: root, walk }).catch(
+    (error: WalkError) => {
+      throw error.code === 'ELOOP'
+        ? refusal(shown, CHANGED)
+        : refusal(shown, `cannot be written: its folder cannot be created (${error.code})`);
+    },
+  );
+  try {
+    return await writeIn(folder, root, path.basename(real), content, shown);
+  } finally {
+    await folder.close();
+  }
+}
+
+async function writeIn(
+  folder: Folder,
+  root: string,
+  name: string,
+  content: string,
+  shown: string,
+): Promise<WriteOutcome> {
+  // Where the opened folder really is: a folder moved out since its walk is refused.
+  if (!isWithin(root, folder.path, path) || !(await folder.isAt())) {
+    throw refusal(shown, "is no longer inside the session's folder");
+  }
+  const existing = await lstat(folder.entry(name)).catch(() => undefined);
   if (existing?.isSymbolicLink()) {
     // The path was resolved through its symlinks a moment ago: one here now was put there since.
     throw refusal(shown, 'became a symbolic link while Airlock checked it');
@@ -51,24 +80,10 @@ export async function writeTextFile(
     throw refusal(shown, 'is not a regular file (a device, pipe or socket)');
   }
   const old: FileText | undefined = existing
-    ? await readText(real, shown).catch(() => undefined)
+    ? await readIn(folder, name, shown).catch(() => undefined)
     : { kind: 'missing' };
   const before = old?.kind === 'text' ? old.text : old?.kind === 'missing' ? null : undefined;
-  const folder = path.dirname(real);
-  if (!existing) {
-    await mkdir(folder, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
-      throw refusal(shown, `cannot be written: its folder cannot be created (${error.code})`);
-    });
-  }
-  // Checked again once the folders exist: a folder swapped for a symlink meanwhile is refused.
-  const realFolder = await nodeResolver.realpath(folder);
-  if (realFolder === undefined || !isWithin(root, realFolder, path)) {
-    throw refusal(shown, "is no longer inside the session's folder");
-  }
-  const temp = path.join(
-    realFolder,
-    `.${path.basename(real)}.airlock-${randomBytes(6).toString('hex')}.tmp`,
-  );
+  const temp = folder.entry(`.${name}.airlock-${randomBytes(6).toString('hex')}.tmp`);
   try {
     // `wx`: fails if anything, a symlink included, is already at the temporary name.
     const handle = await open(temp, 'wx', existing ? existing.mode & 0o7777 : 0o666);
@@ -82,7 +97,7 @@ export async function writeTextFile(
     } finally {
       await handle.close();
     }
-    await rename(temp, path.join(realFolder, path.basename(real)));
+    await rename(temp, folder.entry(name));
   } catch (error) {
     await unlink(temp).catch(() => undefined);
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
