@@ -18,7 +18,7 @@ import { firstPromptName, userTabName } from './tab-title.js';
 import { promptAccepts, type AttachedContent } from './prompt-content.js';
 import { UserFacingError } from './errors.js';
 import { permissionAnswer, permissionEvents, ToolCallLog } from './tool-calls.js';
-import { clip, MAX_CHUNK_CHARS } from './updates.js';
+import { clip, MAX_CHUNK_CHARS, modeViews } from './updates.js';
 
 /** What a session reports to whoever displays it. */
 export type SessionSink = {
@@ -153,11 +153,7 @@ export class Session {
   ): void {
     this.connection = connection;
     this.acpSessionId = response.sessionId;
-    this.legacyModes = (response.modes?.availableModes ?? []).slice(0, 100).map((mode) => ({
-      id: mode.id.slice(0, 10_000),
-      name: mode.name.slice(0, 10_000),
-      description: mode.description?.slice(0, 10_000) ?? undefined,
-    }));
+    this.legacyModes = modeViews(response.modes);
     this.update({
       status,
       agent: connection.identity,

@@ -14,7 +14,7 @@ import type {
   ToolPermissionView,
   TranscriptEvent,
 } from '../../preload/contract.js';
-import { clip, toolCallFields } from './updates.js';
+import { clip, shown, toolCallFields } from './updates.js';
 
 /** How many tool calls a session remembers (the most recently updated). */
 export const MAX_TRACKED_TOOL_CALLS = 1000;
@@ -96,7 +96,7 @@ export function permissionOptions(options: acp.PermissionOption[]): PermissionOp
   return options.slice(0, 100).map((option) => ({
     // Cut, not clipped: the id goes back to the agent as it was, as far as it goes.
     optionId: option.optionId.slice(0, 10_000),
-    name: clip(option.name),
+    name: shown(option.name),
     kind: option.kind,
   }));
 }

@@ -15,6 +15,7 @@ import {
   type ToolContentView,
   type TranscriptEvent,
 } from '../../preload/contract.js';
+import { revealInvisible } from './reveal.js';
 
 /** The largest piece of streamed text one transcript event carries. */
 export const MAX_CHUNK_CHARS = 64 * 1024;
@@ -32,6 +33,11 @@ export type UpdateEffect = {
 /** Clips an agent-supplied string to `max` characters. */
 export function clip(value: string, max = SHORT): string {
   return value.length > max ? `${value.slice(0, max - 1)}…` : value;
+}
+
+/** Clips an agent string that names something the user acts on, its hidden characters shown. */
+export function shown(value: string, max = SHORT): string {
+  return clip(revealInvisible(value), max);
 }
 
 /** Splits text into pieces of at most {@link MAX_CHUNK_CHARS}. */
@@ -93,7 +99,7 @@ export function mapUpdate(update: acp.SessionUpdate): UpdateEffect {
         events: [],
         summary: {
           commands: update.availableCommands.slice(0, 1000).map((command) => ({
-            name: clip(command.name),
+            name: shown(command.name),
             description: clip(command.description),
             hint: command.input?.hint ? clip(command.input.hint) : undefined,
           })),
@@ -136,6 +142,16 @@ export function mapUpdate(update: acp.SessionUpdate): UpdateEffect {
   }
 }
 
+/** Maps the legacy modes of `session/new` (or of a reopened session) to their display form. */
+export function modeViews(modes: acp.SessionModeState | null | undefined): SessionSummary['modes'] {
+  return (modes?.availableModes ?? []).slice(0, 100).map((mode) => ({
+    // Cut, not clipped: the id goes back to the agent as it was, as far as it goes.
+    id: mode.id.slice(0, 10_000),
+    name: shown(mode.name),
+    description: mode.description?.slice(0, 10_000) ?? undefined,
+  }));
+}
+
 /** Maps the config options of `session/new` or an update to their display form. */
 export function configViews(
   options: acp.SessionConfigOption[] | null | undefined,
@@ -147,13 +163,13 @@ export function configViews(
         : [];
     return {
       id: clip(option.id),
-      name: clip(option.name),
+      name: shown(option.name),
       category: option.category == null ? undefined : clip(option.category, 100),
       currentValue:
         typeof option.currentValue === 'boolean' ? option.currentValue : clip(option.currentValue),
       choices: choices
         .slice(0, 1000)
-        .map((choice) => ({ value: clip(choice.value), name: clip(choice.name) })),
+        .map((choice) => ({ value: clip(choice.value), name: shown(choice.name) })),
     };
   });
 }
@@ -182,13 +198,13 @@ export function contentView(content: acp.ContentBlock): ContentView {
     case 'resource_link':
       return {
         type: 'resource_link',
-        name: clip(content.title ?? content.name),
-        uri: clip(content.uri),
+        name: shown(content.title ?? content.name),
+        uri: shown(content.uri),
       };
     case 'resource':
       return {
         type: 'resource',
-        uri: clip(content.resource.uri),
+        uri: shown(content.resource.uri),
         text: 'text' in content.resource ? clip(content.resource.text, LONG) : undefined,
       };
   }
@@ -197,12 +213,12 @@ export function contentView(content: acp.ContentBlock): ContentView {
 /**
  * Maps the displayable fields of a tool call (a `tool_call`, a `tool_call_update`, or the tool
  * call a permission request is about). Its command and raw input come from `rawInput`; text the
- * user decides on (its title, command, raw input and diffs) shows its invisible characters.
+ * user decides on (its title, paths, command, raw input and diffs) shows its invisible characters.
  */
 export function toolCallFields(update: Omit<acp.ToolCallUpdate, 'toolCallId'>): ToolCallFields {
   const fields: ToolCallFields = {};
   if (update.title != null) {
-    fields.title = clip(revealInvisible(update.title));
+    fields.title = shown(update.title);
   }
   if (update.kind != null) {
     fields.kind = update.kind;
@@ -216,7 +232,7 @@ export function toolCallFields(update: Omit<acp.ToolCallUpdate, 'toolCallId'>): 
   if (update.locations != null) {
     fields.locations = update.locations
       .slice(0, 1000)
-      .map((location) => ({ path: clip(location.path), line: location.line ?? null }));
+      .map((location) => ({ path: shown(location.path), line: location.line ?? null }));
   }
   if (update.rawInput != null) {
     const command = commandOf(update.rawInput);
@@ -238,27 +254,13 @@ function toolContent(content: acp.ToolCallContent): ToolContentView {
     case 'diff':
       return {
         type: 'diff',
-        path: clip(revealInvisible(content.path)),
-        oldText: content.oldText == null ? null : clip(revealInvisible(content.oldText), LONG),
-        newText: clip(revealInvisible(content.newText), LONG),
+        path: shown(content.path),
+        oldText: content.oldText == null ? null : shown(content.oldText, LONG),
+        newText: shown(content.newText, LONG),
       };
     case 'terminal':
       return { type: 'terminal', terminalId: clip(content.terminalId) };
   }
-}
-
-// Characters that draw nothing or reorder what follows them: C0 and C1 controls (but tab, line
-// feed and carriage return), bidirectional controls and zero-width characters. Text a user
-// approves could hide what it does behind them ("Trojan Source", CVE-2021-42574).
-const INVISIBLE =
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]/g;
-
-/** Writes each invisible or reordering character of `value` as its code point: `⟨U+202E⟩`. */
-export function revealInvisible(value: string): string {
-  return value.replace(
-    INVISIBLE,
-    (char) => `⟨U+${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}⟩`,
-  );
 }
 
 /** An argument as a POSIX shell would need it written: bare when safe, else single-quoted. */
@@ -296,8 +298,8 @@ export function commandOf(rawInput: unknown): ToolCommandView | undefined {
   }
   const folder = input.cwd ?? input.workdir;
   return {
-    line: clip(revealInvisible(line)),
-    cwd: typeof folder === 'string' && folder !== '' ? clip(revealInvisible(folder)) : undefined,
+    line: shown(line),
+    cwd: typeof folder === 'string' && folder !== '' ? shown(folder) : undefined,
   };
 }
 
@@ -312,5 +314,5 @@ export function rawInputText(rawInput: unknown): string | undefined {
   if (text === undefined || text === '{}' || text === '[]' || text === 'null') {
     return undefined;
   }
-  return clip(revealInvisible(text), MAX_RAW_INPUT_CHARS);
+  return shown(text, MAX_RAW_INPUT_CHARS);
 }

@@ -7,13 +7,8 @@ import {
   permissionOptions,
   ToolCallLog,
 } from '../../../main/core/tool-calls.js';
-import {
-  commandOf,
-  rawInputText,
-  revealInvisible,
-  shellQuote,
-  toolCallFields,
-} from '../../../main/core/updates.js';
+import { revealInvisible } from '../../../main/core/reveal.js';
+import { commandOf, rawInputText, shellQuote, toolCallFields } from '../../../main/core/updates.js';
 import { DEMO_FILE, TEST_OUTPUT } from '../../../main/demo-agent/tools.js';
 import {
   MAX_RAW_INPUT_CHARS,

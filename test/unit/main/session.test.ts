@@ -125,7 +125,8 @@ describe('attaching a fresh ACP session', () => {
     expect(modes).toHaveLength(100);
     expect(modes[0]).toEqual({
       id: 'm'.repeat(10_000),
-      name: 'm'.repeat(10_000),
+      // Clipped as every name the user picks by: shown whole up to the bound, then an ellipsis.
+      name: `${'m'.repeat(9_999)}…`,
       description: 'm'.repeat(10_000),
     });
     expect(modes[1]).toEqual({ id: 'mode-1', name: 'Mode 1', description: 'Mode one' });
