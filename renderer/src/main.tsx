@@ -6,7 +6,9 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { AirlockApi } from '../../preload/contract';
 import { App } from './app';
+import { pageCredentials } from './bridge/page-credentials';
 import { createWebBridge, type WebBridge } from './bridge/web-bridge';
+import { LinkRefused } from './components/link-refused';
 import { Store } from './state/store';
 
 declare global {
@@ -19,7 +21,7 @@ function connect(): { api: AirlockApi; bridge?: WebBridge } {
   if (window.airlock) {
     return { api: window.airlock };
   }
-  const bridge = createWebBridge();
+  const bridge = createWebBridge(pageCredentials(location, history, sessionStorage));
   return { api: bridge, bridge };
 }
 
@@ -31,9 +33,12 @@ void store.load();
 
 const root = document.getElementById('root');
 if (root) {
-  createRoot(root).render(
+  const view = createRoot(root);
+  view.render(
     <StrictMode>
       <App store={store} onReconnect={bridge ? () => bridge.reconnect() : undefined} />
     </StrictMode>,
   );
+  // A page the web host would not let in shows why, and nothing of the app.
+  bridge?.onRefused((reason) => view.render(<LinkRefused reason={reason} />));
 }

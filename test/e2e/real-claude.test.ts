@@ -139,7 +139,7 @@ describe.skipIf(!installed.ok)('the real Claude Agent', () => {
   beforeEach(async () => {
     page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     echoPageErrors(page);
-    await page.goto(app.url);
+    await page.goto(await app.newLink());
     await startSession();
   });
   afterEach(async ({ task }) => {

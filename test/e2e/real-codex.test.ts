@@ -98,7 +98,7 @@ describe.skipIf(!installed.ok)('the real Codex in the browser', () => {
     workDir = await mkdtemp(join(tmpdir(), 'airlock-codex-work-'));
     page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     echoPageErrors(page);
-    await page.goto(app.url);
+    await page.goto(await app.newLink());
   });
   afterEach(async ({ task }) => {
     if (task.result?.state === 'fail') {

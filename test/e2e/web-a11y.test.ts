@@ -69,7 +69,7 @@ async function check(screen: string, theme: Theme, width = 1280): Promise<void> 
 
 describe.each(THEMES)('the main screens in the $name theme', (theme) => {
   it('has no serious or critical violation on any of them', async () => {
-    await open(app().url, theme);
+    await open(await app().newLink(), theme);
     await page().getByRole('button', { name: 'Start session' }).waitFor();
     await check('start', theme);
 
@@ -114,7 +114,7 @@ describe.each(THEMES)('the main screens in the $name theme', (theme) => {
   });
 
   it('has none when the first load fails', async () => {
-    await open(app().url, theme);
+    await open(await app().newLink(), theme);
     await page().getByRole('button', { name: 'Start session' }).waitFor();
     // The host looks down from now on: the page's next first load fails.
     await page().routeWebSocket(/\/ws$/, (ws) => ws.close({ code: 1013, reason: 'host down' }));

@@ -131,7 +131,7 @@ describe('losing the connection to the core', () => {
 
     // Meanwhile, another window starts a session on the same core.
     const other = await browser().newPage();
-    await other.goto(app().url);
+    await other.goto(await app().newLink());
     await appPage(() => other).startSession();
     await other.close();
 

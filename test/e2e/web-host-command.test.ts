@@ -61,7 +61,7 @@ async function open(context: BrowserContextOptions = {}): Promise<Page> {
   const opened = await browser.newContext({ viewport: { width: 1200, height: 900 }, ...context });
   page = await opened.newPage();
   echoPageErrors(page);
-  await page.goto(host.url);
+  await page.goto(host.newLink());
   await page.getByRole('button', { name: 'Start session' }).waitFor();
   return page;
 }
@@ -197,7 +197,7 @@ describe('the page runs each host command as its shortcut', () => {
     const opened = await browser.newContext({ viewport: { width: 1200, height: 900 } });
     page = await opened.newPage();
     echoPageErrors(page);
-    await page.goto(`${host.url}#waiting=${named}`);
+    await page.goto(`${host.newLink()}&waiting=${named}`);
     await current().locator(`[role=tab][aria-selected=true][data-session="${named}"]`).waitFor();
     await expect.poll(focused).toBe('input: Name');
     // Once shown, the address no longer names it: a reload shows the page as it was left.

@@ -1,13 +1,18 @@
 /**
- * The web host refuses anything without the token, from another Host or another Origin.
+ * The web host against what an attacker on this computer can do: another server on 127.0.0.1
+ * that the same browser visits, and a plain WebSocket client that sets its own Origin header.
+ * Nothing the page holds reaches the other server; no value it could capture lets a socket in;
+ * the printed link opens the app once, and a reload of the open page keeps working.
  */
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startWebApp, type WebApp } from '../helpers/web-app.js';
+import { launchChromium, startWebApp, type WebApp } from '../helpers/web-app.js';
 
 let app: WebApp;
-let cookie: string;
+let browser: Browser;
 
 type Reply = {
   status: number;
@@ -31,63 +36,156 @@ function get(path: string, headers: Record<string, string> = {}, method = 'GET')
   });
 }
 
-/** Opens a socket; resolves with the open socket or the HTTP status that refused it. */
-function openSocket(
-  headers: Record<string, string>,
-): Promise<{ socket?: WebSocket; status?: number }> {
+type Answer = { opened: boolean; status?: number; first?: { t: string; reason?: string } };
+
+/**
+ * What an attacker's own client gets: it sets the app's Origin itself, sends `hello` as its
+ * first message, and reads the host's first answer.
+ */
+function attack(hello: object, headers: Record<string, string> = {}): Promise<Answer> {
   return new Promise((resolve) => {
-    const socket = new WebSocket(`${app.origin.replace('http', 'ws')}/ws`, { headers });
-    socket.once('open', () => resolve({ socket }));
-    socket.once('unexpected-response', (_req, res) => resolve({ status: res.statusCode }));
-    socket.once('error', () => resolve({}));
+    const socket = new WebSocket(`${app.origin.replace('http', 'ws')}/ws`, {
+      headers: { Origin: app.origin, ...headers },
+    });
+    socket.once('unexpected-response', (_req, res) =>
+      resolve({ opened: false, status: res.statusCode }),
+    );
+    socket.once('error', () => resolve({ opened: false }));
+    socket.once('open', () => socket.send(JSON.stringify({ t: 'hello', ...hello })));
+    socket.once('message', (data: WebSocket.RawData) => {
+      resolve({ opened: true, first: JSON.parse(data.toString()) as Answer['first'] });
+      socket.close();
+    });
+    socket.once('close', (code) => resolve({ opened: true, status: code }));
   });
 }
 
-function call(
-  socket: WebSocket,
-  id: number,
-  channel: string,
-  payload: unknown,
-): Promise<{ ok: boolean; value?: unknown; error?: string }> {
-  return new Promise((resolve) => {
-    const onMessage = (data: WebSocket.RawData) => {
-      const message = JSON.parse(data.toString()) as {
-        t: string;
-        id?: number;
-        ok: boolean;
-        value?: unknown;
-        error?: string;
-      };
-      if (message.t === 'result' && message.id === id) {
-        socket.off('message', onMessage);
-        resolve(message);
-      }
-    };
-    socket.on('message', onMessage);
-    socket.send(JSON.stringify({ t: 'call', id, channel, payload }));
+/** Another server on 127.0.0.1, as a dev server or a local tool would be; it keeps every request. */
+async function otherLocalServer(): Promise<{ server: Server; origin: string; seen: string[] }> {
+  const seen: string[] = [];
+  const server = createServer((request: IncomingMessage, response) => {
+    seen.push(`${request.method} ${request.url}\n${JSON.stringify(request.headers)}`);
+    response.writeHead(200, { 'Content-Type': 'text/html' });
+    response.end('<!doctype html><title>Local tool</title><p>hello</p>');
   });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { server, origin: `http://127.0.0.1:${port}`, seen };
 }
 
 beforeAll(async () => {
-  app = await startWebApp();
-  const token = new URL(app.url).searchParams.get('token')!;
-  const reply = await get(`/?token=${token}`);
-  cookie = String(reply.headers['set-cookie']).split(';')[0]!;
+  [app, browser] = await Promise.all([startWebApp(), launchChromium()]);
 });
-afterAll(() => app?.stop());
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+describe('the page’s credentials', () => {
+  it('reach no other server on 127.0.0.1 that the same browser visits, and no captured value opens a socket', async () => {
+    const other = await otherLocalServer();
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const link = await app.newLink();
+      const token = new URL(link).hash.replace('#token=', '');
+      await page.goto(link);
+      await page.getByRole('button', { name: 'Start session' }).waitFor();
+      // The link leaves the address at once; the page's key is in its tab's storage alone.
+      expect(page.url()).toBe(`${app.origin}/`);
+      const key = await page.evaluate(() => sessionStorage.getItem('airlock.pageKey'));
+      expect(key).toMatch(/^[\w-]{43}$/);
+      await expect(page.evaluate(() => document.cookie)).resolves.toBe('');
+
+      // The same browser visits another local server, as the attack did.
+      await page.goto(`${other.origin}/`);
+      await page.getByText('hello').waitFor();
+      await page.goto(`${other.origin}/next`, { referer: link });
+      expect(other.seen.length).toBeGreaterThanOrEqual(2);
+      for (const request of other.seen) {
+        expect(request).not.toContain(token);
+        expect(request).not.toContain(key);
+        expect(request.toLowerCase()).not.toContain('airlock_token');
+      }
+
+      // What that server could have taken, or anything it might guess, lets no socket in.
+      expect(await attack({ link: token })).toMatchObject({
+        first: { t: 'refused', reason: 'used' },
+      });
+      expect(await attack({}, { Cookie: `airlock_token=${token}` })).toMatchObject({
+        first: { t: 'refused', reason: 'missing' },
+      });
+      expect(await attack({ key: 'x'.repeat(43) })).toMatchObject({
+        first: { t: 'refused', reason: 'unknown' },
+      });
+    } finally {
+      await context.close();
+      await new Promise<void>((resolve) => other.server.close(() => resolve()));
+    }
+  }, 60_000);
+
+  it('opens the app once: the link again shows how to get a new one, and a reload keeps working', async () => {
+    const link = await app.newLink();
+    const first = await browser.newContext();
+    const second = await browser.newContext();
+    try {
+      const page = await first.newPage();
+      await page.goto(link);
+      await page.getByRole('button', { name: 'Start session' }).waitFor();
+
+      const again = await second.newPage();
+      await again.goto(link);
+      const refused = again.getByRole('main', { name: 'This link cannot open Airlock' });
+      await refused.waitFor();
+      await expect(refused.textContent()).resolves.toMatch(/already been used/);
+      await expect(refused.textContent()).resolves.toMatch(/press Enter: it prints a new link/);
+      await expect(again.getByRole('button', { name: 'Start session' }).count()).resolves.toBe(0);
+
+      await page.reload();
+      await page.getByRole('button', { name: 'Start session' }).waitFor();
+      await page.getByRole('button', { name: 'Start session' }).click();
+      await page
+        .getByRole('status', { name: 'Session status' })
+        .filter({ hasText: 'Ready' })
+        .waitFor();
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  }, 60_000);
+
+  it('makes the calls that reveal a secret or run a command with the page’s own proof', async () => {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const sent: string[] = [];
+      page.on('websocket', (socket) =>
+        socket.on('framesent', (frame) => sent.push(String(frame.payload))),
+      );
+      await page.goto(await app.newLink());
+      await page.getByRole('button', { name: 'Start session' }).waitFor();
+      await page.getByRole('button', { name: /Agent settings/ }).click();
+      await page.getByRole('button', { name: 'Test Demo Agent' }).click();
+      await page
+        .getByRole('region', { name: 'Test of Demo Agent' })
+        .getByText('started and answered')
+        .waitFor({ timeout: 60_000 });
+      await expect
+        .poll(() => sent.map((text) => JSON.parse(text) as { channel?: string; proof?: string }))
+        .toContainEqual(
+          expect.objectContaining({
+            channel: 'settings:testAgent',
+            proof: expect.stringMatching(/^[\w-]{43}$/),
+          }),
+        );
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+});
 
 describe('the web host over HTTP', () => {
-  it('trades the URL token for an HttpOnly, SameSite=Strict cookie and drops it from the address', async () => {
-    const token = new URL(app.url).searchParams.get('token')!;
-    const reply = await get(`/?token=${token}`);
-    expect(reply.status).toBe(303);
-    expect(reply.headers.location).toBe('/');
-    expect(String(reply.headers['set-cookie'])).toMatch(/HttpOnly/);
-    expect(String(reply.headers['set-cookie'])).toMatch(/SameSite=Strict/);
-  });
-
-  it('serves the app with a strict CSP to a request that has the cookie', async () => {
-    const reply = await get('/', { Cookie: cookie });
+  it('serves the app with a strict CSP, and sets no cookie', async () => {
+    const reply = await get('/');
     expect(reply.status).toBe(200);
     expect(reply.body).toContain('<div id="root">');
     const csp = String(reply.headers['content-security-policy']);
@@ -95,20 +193,17 @@ describe('the web host over HTTP', () => {
     expect(csp).not.toContain('unsafe-eval');
     expect(csp).not.toContain('unsafe-inline');
     expect(reply.headers['x-content-type-options']).toBe('nosniff');
+    expect(reply.headers['set-cookie']).toBeUndefined();
   });
 
   it.each<[string, string, () => Record<string, string>]>([
-    ['no token', '/', () => ({})],
-    ['a wrong URL token', '/?token=wrong', () => ({})],
-    ['a wrong cookie', '/', () => ({ Cookie: 'airlock_token=wrong' })],
-    ['an asset without the cookie', '/index.html', () => ({})],
-    ['another Host (DNS rebinding)', '/', () => ({ Cookie: cookie, Host: 'attacker.example' })],
+    ['another Host (DNS rebinding)', '/', () => ({ Host: 'attacker.example' })],
     [
       'localhost instead of 127.0.0.1',
       '/',
-      () => ({ Cookie: cookie, Host: `localhost:${new URL(app.origin).port}` }),
+      () => ({ Host: `localhost:${new URL(app.origin).port}` }),
     ],
-    ['a foreign Origin', '/', () => ({ Cookie: cookie, Origin: 'https://attacker.example' })],
+    ['a foreign Origin', '/', () => ({ Origin: 'https://attacker.example' })],
   ])('refuses a request with %s', async (_name, path, headers) => {
     const reply = await get(path, headers());
     expect(reply.status).toBe(403);
@@ -116,39 +211,18 @@ describe('the web host over HTTP', () => {
   });
 
   it('refuses other methods and paths outside the app', async () => {
-    expect((await get('/', { Cookie: cookie }, 'POST')).status).toBe(403);
-    const traversal = await get('/..%2f..%2fpackage.json', { Cookie: cookie });
+    expect((await get('/', {}, 'POST')).status).toBe(403);
+    const traversal = await get('/..%2f..%2fpackage.json');
     expect(traversal.status).toBe(403);
     expect(traversal.body).not.toContain('"name"');
   });
 });
 
 describe('the web host over WebSocket', () => {
-  it('refuses a socket without the cookie, from another Origin, or with no Origin', async () => {
-    expect((await openSocket({ Origin: app.origin })).status).toBe(403);
-    expect((await openSocket({ Cookie: cookie, Origin: 'https://attacker.example' })).status).toBe(
-      403,
-    );
-    expect((await openSocket({ Cookie: cookie })).status).toBe(403);
-    expect((await openSocket({ Cookie: 'airlock_token=nope', Origin: app.origin })).status).toBe(
-      403,
-    );
-  });
-
-  it('accepts the app page’s socket and validates every call', async () => {
-    const { socket } = await openSocket({ Cookie: cookie, Origin: app.origin });
-    expect(socket).toBeDefined();
-    const unknown = await call(socket!, 1, 'shell:exec', {});
-    expect(unknown).toMatchObject({ ok: false, error: 'Unknown call' });
-    const invalid = await call(socket!, 2, 'session:create', { agentName: 'Demo Agent', cwd: 42 });
-    expect(invalid.ok).toBe(false);
-    expect(invalid.error).toMatch(/Invalid session:create request/);
-    const state = await call(socket!, 3, 'app:getState', {});
-    expect(state.ok).toBe(true);
-    // Nothing the refused or invalid attempts sent created a session.
-    expect((state.value as { sessions: unknown[] }).sessions).toEqual([]);
-    const closed = new Promise<number>((resolve) => socket!.once('close', (code) => resolve(code)));
-    socket!.send('not json');
-    expect(await closed).toBe(1008);
+  it('refuses a socket from another Origin, or with no Origin', async () => {
+    expect(await attack({}, { Origin: 'https://attacker.example' })).toEqual({
+      opened: false,
+      status: 403,
+    });
   });
 });

@@ -15,7 +15,7 @@ const { app, browser } = useWebApp({
 describe('a broken settings file', () => {
   it('is named with its problem, and the demo agent still works', async () => {
     const page = await browser().newPage();
-    await page.goto(app().url);
+    await page.goto(await app().newLink());
     const alert = page.getByRole('navigation', { name: 'Sessions' }).getByRole('alert');
     await expect(alert.textContent()).resolves.toMatch(
       /settings\.json: agent_servers\.Broken\.command/,

@@ -71,7 +71,7 @@ export function useWebApp(options: WebAppOptions = {}) {
     page = await context.newPage();
     echoPageErrors(page, merged.ignoreErrors);
     await merged.beforeLoad?.(page);
-    await page.goto(merged.url ?? app!.url);
+    await page.goto(merged.url ?? (await app!.newLink()));
     if (merged.startSession) {
       await startSession();
     }

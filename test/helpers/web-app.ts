@@ -23,7 +23,10 @@ export const CHROMIUM_ARGS = [
 
 /** A running web host. */
 export type WebApp = {
+  /** The link the host printed first: it opens the app once. */
   url: string;
+  /** A new one-time link, as a person gets by pressing Enter in the host's terminal. */
+  newLink(): Promise<string>;
   origin: string;
   configDir: string;
   process: ChildProcess;
@@ -44,22 +47,39 @@ export async function startWebApp(settings?: unknown, reuse?: string): Promise<W
   }
   const child = spawn(process.execPath, [join(root, 'out/main/web.js')], {
     env: { ...process.env, AIRLOCK_CONFIG_DIR: configDir, AIRLOCK_CWD: configDir },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
-  const url = await new Promise<string>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    lines.on('line', (line) => {
-      const match = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(line);
-      if (match?.[1]) {
-        resolve(match[1]);
-      }
+  /** Those waiting for the next link the host prints, first first. */
+  const waiting: { resolve(link: string): void; reject(error: Error): void }[] = [];
+  const lines = createInterface({ input: child.stdout! });
+  lines.on('line', (line) => {
+    const match = /(http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]+)/.exec(line);
+    if (match?.[1]) {
+      waiting.shift()?.resolve(match[1]);
+    }
+  });
+  child.once('exit', (code) => {
+    for (const waiter of waiting.splice(0)) {
+      waiter.reject(new Error(`web host exited with code ${code} before printing a link`));
+    }
+  });
+  const nextLink = () =>
+    new Promise<string>((resolve, reject) => waiting.push({ resolve, reject }));
+  const url = await nextLink();
+  /** Links are asked for one at a time, each answered by the line it asked for. */
+  let asking: Promise<unknown> = Promise.resolve();
+  const newLink = () => {
+    const asked = asking.then(() => {
+      const link = nextLink();
+      child.stdin!.write('\n');
+      return link;
     });
-    child.once('exit', (code) =>
-      reject(new Error(`web host exited with code ${code} before printing its URL`)),
-    );
-  });
+    asking = asked.catch(() => undefined);
+    return asked;
+  };
   return {
     url,
+    newLink,
     origin: new URL(url).origin,
     configDir,
     process: child,

@@ -2,10 +2,12 @@
  * `window.airlock` for the web host: the contract over a WebSocket to the page's own origin.
  *
  * Like the Electron preload, it validates every result and event against the contract before
- * the UI sees it. The session token travels in an HttpOnly cookie the server set, so a new
- * socket to the same origin is let in again: when the link drops, the bridge says so and opens
- * a new one, after a growing pause or at once when asked, and says when it is back. A first
- * link that cannot open is down in the same way, and is tried again in the same way.
+ * the UI sees it. Each socket's first message lets the page in (preload/web-wire.ts): the link
+ * token from the page's address the first time, then the key the host gave for it, so a new
+ * socket is let in again: when the link drops, the bridge says so and opens a new one, after a
+ * growing pause or at once when asked, and says when it is back. A first link that cannot open
+ * is down in the same way, and is tried again in the same way. A page the host refuses (its
+ * link used already, or from an Airlock started since) stops trying and says why.
  */
 import {
   calls,
@@ -18,7 +20,15 @@ import {
   type EventChannel,
   type EventPayload,
 } from '../../../preload/contract';
+import {
+  callsNeedingProof,
+  proofMessage,
+  RefusedMessage,
+  WelcomeMessage,
+  type RefusalReason,
+} from '../../../preload/web-wire';
 import { reconnectDelay } from './backoff';
+import type { PageCredentials } from './page-credentials';
 
 type Pending = {
   channel: CallChannel;
@@ -29,6 +39,32 @@ type Pending = {
 /** What the bridge says about its link. */
 export type LinkListener = (connected: boolean) => void;
 
+/** The host would not let this page in, and says why; the bridge tries no more. */
+export class LinkRefusedError extends Error {
+  constructor(readonly reason: RefusalReason) {
+    super('Airlock did not let this page in');
+  }
+}
+
+/** Signs a call's proof with the page's key: HMAC-SHA256, base64url. */
+async function signer(key: string): Promise<(text: string) => Promise<string>> {
+  const encoder = new TextEncoder();
+  const hmac = await crypto.subtle.importKey(
+    'raw',
+    encoder.encode(key),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
+  return async (text) => {
+    const signature = new Uint8Array(await crypto.subtle.sign('HMAC', hmac, encoder.encode(text)));
+    return btoa(String.fromCharCode(...signature))
+      .replace(/\+/g, '-')
+      .replace(/\//g, '_')
+      .replace(/=+$/, '');
+  };
+}
+
 /** A bridge plus its connection state, which the UI shows when the link drops. */
 export type WebBridge = AirlockApi & {
   /**
@@ -38,19 +74,31 @@ export type WebBridge = AirlockApi & {
   onLinkChange(listener: LinkListener): () => void;
   /** Tries a new link now, if the bridge is waiting to (the banner's Reconnect). */
   reconnect(): void;
+  /** Tells `listener` when the host refused this page, and why. */
+  onRefused(listener: (reason: RefusalReason) => void): () => void;
   /** The first link: resolves once it is open, rejects if it closes first. */
   ready: Promise<void>;
 };
 
 /** Connects to the web host that served this page (`url` for tests). */
 export function createWebBridge(
+  credentials: PageCredentials,
   url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`,
 ): WebBridge {
   const pending = new Map<number, Pending>();
   const listeners = new Map<EventChannel, Set<(payload: unknown) => void>>();
   const linkListeners = new Set<LinkListener>();
+  const refusedListeners = new Set<(reason: RefusalReason) => void>();
   let nextId = 1;
   let socket: WebSocket;
+  /** The open socket's proof signer, once the host let it in. */
+  let sign: ((text: string) => Promise<string>) | undefined;
+  /** This socket's nonce, which every proof on it signs. */
+  let nonce = '';
+  /** Why the host refused this page, once it did: no socket is opened again. */
+  let refused: RefusalReason | undefined;
+  /** Calls go out in the order they were made, though a proof takes a moment to sign. */
+  let outbox: Promise<void> = Promise.resolve();
   /** Whether a socket is open; calls made while none is fail at once. */
   let open = false;
   /** Whether a socket was ever open: until then, calls wait for the first one. */
@@ -90,6 +138,10 @@ export function createWebBridge(
       console.error('airlock: malformed message from the host');
       return;
     }
+    if (!open) {
+      admission(data);
+      return;
+    }
     // The host answers: this link works, so the next drop starts the pauses afresh.
     failures = 0;
     if (data.t === 'result' && typeof data.id === 'number') {
@@ -120,20 +172,46 @@ export function createWebBridge(
     }
   };
 
+  /** The host's answer to the socket's hello: let in, or refused. */
+  const admission = (data: unknown) => {
+    const welcome = WelcomeMessage.safeParse(data);
+    if (welcome.success) {
+      credentials.keep(welcome.data.key);
+      // The key is imported once per socket; a call that needs a proof waits for it.
+      const signing = signer(welcome.data.key);
+      signing.catch(() => undefined);
+      sign = (text) => signing.then((signText) => signText(text));
+      nonce = welcome.data.nonce;
+      open = true;
+      opened = true;
+      failures = 0;
+      resolveReady();
+      if (down) {
+        down = false;
+        tell(true);
+      }
+      return;
+    }
+    const refusal = RefusedMessage.safeParse(data);
+    if (refusal.success) {
+      refused = refusal.data.reason;
+      rejectReady(new LinkRefusedError(refused));
+      for (const listener of refusedListeners) {
+        listener(refused);
+      }
+    }
+  };
+
   const connect = () => {
     retry = undefined;
     const current = new WebSocket(url);
     socket = current;
     current.addEventListener('open', () => {
-      if (socket !== current) {
-        return;
-      }
-      open = true;
-      opened = true;
-      resolveReady();
-      if (down) {
-        down = false;
-        tell(true);
+      if (socket === current) {
+        // JSON leaves out what the page does not have.
+        current.send(
+          JSON.stringify({ t: 'hello', link: credentials.link, key: credentials.key() }),
+        );
       }
     });
     current.addEventListener('message', (message) => {
@@ -146,11 +224,15 @@ export function createWebBridge(
         return;
       }
       open = false;
+      sign = undefined;
       rejectReady(new Error('Could not connect to Airlock'));
       for (const call of pending.values()) {
         call.reject(new Error('The connection to Airlock was lost'));
       }
       pending.clear();
+      if (refused !== undefined) {
+        return;
+      }
       if (!down) {
         down = true;
         tell(false);
@@ -175,9 +257,23 @@ export function createWebBridge(
         throw new Error('The connection to Airlock was lost');
       }
       const id = nextId++;
+      const current = socket;
+      const signing = callsNeedingProof.has(channel) ? sign : undefined;
+      const callNonce = nonce;
       return new Promise<CallResponse<C>>((resolve, reject) => {
         pending.set(id, { channel, resolve: resolve as (value: unknown) => void, reject });
-        socket.send(JSON.stringify({ t: 'call', id, channel, payload: request }));
+        const send = async () => {
+          const proof = await signing?.(proofMessage(callNonce, id, channel));
+          // A link that dropped meanwhile has already failed the call.
+          if (socket === current && pending.has(id)) {
+            current.send(JSON.stringify({ t: 'call', id, channel, payload: request, proof }));
+          }
+        };
+        outbox = outbox.then(send).catch(() => {
+          // No Web Crypto to sign with, or a socket that failed to send.
+          pending.delete(id);
+          reject(new Error('This page could not send the call to Airlock'));
+        });
       });
     },
     on<E extends EventChannel>(
@@ -192,6 +288,10 @@ export function createWebBridge(
       const wrapped = listener as (payload: unknown) => void;
       set.add(wrapped);
       return () => set.delete(wrapped);
+    },
+    onRefused(listener) {
+      refusedListeners.add(listener);
+      return () => refusedListeners.delete(listener);
     },
     onLinkChange(listener) {
       linkListeners.add(listener);

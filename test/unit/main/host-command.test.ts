@@ -131,8 +131,12 @@ describe('a host command on the web host', () => {
 
   it('the bridge passes on a valid command and drops one outside the contract', async () => {
     vi.stubGlobal('WebSocket', FakeSocket);
-    const bridge = createWebBridge('ws://127.0.0.1:1/ws');
+    const bridge = createWebBridge(
+      { link: 'link', key: () => undefined, keep: () => undefined },
+      'ws://127.0.0.1:1/ws',
+    );
     FakeSocket.latest!.dispatchEvent(new Event('open'));
+    FakeSocket.latest!.receive({ t: 'welcome', key: 'key', nonce: 'nonce' });
     await bridge.ready;
     const listener = vi.fn();
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);

@@ -1,7 +1,7 @@
 /**
  * The web host's server (main/web/server.ts) with a real core, a real HTTP server on 127.0.0.1
  * and real WebSocket clients: the message limits, what a socket may send, the subscription each
- * socket holds on the core, the static files and the token cookie.
+ * socket holds on the core, the static files, the one-time links, the page keys and the proofs.
  *
  * test/e2e/web-host-security.test.ts proves the refusals by token, Host and Origin against the
  * built host; the few cases here prove them against this source, which the mutation run
@@ -16,8 +16,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { AirlockCore, type CoreListener } from '../../../main/core/core.js';
 import { UserFacingError } from '../../../main/core/errors.js';
+import { callProof } from '../../../main/web/access.js';
 import {
   contentSecurityPolicy,
+  PROOF_REFUSED,
   sameSecret,
   startWebHost,
   type WebHost,
@@ -45,7 +47,6 @@ type Subscription = { listener: CoreListener; ended: Promise<void> };
 
 let core: AirlockCore;
 let host: WebHost;
-let cookie: string;
 let subscriptions: Subscription[];
 /** Subscriptions not ended yet. */
 let live: Set<Subscription>;
@@ -85,7 +86,6 @@ beforeEach(async () => {
     };
   });
   host = await startWebHost(core, { staticDir });
-  cookie = `airlock_token=${host.token}`;
 });
 
 afterEach(async () => {
@@ -110,10 +110,13 @@ function upgradeStatus(headers: Record<string, string>): Promise<number> {
   return deadline(status, 'the socket to open or be refused', WAIT_MS);
 }
 
-/** Opens a socket as the app page would: the cookie, and this server's Origin. */
-function connect(headers: Record<string, string> = {}): Promise<WebSocket> {
+/** The token of a link (`origin/#token=…`). */
+const tokenOf = (link: string) => new URL(link).hash.replace(/^#token=/, '');
+
+/** Opens a socket from this server's Origin, not yet let in. */
+function openSocket(headers: Record<string, string> = {}): Promise<WebSocket> {
   const socket = new WebSocket(`${host.origin.replace('http', 'ws')}/ws`, {
-    headers: { Cookie: cookie, Origin: host.origin, ...headers },
+    headers: { Origin: host.origin, ...headers },
   });
   sockets.push(socket);
   const opened = new Promise<WebSocket>((resolve, reject) => {
@@ -121,6 +124,23 @@ function connect(headers: Record<string, string> = {}): Promise<WebSocket> {
     socket.once('error', reject);
   });
   return deadline(opened, 'the socket to open', WAIT_MS);
+}
+
+/** A socket let in as the app page is: by a new link, or by `hello` as given. */
+async function connect(
+  hello: { link?: string; key?: string } = { link: tokenOf(host.newLink()) },
+): Promise<WebSocket & { key: string; nonce: string }> {
+  const socket = await openSocket();
+  const answer = next(socket);
+  socket.send(JSON.stringify({ t: 'hello', ...hello }));
+  const received = await answer;
+  if (received.kind !== 'message' || received.data.t !== 'welcome') {
+    throw new Error(`the host did not let the socket in: ${JSON.stringify(received)}`);
+  }
+  return Object.assign(socket, {
+    key: received.data.key as string,
+    nonce: received.data.nonce as string,
+  });
 }
 
 type Received =
@@ -320,7 +340,7 @@ describe('core events', () => {
 
 describe('static files', () => {
   it('serves the page with headers that keep it to itself', async () => {
-    const reply = await get('/', { Cookie: cookie });
+    const reply = await get('/');
     expect(reply.status).toBe(200);
     expect(reply.body).toContain('<div id="root">');
     expect(reply.headers).toMatchObject({
@@ -342,29 +362,34 @@ describe('static files', () => {
   });
 
   it('answers HEAD as GET, and a request from the page’s own Origin', async () => {
-    expect((await get('/', { Cookie: cookie }, 'HEAD')).status).toBe(200);
-    expect((await get('/', { Cookie: cookie, Origin: host.origin })).status).toBe(200);
+    expect((await get('/', {}, 'HEAD')).status).toBe(200);
+    expect((await get('/', { Origin: host.origin })).status).toBe(200);
   });
 
-  it('finds the cookie among others', async () => {
-    const reply = await get('/', { Cookie: `theme=dark; ${cookie}; lang=en` });
+  it('serves the app’s files with no credential, and never sets a cookie', async () => {
+    const reply = await get('/');
     expect(reply.status).toBe(200);
+    expect(reply.headers['set-cookie']).toBeUndefined();
+    // An old link's token in the query is nothing to the host: it is not taken or traded.
+    const old = await get(`/?token=${tokenOf(host.newLink())}`);
+    expect(old.status).toBe(200);
+    expect(old.headers['set-cookie']).toBeUndefined();
   });
 
   it('answers 404 for a file that is not there', async () => {
-    const reply = await get('/missing.js', { Cookie: cookie });
+    const reply = await get('/missing.js');
     expect(reply).toMatchObject({ status: 404, body: 'Not found' });
     expect(reply.headers['content-type']).toBe('text/plain; charset=utf-8');
   });
 
   it('refuses a path into a sibling folder whose name starts the same', async () => {
-    const reply = await get('/..%2frenderer-evil%2fsecret.txt', { Cookie: cookie });
+    const reply = await get('/..%2frenderer-evil%2fsecret.txt');
     expect(reply.status).toBe(403);
     expect(reply.body).not.toContain('TOP SECRET');
   });
 
   it('answers 500, without details, when a path cannot be decoded', async () => {
-    const reply = await get('/%E0%A4%A', { Cookie: cookie });
+    const reply = await get('/%E0%A4%A');
     expect(reply).toMatchObject({ status: 500, body: 'Internal error' });
     expect(reply.headers['content-type']).toBe('text/plain; charset=utf-8');
   });
@@ -373,16 +398,12 @@ describe('static files', () => {
 describe('refusals', () => {
   const foreignHost = () => `attacker.example:${new URL(host.origin).port}`;
 
-  it.each<[string, () => string, () => Record<string, string>, string?]>([
-    ['no cookie', () => '/', () => ({})],
-    ['a wrong cookie', () => '/', () => ({ Cookie: 'airlock_token=wrong' })],
-    ['the token with more after an =', () => '/', () => ({ Cookie: `${cookie}=` })],
-    ['a wrong URL token', () => '/?token=wrong', () => ({})],
-    ['another Host', () => '/', () => ({ Cookie: cookie, Host: foreignHost() })],
-    ['another Origin', () => '/', () => ({ Cookie: cookie, Origin: 'https://attacker.example' })],
-    ['a POST', () => '/', () => ({ Cookie: cookie }), 'POST'],
-  ])('answers 403 over HTTP to %s, and sets no cookie', async (_name, path, headers, method) => {
-    const reply = await get(path(), headers(), method);
+  it.each<[string, () => Record<string, string>, string?]>([
+    ['another Host', () => ({ Host: foreignHost() })],
+    ['another Origin', () => ({ Origin: 'https://attacker.example' })],
+    ['a POST', () => ({}), 'POST'],
+  ])('answers 403 over HTTP to %s, and sets no cookie', async (_name, headers, method) => {
+    const reply = await get('/', headers(), method);
     expect(reply).toMatchObject({ status: 403, body: 'Forbidden' });
     expect(reply.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(reply.headers['cache-control']).toBe('no-store');
@@ -390,41 +411,150 @@ describe('refusals', () => {
   });
 
   it.each<[string, () => Record<string, string>]>([
-    ['no cookie', () => ({ Origin: host.origin })],
-    ['a wrong cookie', () => ({ Cookie: 'airlock_token=wrong', Origin: host.origin })],
-    ['the token with more after an =', () => ({ Cookie: `${cookie}=`, Origin: host.origin })],
-    ['no Origin', () => ({ Cookie: cookie })],
-    ['another Origin', () => ({ Cookie: cookie, Origin: 'https://attacker.example' })],
-    ['another Host', () => ({ Cookie: cookie, Origin: host.origin, Host: foreignHost() })],
+    ['no Origin', () => ({})],
+    ['another Origin', () => ({ Origin: 'https://attacker.example' })],
+    ['another Host', () => ({ Origin: host.origin, Host: foreignHost() })],
   ])('refuses a socket with %s (403), subscribing nothing', async (_name, headers) => {
     expect(await upgradeStatus(headers())).toBe(403);
     expect(subscriptions).toHaveLength(0);
   });
-});
 
-describe('the token', () => {
-  it('is 32 random bytes, new for every host', async () => {
-    expect(host.token).toMatch(/^[\w-]{43}$/);
-    const other = await startWebHost(core, { staticDir });
-    await other.close();
-    expect(other.token).not.toBe(host.token);
-    expect(host.url).toBe(`${host.origin}/?token=${host.token}`);
+  it.each<[string, () => object, string]>([
+    ['a link token this host never gave', () => ({ link: 'x'.repeat(43) }), 'unknown'],
+    ['a key this host never gave', () => ({ key: 'x'.repeat(43) }), 'unknown'],
+    ['neither', () => ({}), 'missing'],
+  ])('refuses a socket that presents %s (4403), subscribing nothing', async (_name, hello, why) => {
+    const socket = await openSocket();
+    const answer = next(socket);
+    socket.send(JSON.stringify({ t: 'hello', ...hello() }));
+    expect(await answer).toEqual({
+      kind: 'message',
+      data: { t: 'refused', reason: why },
+    });
+    expect(await next(socket)).toMatchObject({ kind: 'close', code: 4403 });
+    expect(subscriptions).toHaveLength(0);
   });
 
-  it('is traded for a cookie on the root path only, with no-store and no referrer', async () => {
-    const traded = await get(`/?token=${host.token}`);
-    expect(traded.status).toBe(303);
-    expect(traded.headers['set-cookie']).toEqual([
-      `airlock_token=${host.token}; HttpOnly; SameSite=Strict; Path=/`,
-    ]);
-    expect(traded.headers).toMatchObject({
-      location: '/',
-      'cache-control': 'no-store',
-      'referrer-policy': 'no-referrer',
+  it.each<[string, string | Buffer]>([
+    ['a call', callText(1, 'app:getState', {})],
+    ['a hello with more in it', JSON.stringify({ t: 'hello', link: 'abc', admin: true })],
+    ['a binary hello', Buffer.from(JSON.stringify({ t: 'hello', link: 'abc' }))],
+    ['text that is not JSON', 'hello'],
+  ])('closes a socket (1008) whose first message is %s, answering nothing', async (_name, data) => {
+    const socket = await openSocket();
+    const received = next(socket);
+    socket.send(data, { binary: typeof data !== 'string' });
+    expect(await received).toEqual({ kind: 'close', code: 1008, reason: 'Malformed message' });
+    expect(subscriptions).toHaveLength(0);
+  });
+
+  it('closes a socket that says nothing within the time allowed', async () => {
+    const quick = await startWebHost(core, { staticDir, helloTimeoutMs: 50 });
+    try {
+      const socket = new WebSocket(`${quick.origin.replace('http', 'ws')}/ws`, {
+        headers: { Origin: quick.origin },
+      });
+      sockets.push(socket);
+      const closed = new Promise<number>((resolve) => socket.once('close', resolve));
+      expect(await deadline(closed, 'the silent socket to be closed', WAIT_MS)).toBe(1008);
+    } finally {
+      await quick.close();
+    }
+  });
+});
+
+describe('links and page keys', () => {
+  it('carries 32 random bytes in the URL’s fragment, new for every link and every host', async () => {
+    expect(host.url).toMatch(new RegExp(`^${host.origin}/#token=[\\w-]{43}$`));
+    const other = await startWebHost(core, { staticDir });
+    await other.close();
+    const links = [host.url, host.newLink(), host.newLink(), other.url];
+    expect(new Set(links.map(tokenOf)).size).toBe(4);
+  });
+
+  it('opens the app once: the same link again is refused as used, and a new one works', async () => {
+    const link = tokenOf(host.newLink());
+    const first = await connect({ link });
+    const again = await openSocket();
+    const answer = next(again);
+    again.send(JSON.stringify({ t: 'hello', link }));
+    expect(await answer).toMatchObject({ data: { t: 'refused', reason: 'used' } });
+    expect((await connect()).key).not.toBe(first.key);
+  });
+
+  it('lets the page in again with its key (a reload, a dropped link), and gives a new nonce', async () => {
+    const first = await connect();
+    first.close();
+    const reloaded = await connect({ key: first.key });
+    expect(reloaded.key).toBe(first.key);
+    expect(reloaded.nonce).not.toBe(first.nonce);
+    expect(await call(reloaded, 1, 'app:getState', {})).toMatchObject({
+      data: { ok: true },
     });
-    const elsewhere = await get(`/index.html?token=${host.token}`);
-    expect(elsewhere.status).toBe(403);
-    expect(elsewhere.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('takes the key before a used link, so a reload that still has its link is let in', async () => {
+    const link = tokenOf(host.newLink());
+    const first = await connect({ link });
+    expect((await connect({ link, key: first.key })).key).toBe(first.key);
+  });
+
+  it('keeps a bounded number of unused links: the oldest goes first', async () => {
+    const oldest = tokenOf(host.newLink());
+    for (let i = 0; i < 20; i += 1) {
+      host.newLink();
+    }
+    const socket = await openSocket();
+    const answer = next(socket);
+    socket.send(JSON.stringify({ t: 'hello', link: oldest }));
+    expect(await answer).toMatchObject({ data: { t: 'refused', reason: 'unknown' } });
+  });
+});
+
+describe('calls that need the page’s proof', () => {
+  const guarded = ['settings:revealEnv', 'settings:saveAgent', 'settings:testAgent'];
+
+  it.each(guarded)('refuses %s without the proof, before the core sees it', async (channel) => {
+    const invoked = vi.spyOn(core, 'invoke');
+    const socket = await connect();
+    expect(await call(socket, 1, channel, {})).toEqual({
+      kind: 'message',
+      data: { t: 'result', id: 1, ok: false, error: PROOF_REFUSED },
+    });
+    expect(invoked).not.toHaveBeenCalled();
+  });
+
+  it('refuses a proof made for another socket, another call id or another channel', async () => {
+    const invoked = vi.spyOn(core, 'invoke');
+    const socket = await connect();
+    const other = await connect({ key: socket.key });
+    const send = (id: number, channel: string, proof: string) => {
+      const answer = next(socket);
+      socket.send(JSON.stringify({ t: 'call', id, channel, payload: {}, proof }));
+      return answer;
+    };
+    const channel = 'settings:revealEnv';
+    for (const proof of [
+      callProof(socket.key, other.nonce, 1, channel),
+      callProof(socket.key, socket.nonce, 2, channel),
+      callProof(socket.key, socket.nonce, 1, 'settings:testAgent'),
+      callProof('another key', socket.nonce, 1, channel),
+    ]) {
+      expect(await send(1, channel, proof)).toMatchObject({ data: { error: PROOF_REFUSED } });
+    }
+    expect(invoked).not.toHaveBeenCalled();
+  });
+
+  it('passes a call with its proof on to the core, and others with none', async () => {
+    const invoked = vi.spyOn(core, 'invoke');
+    const socket = await connect();
+    const channel = 'settings:revealEnv';
+    const proof = callProof(socket.key, socket.nonce, 9, channel);
+    const answer = next(socket);
+    socket.send(JSON.stringify({ t: 'call', id: 9, channel, payload: { name: 'x' }, proof }));
+    expect(await answer).toMatchObject({ data: { id: 9 } });
+    expect(invoked).toHaveBeenCalledWith(channel, { name: 'x' });
+    expect(await call(socket, 10, 'app:getState', {})).toMatchObject({ data: { ok: true } });
   });
 });
 

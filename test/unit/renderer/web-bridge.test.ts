@@ -1,20 +1,36 @@
+import { createHmac } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RECONNECT_DELAYS_MS } from '../../../renderer/src/bridge/backoff.js';
+import type { PageCredentials } from '../../../renderer/src/bridge/page-credentials.js';
 import { createWebBridge } from '../../../renderer/src/bridge/web-bridge.js';
+import { proofMessage } from '../../../preload/web-wire.js';
 
 /** A WebSocket the test opens, closes and answers by hand. */
 class FakeSocket extends EventTarget {
   static all: FakeSocket[] = [];
-  readonly sent: { id: number; channel: string }[] = [];
+  /** The calls sent on it. */
+  readonly sent: { id: number; channel: string; proof?: string }[] = [];
+  /** The hellos sent on it. */
+  readonly hellos: { link?: string; key?: string }[] = [];
   constructor(readonly url: string) {
     super();
     FakeSocket.all.push(this);
   }
   send(data: string): void {
-    this.sent.push(JSON.parse(data) as { id: number; channel: string });
+    const message = JSON.parse(data) as { t: string; id: number; channel: string; link?: string };
+    if (message.t === 'hello') {
+      this.hellos.push(message);
+    } else {
+      this.sent.push(message);
+    }
   }
-  open(): void {
+  /** Opens the socket, and the host lets the page in. */
+  open(key = 'page-key', nonce = 'nonce-1'): void {
     this.dispatchEvent(new Event('open'));
+    this.receive({ t: 'welcome', key, nonce });
+  }
+  receive(message: unknown): void {
+    this.dispatchEvent(new MessageEvent('message', { data: JSON.stringify(message) }));
   }
   close(): void {
     this.dispatchEvent(new Event('close'));
@@ -29,6 +45,21 @@ class FakeSocket extends EventTarget {
 
 const latest = () => FakeSocket.all.at(-1)!;
 
+/** Credentials as the page would have them, kept in memory. */
+function credentials(link?: string): PageCredentials & { kept: string[] } {
+  const kept: string[] = [];
+  const made = {
+    link,
+    kept,
+    key: () => kept.at(-1),
+    keep: (key: string) => {
+      kept.push(key);
+      made.link = undefined;
+    },
+  };
+  return made;
+}
+
 beforeEach(() => {
   FakeSocket.all = [];
   vi.useFakeTimers();
@@ -41,7 +72,7 @@ afterEach(() => {
 
 describe('the web bridge', () => {
   it('says when the link drops and when a new one is open, and works on the new one', async () => {
-    const bridge = createWebBridge('ws://127.0.0.1:1/ws');
+    const bridge = createWebBridge(credentials('link-1'), 'ws://127.0.0.1:1/ws');
     const changes: boolean[] = [];
     bridge.onLinkChange((connected) => changes.push(connected));
     latest().open();
@@ -69,7 +100,7 @@ describe('the web bridge', () => {
   });
 
   it('waits longer after each failed try, and tries at once when asked', () => {
-    const bridge = createWebBridge('ws://127.0.0.1:1/ws');
+    const bridge = createWebBridge(credentials('link-1'), 'ws://127.0.0.1:1/ws');
     latest().open();
     latest().close();
     for (const delay of RECONNECT_DELAYS_MS.slice(0, 3)) {
@@ -89,7 +120,7 @@ describe('the web bridge', () => {
   });
 
   it('ignores a socket it replaced', () => {
-    const bridge = createWebBridge('ws://127.0.0.1:1/ws');
+    const bridge = createWebBridge(credentials('link-1'), 'ws://127.0.0.1:1/ws');
     const changes: boolean[] = [];
     bridge.onLinkChange((connected) => changes.push(connected));
     const first = latest();
@@ -99,5 +130,72 @@ describe('the web bridge', () => {
     latest().open();
     first.close();
     expect(changes).toEqual([false, true]);
+  });
+});
+
+describe('letting the page in', () => {
+  it('presents the link once, then the key the host gave, on every later socket', async () => {
+    const held = credentials('link-1');
+    const bridge = createWebBridge(held, 'ws://127.0.0.1:1/ws');
+    latest().dispatchEvent(new Event('open'));
+    expect(latest().hellos).toEqual([{ t: 'hello', link: 'link-1' }]);
+    latest().receive({ t: 'welcome', key: 'key-1', nonce: 'n' });
+    await bridge.ready;
+    expect(held.kept).toEqual(['key-1']);
+
+    latest().close();
+    bridge.reconnect();
+    latest().dispatchEvent(new Event('open'));
+    expect(latest().hellos).toEqual([{ t: 'hello', key: 'key-1' }]);
+  });
+
+  it('sends no call before the host lets the page in, nor events to the UI', async () => {
+    const bridge = createWebBridge(credentials('link-1'), 'ws://127.0.0.1:1/ws');
+    const heard = vi.fn();
+    bridge.on('app:onCommand', heard);
+    const call = bridge.invoke('app:getRecentFolders', {});
+    latest().dispatchEvent(new Event('open'));
+    latest().receive({ t: 'event', channel: 'app:onCommand', payload: { command: 'agentLog' } });
+    expect(heard).not.toHaveBeenCalled();
+    expect(latest().sent).toEqual([]);
+    latest().receive({ t: 'welcome', key: 'key-1', nonce: 'n' });
+    await vi.waitFor(() => expect(latest().sent).toHaveLength(1));
+    latest().answer(latest().sent[0]!.id, { folders: [] });
+    await expect(call).resolves.toEqual({ folders: [] });
+  });
+
+  it('stops when refused: says why, fails what waits, and opens no other socket', async () => {
+    const bridge = createWebBridge(credentials('used-link'), 'ws://127.0.0.1:1/ws');
+    const reasons: string[] = [];
+    const changes: boolean[] = [];
+    bridge.onRefused((reason) => reasons.push(reason));
+    bridge.onLinkChange((connected) => changes.push(connected));
+    const call = bridge.invoke('app:getRecentFolders', {});
+    latest().dispatchEvent(new Event('open'));
+    latest().receive({ t: 'refused', reason: 'used' });
+    latest().close();
+    expect(reasons).toEqual(['used']);
+    await expect(bridge.ready).rejects.toMatchObject({ reason: 'used' });
+    await expect(call).rejects.toThrow();
+    vi.advanceTimersByTime(RECONNECT_DELAYS_MS.reduce((sum, delay) => sum + delay, 0));
+    expect(FakeSocket.all).toHaveLength(1);
+    expect(changes).toEqual([]);
+  });
+
+  it('signs the calls that need the page’s proof, bound to the socket, the id and the channel', async () => {
+    const bridge = createWebBridge(credentials('link-1'), 'ws://127.0.0.1:1/ws');
+    latest().open('key-1', 'nonce-1');
+    await bridge.ready;
+    void bridge.invoke('settings:testAgent', { name: 'Demo Agent' } as never);
+    void bridge.invoke('app:getRecentFolders', {});
+    await vi.waitFor(() => expect(latest().sent).toHaveLength(2));
+    const [guarded, plain] = latest().sent;
+    // In the order they were made, though the first waited for its signature.
+    expect(guarded!.channel).toBe('settings:testAgent');
+    expect(plain!.proof).toBeUndefined();
+    const expected = createHmac('sha256', 'key-1')
+      .update(proofMessage('nonce-1', guarded!.id, 'settings:testAgent'))
+      .digest('base64url');
+    expect(guarded!.proof).toBe(expected);
   });
 });
