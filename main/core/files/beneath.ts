@@ -196,8 +196,5 @@ async function checkStep(entry: string): Promise<void> {
 const fstatOf = (fd: number) => promisify(fstat)(fd, { bigint: true });
 
 function failed(error: unknown): never {
-  if (error instanceof WalkError) {
-    throw error;
-  }
   throw new WalkError((error as NodeJS.ErrnoException).code ?? 'EIO');
 }

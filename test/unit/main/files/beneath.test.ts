@@ -1,5 +1,6 @@
 /** Opening a folder by its real path one name at a time, on both walks, and what reads and writes make of it. */
 import {
+  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -44,7 +45,9 @@ async function walkFailure(promise: Promise<unknown>): Promise<string> {
     (caught: unknown) => caught,
   );
   expect(error).toBeInstanceOf(WalkError);
-  return (error as WalkError).code;
+  const { code, message } = error as WalkError;
+  expect(message).toBe(`the walk to a folder stopped (${code})`);
+  return code;
 }
 
 /** Runs `use` on the folder `folder` opened on `walk`, closing it after. */
@@ -67,6 +70,10 @@ describe.each(walks)('openFolder, walking `%s`', (walk) => {
     writeFileSync(path.join(root, 'a', 'b', 'f.txt'), 'here\n');
     await inFolder(path.join(root, 'a', 'b'), walk, async (folder) => {
       expect(folder.path).toBe(path.join(root, 'a', 'b'));
+      // Through the opened folder on Linux; by its path elsewhere.
+      expect(folder.entry('f.txt')).toMatch(
+        walk === 'proc' ? /^\/proc\/self\/fd\/\d+\/f\.txt$/ : /b[/\\]f\.txt$/,
+      );
       expect(readFileSync(folder.entry('f.txt'), 'utf8')).toBe('here\n');
       expect(await folder.isAt()).toBe(true);
       const file = await open(folder.entry('f.txt'), 'r');
@@ -125,6 +132,17 @@ describe.each(walks)('openFolder, walking `%s`', (walk) => {
     ).toBe('ELOOP');
     expect(readdirSync(outside)).toEqual(['secret.txt']);
   });
+
+  it.runIf(process.platform === 'linux' && existsSync('/sys/kernel'))(
+    'names why a missing folder cannot be made',
+    async () => {
+      // sysfs takes no new folders, not even from root.
+      const code = await walkFailure(
+        openFolder('/sys/airlock-cannot-be-made/x', { createInside: '/sys', walk }),
+      );
+      expect(['EPERM', 'EACCES', 'EROFS']).toContain(code);
+    },
+  );
 
   it('knows when the folder it opened has moved', async () => {
     mkdirSync(path.join(root, 'a'));
