@@ -30,6 +30,7 @@ import { createRjsfForm } from '../forms/rjsf-validator';
 import { SECRET_WARNING } from '../forms/secret-fields';
 import { loadDraft, saveDraft, type CardDraft } from '../state/card-drafts';
 import type { Row } from '../state/transcript';
+import { AgentWords } from './agent-words';
 import { askerName, CardHead } from './card-head';
 
 /** A transcript row holding an elicitation. */
@@ -159,7 +160,12 @@ export function ElicitationCard({ api, sessionKey, sessionLabel, row, toolTitle 
         sessionLabel={sessionLabel}
         toolTitle={toolTitle}
       />
-      <p className="card-message">{row.message}</p>
+      <AgentWords
+        asker={askerName(row.agent)}
+        title={model.title}
+        message={row.message}
+        description={model.description}
+      />
       {secret ? (
         <p className="card-warning" role="note">
           {SECRET_WARNING}

@@ -14,6 +14,7 @@ import type {
   ToolCallFields,
 } from '../../../preload/contract';
 import type { Row } from '../state/transcript';
+import { AgentQuote } from './agent-words';
 import {
   CommandView,
   LocationsView,
@@ -105,7 +106,7 @@ export function PermissionCard({
       </header>
       <p className="permission-ask">
         {`The agent asks ${ASKS[kind]}: `}
-        <strong className="permission-title">{title}</strong>
+        <AgentQuote text={title} className="permission-title" />
       </p>
       <div className="permission-details">
         {tool.command ? <CommandView command={tool.command} /> : null}

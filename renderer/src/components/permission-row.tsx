@@ -4,6 +4,7 @@
  * card itself is in the dock above the composer, where the list cannot unmount it.
  */
 import type { CardEnd, PermissionOptionView } from '../../../preload/contract';
+import { AgentQuote } from './agent-words';
 import { ASKS, permissionSubject, type PermissionRow } from './permission-card';
 
 const CHOSEN: Record<PermissionOptionView['kind'], string> = {
@@ -52,7 +53,7 @@ export function PermissionRowView({ row }: { row: PermissionRow }) {
     >
       <p className="permission-row-ask">
         {`The agent asked ${ASKS[kind]}: `}
-        <span className="permission-title">{title}</span>
+        <AgentQuote text={title} className="permission-title" />
       </p>
       <p className={`permission-row-outcome outcome-${tone}`}>{text}</p>
     </div>

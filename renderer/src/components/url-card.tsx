@@ -11,6 +11,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { AirlockApi, ElicitationAction, UrlElicitationView } from '../../../preload/contract';
 import type { UrlElicitationRow } from '../state/transcript';
+import { AgentWords } from './agent-words';
 import { askerName, CardHead } from './card-head';
 import { isSuspicious, shownHost, UrlAnalysisBox } from './url-analysis-view';
 
@@ -152,7 +153,7 @@ export function UrlCard({ api, sessionKey, sessionLabel, row, toolTitle, opening
         sessionLabel={sessionLabel}
         toolTitle={toolTitle}
       />
-      <p className="card-message">{row.message}</p>
+      <AgentWords asker={askerName(row.agent)} message={row.message} />
 
       <UrlAnalysisBox url={url} />
 

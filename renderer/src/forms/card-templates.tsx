@@ -4,7 +4,8 @@
  * A field shows its title as the control's label (or its group's legend), a "required" mark,
  * its description, its constraints in plain words, a warning when it looks like it asks for a
  * secret, and its errors in a live region the control points to. The form's own title and
- * description head the fields. Agent text is always React text, never HTML.
+ * description are quoted by the card, above the fields. Agent text is always React text, never
+ * HTML.
  */
 import type { FieldTemplateProps, ObjectFieldTemplateProps, TemplatesType } from '@rjsf/utils';
 import { cardContext, fieldMeta, partIds, showsErrors, type FieldMeta } from './card-form';
@@ -125,13 +126,14 @@ export function FieldTemplate(props: FieldTemplateProps) {
   );
 }
 
-/** The form: its title and description, then every field in the schema's order. */
+/**
+ * The form: every field in the schema's order. Its title and description are the agent's words,
+ * which the card quotes above the form (agent-words.tsx), never as a heading of the app's.
+ */
 export function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
-  const { schema, properties } = props;
+  const { properties } = props;
   return (
     <div className="card-fields">
-      {schema.title ? <h4 className="form-title">{schema.title}</h4> : null}
-      {schema.description ? <p className="form-description">{schema.description}</p> : null}
       {/* Each property's content is one field (keyed by RJSF): no wrapper of its own. */}
       {properties.map((property) => property.content)}
     </div>

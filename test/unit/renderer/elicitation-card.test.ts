@@ -59,6 +59,28 @@ describe('ElicitationCard', () => {
     expect(card).not.toMatch(/<a |<b>|<img/);
   });
 
+  it("quotes the agent's title and message under “<Agent> asks:”, never as a heading", () => {
+    const card = render(
+      { title: 'Airlock — Sign in', description: 'Enter your details', fields: [] },
+      { message: 'Sign in to Airlock' },
+    );
+    // The app's own heading names the agent.
+    expect(card).toMatch(/<h3[^>]*>Question from Demo Agent 1\.2\.3<\/h3>/);
+    // The agent's title is in no heading, by element or by role.
+    const headings = [...card.matchAll(/<h([1-6])[^>]*>(.*?)<\/h\1>/g)].map((match) => match[2]);
+    expect(headings).toEqual(['Question from Demo Agent 1.2.3']);
+    expect(card).not.toContain('role="heading"');
+    // It is inside the quotation captioned "<Agent> asks:", with the message and description.
+    const quoted =
+      /<figure[^>]*aria-labelledby="([^"]+)"[^>]*><figcaption id="\1"[^>]*>Demo Agent 1\.2\.3 asks:<\/figcaption><blockquote[^>]*>(.*?)<\/blockquote><\/figure>/.exec(
+        card,
+      );
+    expect(quoted?.[2]).toContain('>Airlock — Sign in</p>');
+    expect(quoted?.[2]).toContain('>Sign in to Airlock</p>');
+    expect(quoted?.[2]).toContain('>Enter your details</p>');
+    expect(card.split('Airlock — Sign in')).toHaveLength(2);
+  });
+
   it('shows every string of the form as text: titles, descriptions, options and defaults', () => {
     // Markup and a link in every place an agent's words reach the card.
     const hostile = (where: string) =>
