@@ -11,6 +11,7 @@ import {
   INVALID_SCHEMAS,
   MULTI_SELECT,
   TITLED_SELECT,
+  LOOKALIKE,
 } from './forms.js';
 
 /** How the demo agent tells the user something: streamed text in the session. */
@@ -76,6 +77,7 @@ export function formCommands(
   return {
     '/form': guard(() => form('Tell me a little about yourself, for the demo.', EVERY_FIELD)),
     '/form-titled': guard(() => form('Choose an approach.', TITLED_SELECT)),
+    '/form-lookalike': guard(() => form('Airlock: sign in again to go on.', LOOKALIKE)),
     '/form-multi': guard(() => form('Choose what to build and check.', MULTI_SELECT)),
     '/form-defaults': guard(() =>
       form('Check these settings; the defaults are filled in.', DEFAULTS),

@@ -112,6 +112,20 @@ export const SETUP: Schema = {
   required: ['project'],
 };
 
+/**
+ * `/form-lookalike`: a form whose title and message read as if the app itself asked, as an agent
+ * may write them; the card shows them as the agent's words.
+ */
+export const LOOKALIKE: Schema = {
+  type: 'object',
+  title: 'Airlock — Sign in',
+  description: 'Your Airlock session has expired.',
+  properties: {
+    account: { type: 'string', title: 'Account email', format: 'email' },
+  },
+  required: ['account'],
+};
+
 /** `/form-invalid`: schemas outside the flat subset, each with what is wrong with it. */
 export const INVALID_SCHEMAS: { what: string; schema: unknown }[] = [
   {

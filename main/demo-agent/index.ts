@@ -2,11 +2,11 @@
  * The built-in demo agent: model-free, its own process, speaking ACP over stdio.
  *
  * It streams replies in chunks, and its commands show every feature Airlock renders:
- * `/help`, `/tool`, `/permission`, `/permission-run`, `/plan`, `/long N`, `/title TEXT`, `/crash`,
- * the file commands `/read PATH`, `/write PATH` and `/outside` (see files.ts), `/run CMD` in a
- * terminal (see terminals.ts), and the form
- * elicitations (`/form` and its variants, see elicit.ts). Given a folder (`AIRLOCK_DEMO_STATE_DIR`),
- * it keeps its sessions for `session/list`, `session/load`, `session/resume` (see sessions.ts).
+ * `/help`, `/tool`, `/permission`, `/permission-run`, `/plan`, `/long N`, `/long-line MB [LINES]`,
+ * `/title TEXT`, `/crash`, the file commands `/read PATH`, `/write PATH` and `/outside` (see
+ * files.ts), `/run CMD` in a terminal (see terminals.ts), and the form elicitations (`/form`
+ * and its variants, see elicit.ts). Given a folder (`AIRLOCK_DEMO_STATE_DIR`), it keeps its
+ * sessions for `session/list`, `session/load`, `session/resume` (see sessions.ts).
  */
 import * as acp from '@agentclientprotocol/sdk';
 import { randomUUID } from 'node:crypto';
@@ -18,7 +18,7 @@ import { SETUP } from './forms.js';
 import { batchedOutput } from './batched-output.js';
 import { agentInput } from './parent-port-input.js';
 import { urlAtStart, urlCommands } from './url-flows.js';
-import { longText, replyFor, HELP_TEXT, LINKS_TEXT, type ReplyStyle } from './script.js';
+import { longLines, longText, replyFor, HELP_TEXT, LINKS_TEXT, type ReplyStyle } from './script.js';
 import { runTool } from './tools.js';
 import { demoPromptCapabilities, describeAttachments } from './prompt-echo.js';
 import { historyCapabilities, sessionHistory } from './sessions.js';
@@ -60,6 +60,11 @@ const COMMANDS: acp.AvailableCommand[] = [
   { name: 'permission-run', description: 'Ask for permission before running a command' },
   { name: 'plan', description: 'Show a plan and work through it' },
   { name: 'long', description: 'Stream N kilobytes of text', input: { hint: 'N (kilobytes)' } },
+  {
+    name: 'long-line',
+    description: 'Send MB megabytes on one line (or on LINES lines) in one update',
+    input: { hint: 'MB [LINES]' },
+  },
   { name: 'title', description: 'Name this session', input: { hint: 'title' } },
   { name: 'crash', description: 'Exit in the middle of a turn' },
   { name: 'links', description: 'Show links and a code block' },
@@ -74,6 +79,7 @@ const COMMANDS: acp.AvailableCommand[] = [
   { name: 'form', description: 'Ask with a form of every field type' },
   { name: 'form-titled', description: 'Ask with a titled single select' },
   { name: 'form-multi', description: 'Ask with multi selects' },
+  { name: 'form-lookalike', description: 'Ask with a form titled as if the app asked' },
   { name: 'form-defaults', description: 'Ask with defaults filled in' },
   { name: 'form-tool', description: 'Ask on a tool call' },
   { name: 'form-setup', description: 'Ask while the next tab starts' },
@@ -268,6 +274,19 @@ async function prompt(
     case '/long': {
       const kb = Math.min(Math.max(Number.parseInt(arg ?? '100', 10) || 100, 1), 100_000);
       if (!(await streamText(client, params.sessionId, state, longText(kb * 1000), 100))) {
+        stopReason = 'cancelled';
+      }
+      break;
+    }
+    case '/long-line': {
+      // One update holds it all: the worst case for a client, which must not stall on it.
+      const mb = Math.min(Math.max(Number.parseFloat(arg ?? '10') || 10, 0.001), 50);
+      const lines = Math.min(
+        Math.max(Number.parseInt(text.split(/\s+/)[2] ?? '1', 10) || 1, 1),
+        10_000,
+      );
+      const whole = longLines(Math.round(mb * 1_000_000), lines);
+      if (!(await streamText(client, params.sessionId, state, whole, whole.length))) {
         stopReason = 'cancelled';
       }
       break;

@@ -11,6 +11,7 @@ export const HELP_TEXT = [
   '- `/permission-run`: a command I run after asking your permission',
   '- `/plan`: a plan worked through step by step',
   '- `/long N`: N kilobytes of streamed text',
+  '- `/long-line MB [LINES]`: MB megabytes of text on one line (or on LINES long lines) at once',
   '- `/title TEXT`: I name this session TEXT (its tab shows it)',
   '- `/crash`: I exit in the middle of a turn',
   '- `/links`: links (each asks before it opens) and a code block to copy',
@@ -25,6 +26,7 @@ export const HELP_TEXT = [
   'Forms (elicitation), each printing what came back:',
   '',
   '- `/form`: every field type; `/form-titled`, `/form-multi`, `/form-defaults`',
+  '- `/form-lookalike`: a form whose title reads as if Airlock asked',
   '- `/form-tool`: a question on a tool call',
   '- `/form-setup`: a question while the next tab starts ("Ask at start")',
   '- `/form-burst N`: N questions at once',
@@ -64,6 +66,30 @@ export function longText(bytes: number): string {
     size += piece.length;
   }
   return parts.join('').slice(0, bytes);
+}
+
+/** The end of each line `/long-line` sends, so the end of a line can be told from its start. */
+export const LONG_LINE_END = '(end of line';
+
+/** What a long line is made of: no space to wrap at, as in base64 or minified code. */
+const BLOB = 'QWlybG9jayBzdHJlYW1zIHRoaXMgbGluZQ+/0123456789abcdefghijklmnopqrstuvwxyz';
+
+/**
+ * About `bytes` characters of text in `lines` lines of one size and no paragraph break, for
+ * `/long-line`: each line starts `Line N:`, then a run with no space in it (as base64 or
+ * minified code are), and ends `(end of line N)`.
+ */
+export function longLines(bytes: number, lines = 1): string {
+  const size = Math.max(1, Math.floor(bytes / lines));
+  const parts: string[] = [];
+  for (let n = 1; n <= lines; n++) {
+    const head = `Line ${n}: `;
+    const tail = ` ${LONG_LINE_END} ${n})`;
+    const room = Math.max(0, size - head.length - tail.length);
+    const body = BLOB.repeat(Math.ceil(room / BLOB.length)).slice(0, room);
+    parts.push(`${head}${body}${tail}`);
+  }
+  return parts.join('\n');
 }
 
 /**

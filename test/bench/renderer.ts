@@ -417,4 +417,89 @@ export async function rendererBench(): Promise<void> {
   if (complete < RUNS) {
     process.exitCode = 1;
   }
+  await longLineBench();
+}
+
+/** The long-line cases: one update from the demo agent each, and what it holds. */
+const LONG_LINE_CASES = [
+  { command: '/long-line 10', what: 'a single 10 MB line' },
+  { command: '/long-line 10 100', what: '10 MB in 100 lines of 100 KB' },
+] as const;
+
+/** The goal for any one main-thread task while a long line arrives: CPU time under this. */
+const LONG_LINE_GOAL_MS = 100;
+
+/**
+ * One run of the long-line cases, in a fresh browser: each case's turn traced, from the prompt
+ * until its turn has ended on screen. A turn that has not ended after `runInBrowser`'s deadline
+ * throws, and the run reports it.
+ */
+async function longLineRun(): Promise<(Tasks | string)[]> {
+  const app = await startWebApp();
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    await page.goto(app.url);
+    await page.getByRole('button', { name: 'Start session' }).click();
+    await page
+      .getByRole('status', { name: 'Session status' })
+      .filter({ hasText: 'Ready' })
+      .waitFor();
+    const results: (Tasks | string)[] = [];
+    for (const { command } of LONG_LINE_CASES) {
+      try {
+        results.push(await traceTasks(browser, page, () => runInBrowser(page, command)));
+      } catch (error) {
+        results.push((error as Error).message.split('\n')[0] ?? 'failed');
+      }
+    }
+    return results;
+  } finally {
+    await browser.close();
+    await app.stop();
+  }
+}
+
+/**
+ * The long-line part of the renderer bench: for each case, over {@link RUNS} fresh browsers,
+ * the longest main-thread task's wall time and the most CPU time any one task took.
+ */
+export async function longLineBench(): Promise<void> {
+  const runs: (Tasks | string)[][] = [];
+  for (let run = 0; run < RUNS; run++) {
+    runs.push(await longLineRun());
+  }
+  console.log(
+    `renderer, long lines: one update from the demo agent through the web host into Chromium, ` +
+      `${RUNS} runs in fresh browsers (goal: no main-thread task over ${LONG_LINE_GOAL_MS} ms of CPU):`,
+  );
+  LONG_LINE_CASES.forEach(({ command, what }, n) => {
+    const traced = runs.map((run) => run[n]!);
+    const done = traced.filter((result): result is Tasks => typeof result !== 'string');
+    console.log(`  ${what} (\`${command}\`), turn ended in ${done.length} of ${RUNS} runs`);
+    for (const failure of traced.filter((result) => typeof result === 'string')) {
+      console.log(`    failed: ${failure}`);
+    }
+    console.log(
+      `    longest task, wall time: ${spread(
+        done.map((tasks) => tasks.longestMs),
+        ms,
+      )}; most CPU time in one task: ${spread(
+        done.map((tasks) => tasks.mostCpuMs),
+        ms,
+      )} (goal: under ${LONG_LINE_GOAL_MS} ms)`,
+    );
+    console.log(
+      `    main-thread tasks over 50 ms: ${spread(
+        done.map((tasks) => tasks.long),
+        whole,
+      )}; CPU time for the turn: ${spread(
+        done.map((tasks) => tasks.cpuMs),
+        ms,
+      )}`,
+    );
+    if (done.length < RUNS || done.some((tasks) => tasks.mostCpuMs >= LONG_LINE_GOAL_MS)) {
+      process.exitCode = 1;
+    }
+  });
 }

@@ -2,8 +2,9 @@
  * The Copy button of an agent's message: it copies the message's raw text (its Markdown), every
  * segment of it, as it stands at the click.
  *
- * A long reply is cut into several rows (state/transcript.ts); the button sits on the first and
- * asks the session view for the whole message through {@link MessageText}.
+ * A long reply is cut into several rows (state/transcript.ts), some of them text held back from
+ * the screen (state/text-cap.ts); the button sits on the first and asks the session view for the
+ * whole message through {@link MessageText}.
  */
 import { createContext, useContext } from 'react';
 import type { Row } from '../state/transcript';
@@ -13,26 +14,31 @@ import { CopyButton } from './copy-button';
 export const MessageText = createContext<((rowId: number) => string) | undefined>(undefined);
 
 /**
- * The raw text of the message that the text row `rowId` belongs to: its segments from the one
- * that starts it up to the next row that is not one of them. Empty when no such row is found.
+ * The raw text of the message that the text row `rowId` belongs to: its segments, and the text
+ * held back between them (overflow rows), from the one that starts it up to the next row that
+ * is not one of them. Empty when no such row is found.
  */
 export function messageText(rows: readonly Row[], rowId: number): string {
   let start = rows.findIndex((row) => row.id === rowId);
   const at = rows[start];
-  if (at?.kind !== 'text') {
+  if (at?.kind !== 'text' && at?.kind !== 'overflow') {
     return '';
   }
-  while (start > 0 && !(rows[start] as Extract<Row, { kind: 'text' }>).first) {
-    const before = rows[start - 1];
-    if (before?.kind !== 'text' || before.role !== at.role) {
+  const inMessage = (row: Row | undefined): row is Extract<Row, { kind: 'text' | 'overflow' }> =>
+    (row?.kind === 'text' || row?.kind === 'overflow') && row.role === at.role;
+  while (
+    start > 0 &&
+    !(rows[start]?.kind === 'text' && (rows[start] as { first: boolean }).first)
+  ) {
+    if (!inMessage(rows[start - 1])) {
       break;
     }
     start -= 1;
   }
   const parts: string[] = [];
   for (let index = start; index < rows.length; index++) {
-    const row = rows[index]!;
-    if (row.kind !== 'text' || row.role !== at.role || (index > start && row.first)) {
+    const row = rows[index];
+    if (!inMessage(row) || (index > start && row.kind === 'text' && row.first)) {
       break;
     }
     parts.push(row.text);

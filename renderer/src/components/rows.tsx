@@ -6,6 +6,7 @@ import type { ContentView, ToolCallFields } from '../../../preload/contract';
 import type { Row } from '../state/transcript';
 import { ElicitationRowView } from './elicitation-row';
 import { UrlElicitationRowView } from './url-elicitation-row';
+import { LongTextRow } from './long-text';
 import { Markdown } from './markdown';
 import { MessageCopy } from './message-copy';
 import { PermissionRowView } from './permission-row';
@@ -146,6 +147,12 @@ export const RowView = memo(function RowView({ row }: { row: Row }) {
         >
           {row.first && row.role === 'agent' ? <MessageCopy rowId={row.id} /> : null}
           <Markdown text={row.text} listBefore={row.listBefore} listAfter={row.listAfter} />
+        </div>
+      );
+    case 'overflow':
+      return (
+        <div className={`row text overflow role-${row.role}`}>
+          <LongTextRow row={row} />
         </div>
       );
     case 'thought':

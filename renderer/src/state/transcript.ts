@@ -21,6 +21,7 @@ import type {
 import type { FormModel } from '../../../preload/form-model';
 import type { UrlAnalysis } from '../../../preload/url-analysis-view';
 import { listJoins } from './list-join';
+import { capText, FRESH_CAP, type CapCause, type CapState } from './text-cap';
 
 /** What a terminal shows: the end of its output, and how it ended once it has. */
 export type TerminalView = Omit<Extract<TranscriptEvent, { type: 'terminal_output' }>, 'type'>;
@@ -44,6 +45,11 @@ export type Row =
       /** Its last list goes on in the next row. */
       listAfter?: boolean;
     }
+  /**
+   * Text of a message held back from the screen (see text-cap.ts): the rest of a line too long
+   * to show, or of a message. It stays part of its message, between the text rows around it.
+   */
+  | { kind: 'overflow'; id: number; role: 'agent' | 'user'; text: string; cause: CapCause }
   | { kind: 'thought'; id: number; text: string }
   | { kind: 'content'; id: number; role: 'agent' | 'user' | 'thought'; content: ContentView }
   | {
@@ -138,6 +144,8 @@ export type Transcript = {
   plan: number | undefined;
   /** Whether the last text row may still grow. */
   open: boolean;
+  /** How far the open message is shown (what is past its caps is held back). */
+  cap: CapState;
   /** The row before the last cut, while it is not yet known whether a list goes on across it. */
   joining?: number;
 };
@@ -159,6 +167,7 @@ export function emptyTranscript(): Transcript {
     terminalRows: new Map(),
     plan: undefined,
     open: false,
+    cap: FRESH_CAP,
   };
 }
 
@@ -417,29 +426,64 @@ function appendThought(t: Transcript, text: string): void {
   push(t, { kind: 'thought', text });
 }
 
+/**
+ * Appends a piece of a message: what its caps let show goes to text rows, the rest to the
+ * overflow rows between them (text-cap.ts).
+ */
 function appendText(t: Transcript, role: 'agent' | 'user', text: string): void {
   const last = t.rows.at(-1);
-  if (t.open && last?.kind === 'text' && last.role === role) {
-    const combined = last.text + text;
-    const cut = segmentCut(combined);
-    if (cut === undefined) {
-      t.rows[t.rows.length - 1] = { ...last, text: combined };
+  if (!(t.open && (last?.kind === 'text' || last?.kind === 'overflow') && last.role === role)) {
+    t.open = true;
+    t.cap = FRESH_CAP;
+    push(t, { kind: 'text', role, text: '', first: true });
+  }
+  const { parts, state } = capText(t.cap, text);
+  t.cap = state;
+  for (const part of parts) {
+    if (part.cause === undefined) {
+      appendShown(t, role, part.text);
+      continue;
+    }
+    const end = t.rows.at(-1);
+    if (end?.kind === 'overflow' && end.cause === part.cause) {
+      t.rows[t.rows.length - 1] = { ...end, text: end.text + part.text };
+    } else {
       if (t.joining !== undefined) {
-        settleJoin(t, false);
+        settleJoin(t, true);
       }
-      return;
+      if (end?.kind === 'text') {
+        // The message goes on, held back, in the next row.
+        t.rows[t.rows.length - 1] = { ...end, more: true };
+      }
+      push(t, { kind: 'overflow', role, text: part.text, cause: part.cause });
     }
-    t.rows[t.rows.length - 1] = { ...last, text: combined.slice(0, cut), more: true };
-    if (t.joining !== undefined) {
-      settleJoin(t, true);
-    }
-    t.joining = t.rows.length - 1;
-    appendRest(t, role, combined.slice(cut));
+  }
+}
+
+/** Appends text to be shown to the open message, cutting it into segments. */
+function appendShown(t: Transcript, role: 'agent' | 'user', text: string): void {
+  const last = t.rows.at(-1);
+  if (last?.kind !== 'text') {
+    // After held-back text: the message goes on in a row of its own.
+    push(t, { kind: 'text', role, text: '', first: false });
+    appendShown(t, role, text);
     return;
   }
-  t.open = true;
-  push(t, { kind: 'text', role, text: '', first: true });
-  appendText(t, role, text);
+  const combined = last.text + text;
+  const cut = segmentCut(combined);
+  if (cut === undefined) {
+    t.rows[t.rows.length - 1] = { ...last, text: combined };
+    if (t.joining !== undefined) {
+      settleJoin(t, false);
+    }
+    return;
+  }
+  t.rows[t.rows.length - 1] = { ...last, text: combined.slice(0, cut), more: true };
+  if (t.joining !== undefined) {
+    settleJoin(t, true);
+  }
+  t.joining = t.rows.length - 1;
+  appendRest(t, role, combined.slice(cut));
 }
 
 /**
@@ -468,7 +512,7 @@ function settleJoin(t: Transcript, complete: boolean): void {
 function appendRest(t: Transcript, role: 'agent' | 'user', rest: string): void {
   push(t, { kind: 'text', role, text: '', first: false });
   if (rest) {
-    appendText(t, role, rest);
+    appendShown(t, role, rest);
   }
 }
 
