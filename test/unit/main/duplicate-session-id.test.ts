@@ -129,6 +129,9 @@ describe.each(['load', 'resume'] as const)(
       expect(keys).toHaveLength(1);
       const reopened = await recorder.status(keys[0]!, 'failed', 'ready');
       expect(reopened.status).toBe('failed');
+      expect(reopened.error).toBe(
+        'Another tab has this session open, so it was not reopened here.',
+      );
       expect(reopened.error).toBe(DUPLICATE_REOPEN);
       expect(recorder.transcript(holder)).toEqual(transcript);
       expect(recorder.summaries.get(holder)).toEqual(summary);
