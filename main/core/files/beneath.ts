@@ -155,7 +155,8 @@ async function step<T>(entry: string, create: boolean, reach: (entry: string) =>
   try {
     return await reach(entry);
   } catch (error) {
-    if (!(error instanceof WalkError) || error.code !== 'ENOENT' || !create) {
+    // `reach` throws only a WalkError.
+    if ((error as WalkError).code !== 'ENOENT' || !create) {
       throw error;
     }
   }
