@@ -74,6 +74,9 @@ export type OpenFolderOptions = {
  * following no symlink. Throws a {@link WalkError} when the way is not all folders.
  */
 export async function openFolder(folder: string, options: OpenFolderOptions = {}): Promise<Folder> {
+  // From the filesystem's root, not the session's folder: a real path has no symlink above that
+  // folder either, so the walk needs nothing but the path, and the exact place it arrives at is
+  // compared after (which is inside the folder, as the path was checked to be).
   const top = path.parse(folder).root;
   const names = path.relative(top, folder).split(path.sep).filter(Boolean);
   const create = (at: string): boolean =>
