@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { AgentIdentity, AuthMethodView } from '../../preload/contract.js';
 import { commandLine, type AgentSpec } from './settings/catalog.js';
 import { UserFacingError } from './errors.js';
+import { revealInvisible } from './reveal.js';
 
 const text = z.string().max(10_000);
 
@@ -73,9 +74,10 @@ export function parseInitializeResponse(raw: unknown, spec: AgentSpec): Initiali
   return {
     identity: {
       configName: spec.name,
-      name: info?.name,
-      title: info?.title ?? undefined,
-      version: info?.version,
+      // The agent's own name heads every card it sends: hidden characters show, as in any name.
+      name: shown(info?.name),
+      title: shown(info?.title ?? undefined),
+      version: shown(info?.version),
       protocolVersion: result.protocolVersion,
       commandLine: commandLine(spec),
     },
@@ -84,8 +86,17 @@ export function parseInitializeResponse(raw: unknown, spec: AgentSpec): Initiali
   };
 }
 
+/** An agent's name or version as the UI shows it: its hidden characters written out. */
+function shown(value: string | undefined): string | undefined {
+  return value === undefined ? undefined : revealInvisible(value);
+}
+
 function toAuthView(method: z.infer<typeof authMethod>, spec: AgentSpec): AuthMethodView {
-  const base = { id: method.id, name: method.name, description: method.description ?? undefined };
+  const base = {
+    id: method.id,
+    name: revealInvisible(method.name),
+    description: method.description ?? undefined,
+  };
   if (method.type === 'env_var') {
     // The auth-methods RFD names the variables in `vars`; early agents sent one `varName`.
     const vars = method.vars ?? (method.varName ? [{ name: method.varName }] : []);

@@ -28,6 +28,7 @@ import {
   MAX_STRING_DEFAULT_CHARS,
   MAX_TITLE_CHARS,
 } from './limits.js';
+import { revealInvisible } from '../reveal.js';
 
 /** The outcome of the schema check: a form model, or why the schema is refused. */
 export type FormSchemaResult = { ok: true; model: FormModel } | { ok: false; reason: string };
@@ -407,7 +408,8 @@ function readEnum(raw: unknown, where: string): FormOption[] {
       if (typeof value !== 'string') {
         throw new Refusal(`${where} must hold strings, not ${show(value)}.`);
       }
-      return { value: readOptionValue(value, where), title: value };
+      // The value goes back to the agent as it came; only the option's label shows its hidden characters.
+      return { value: readOptionValue(value, where), title: revealInvisible(value) };
     }),
     where,
   );
@@ -433,7 +435,7 @@ function readTitledOptions(raw: unknown, where: string): FormOption[] {
       const { title, description } = readAnnotations(option, at);
       return {
         value: readOptionValue(value, at),
-        title: title ?? value,
+        title: title ?? revealInvisible(value),
         ...defined({ description }),
       };
     }),
@@ -487,9 +489,14 @@ function withDefault(field: FormField, fallback: unknown, where: string): FormFi
 
 function readAnnotations(raw: Json, where: string): { title?: string; description?: string } {
   return defined({
-    title: readText(raw, 'title', MAX_TITLE_CHARS, where),
+    // A title names a field or a choice: its hidden characters show. A description is prose.
+    title: maybeRevealed(readText(raw, 'title', MAX_TITLE_CHARS, where)),
     description: readText(raw, 'description', MAX_DESCRIPTION_CHARS, where),
   });
+}
+
+function maybeRevealed(value: string | undefined): string | undefined {
+  return value === undefined ? undefined : revealInvisible(value);
 }
 
 function readText(raw: Json, key: string, max: number, where: string): string | undefined {

@@ -206,3 +206,29 @@ describe('parseInitializeResponse', () => {
     expect(spec.args).toEqual(['agent.js']);
   });
 });
+
+describe('the agent’s names as the UI shows them', () => {
+  const spec: AgentSpec = { name: 'probe', command: 'node', args: [], env: {}, builtIn: false };
+
+  it('write out the hidden characters of its name, title, version and sign-in methods', () => {
+    const parsed = parseInitializeResponse(
+      {
+        protocolVersion: PROTOCOL_VERSION,
+        agentInfo: { name: 'Air\u202Elock', title: 'Airlock\u200B', version: '1\u2066.0' },
+        authMethods: [{ id: 'x\u202E', name: 'Sign in\u202E', description: 'Prose\u200D kept' }],
+      },
+      spec,
+    );
+    expect(parsed.identity).toMatchObject({
+      name: 'Air⟨U+202E⟩lock',
+      title: 'Airlock⟨U+200B⟩',
+      version: '1⟨U+2066⟩.0',
+    });
+    // The id goes back to the agent as it came; the description is prose.
+    expect(parsed.authMethods[0]).toMatchObject({
+      id: 'x\u202E',
+      name: 'Sign in⟨U+202E⟩',
+      description: 'Prose\u200D kept',
+    });
+  });
+});

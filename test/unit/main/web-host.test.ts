@@ -431,7 +431,7 @@ describe('refusals', () => {
       kind: 'message',
       data: { t: 'refused', reason: why },
     });
-    expect(await next(socket)).toMatchObject({ kind: 'close', code: 4403 });
+    expect(await next(socket)).toEqual({ kind: 'close', code: 4403, reason: 'Forbidden' });
     expect(subscriptions).toHaveLength(0);
   });
 
@@ -455,8 +455,12 @@ describe('refusals', () => {
         headers: { Origin: quick.origin },
       });
       sockets.push(socket);
-      const closed = new Promise<number>((resolve) => socket.once('close', resolve));
-      expect(await deadline(closed, 'the silent socket to be closed', WAIT_MS)).toBe(1008);
+      const closed = new Promise<string>((resolve) =>
+        socket.once('close', (code, reason) => resolve(`${code} ${reason.toString()}`)),
+      );
+      expect(await deadline(closed, 'the silent socket to be closed', WAIT_MS)).toBe(
+        '1008 No hello',
+      );
     } finally {
       await quick.close();
     }

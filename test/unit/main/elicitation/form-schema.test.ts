@@ -976,3 +976,33 @@ describe('normaliseFormSchema: edges the tables above leave out', () => {
     });
   });
 });
+
+describe('hidden characters in what names a field or a choice', () => {
+  it('are written out in titles and options’ labels, while values and descriptions stay', () => {
+    const model = accepted(
+      form({
+        pick: {
+          type: 'string',
+          title: 'Airlock\u202E — Sign in',
+          description: 'Prose\u200D kept',
+          enum: ['safe\u202Etxt.exe'],
+        },
+        titled: {
+          type: 'string',
+          oneOf: [{ const: 'a\u200B', title: 'Allow\u200B' }, { const: 'b\u2066' }],
+        },
+      }),
+    );
+    const [pick, titled] = model.fields as [
+      FormField & { options: { value: string; title: string }[] },
+      FormField & { options: { value: string; title: string }[] },
+    ];
+    expect(pick.title).toBe('Airlock⟨U+202E⟩ — Sign in');
+    expect(pick.description).toBe('Prose\u200D kept');
+    expect(pick.options).toEqual([{ value: 'safe\u202Etxt.exe', title: 'safe⟨U+202E⟩txt.exe' }]);
+    expect(titled.options).toEqual([
+      { value: 'a\u200B', title: 'Allow⟨U+200B⟩' },
+      { value: 'b\u2066', title: 'b⟨U+2066⟩' },
+    ]);
+  });
+});
