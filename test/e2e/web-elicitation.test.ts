@@ -52,9 +52,13 @@ describe('the form card', () => {
     // Who asks, and for which tab: named as the tab list names it (by its first prompt here).
     await expect(card().textContent()).resolves.toContain('For the tab “/form”');
     await expect(card().textContent()).resolves.toContain('Tell me a little about yourself');
-    await expect(card().getByRole('heading', { level: 4 }).textContent()).resolves.toBe(
-      'Tell the demo agent about yourself',
-    );
+    // The form's title is the agent's words, quoted under who asks: not a heading.
+    await expect(
+      card()
+        .getByRole('figure', { name: 'Airlock Demo Agent 0.1.0 asks:' })
+        .getByText('Tell the demo agent about yourself', { exact: true })
+        .count(),
+    ).resolves.toBe(1);
     await field('Name').fill('Ada Lovelace');
     await field('Email').fill('ada@example.com');
     await field('Homepage').fill('https://example.com/ada');

@@ -5,6 +5,7 @@
  */
 import type { CardEnd, ElicitationAction } from '../../../preload/contract';
 import { answerLines } from '../forms/answer-text';
+import { AgentQuote } from './agent-words';
 import { askerName } from './card-head';
 import type { ElicitationRow } from './elicitation-card';
 
@@ -65,7 +66,7 @@ export function ElicitationRowView({ row }: { row: ElicitationRow }) {
         {row.toolCallId !== undefined ? ', about a tool call' : ''}
         {title ? (
           <>
-            : <span className="elicitation-row-title">{title}</span>
+            : <AgentQuote text={title} className="elicitation-row-title" />
           </>
         ) : null}
       </p>
