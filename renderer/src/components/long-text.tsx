@@ -6,7 +6,7 @@
  * lays out more than one piece, in a box of its own that scrolls; pieces out of its view are not
  * laid out at all (`content-visibility`, long-text.css).
  */
-import { useEffect, useId, useState } from 'react';
+import { memo, useEffect, useId, useState } from 'react';
 import type { Row } from '../state/transcript';
 import { MessageCopy } from './message-copy';
 import './long-text.css';
@@ -25,6 +25,18 @@ export function sizeText(chars: number): string {
   const mb = chars / (1024 * 1024);
   return `${mb < 10 ? mb.toFixed(1) : Math.round(mb)} MB`;
 }
+
+/**
+ * One piece of the text shown. It is given the whole text (the same string each frame, so a
+ * frame that adds a piece compares the others by reference, not character by character).
+ */
+const Piece = memo(function Piece({ text, piece }: { text: string; piece: number }) {
+  return (
+    <div className="long-text-piece">
+      {text.slice(piece * PIECE_CHARS, (piece + 1) * PIECE_CHARS)}
+    </div>
+  );
+});
 
 /** The row for held-back text, after the part of its message that is shown. */
 export function LongTextRow({ row }: { row: Extract<Row, { kind: 'overflow' }> }) {
@@ -54,10 +66,12 @@ export function LongTextRow({ row }: { row: Extract<Row, { kind: 'overflow' }> }
         <p className="long-text-note">
           {`The rest of this ${what} (${size}) is too long to show here.`}
         </p>
-        <button type="button" aria-expanded={open} aria-controls={regionId} onClick={toggle}>
-          {open ? 'Show less' : 'Show all'}
-        </button>
-        <MessageCopy rowId={row.id} />
+        <div className="long-text-actions">
+          <button type="button" aria-expanded={open} aria-controls={regionId} onClick={toggle}>
+            {open ? 'Show less' : 'Show all'}
+          </button>
+          <MessageCopy rowId={row.id} />
+        </div>
       </div>
       {open ? (
         <div
@@ -69,9 +83,7 @@ export function LongTextRow({ row }: { row: Extract<Row, { kind: 'overflow' }> }
           tabIndex={0}
         >
           {Array.from({ length: pieces }, (_, piece) => (
-            <div key={piece} className="long-text-piece">
-              {row.text.slice(piece * PIECE_CHARS, (piece + 1) * PIECE_CHARS)}
-            </div>
+            <Piece key={piece} text={row.text} piece={piece} />
           ))}
         </div>
       ) : null}

@@ -445,12 +445,10 @@ function appendText(t: Transcript, role: 'agent' | 'user', text: string): void {
       continue;
     }
     const end = t.rows.at(-1);
-    if (end?.kind === 'overflow' && end.cause === part.cause) {
+    // Held-back parts of two causes never meet: once the message is at its cap, no line is.
+    if (end?.kind === 'overflow') {
       t.rows[t.rows.length - 1] = { ...end, text: end.text + part.text };
     } else {
-      if (t.joining !== undefined) {
-        settleJoin(t, true);
-      }
       if (end?.kind === 'text') {
         // The message goes on, held back, in the next row.
         t.rows[t.rows.length - 1] = { ...end, more: true };

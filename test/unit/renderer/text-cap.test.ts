@@ -69,6 +69,11 @@ describe('capText', () => {
     ]);
   });
 
+  it('shows the line after one that just fits, newline and all', () => {
+    const text = `${'n'.repeat(LINE_CAP - 1)}\nnext`;
+    expect(capText(FRESH_CAP, text).parts).toEqual([{ text }]);
+  });
+
   it('goes on holding back a long line in later pieces until its newline', () => {
     const first = capText(FRESH_CAP, 'd'.repeat(LINE_CAP + 1));
     const next = capText(first.state, 'eee\nfff');
@@ -141,6 +146,21 @@ describe('a message past its caps in the transcript', () => {
     ]);
     expect(t.rows[4]).toMatchObject({ more: true });
     expect(t.rows[6]).toMatchObject({ first: false, text: '\nafter' });
+    expect(messageText(t.rows, t.rows[0]!.id)).toBe(text);
+  });
+
+  it('holds back the rest of a line that reaches the message cap as the rest of the message', () => {
+    const lines = `${'o'.repeat(63)}\n`.repeat((MESSAGE_CAP - LINE_CAP) / 64);
+    const text = `${lines}${'p'.repeat(LINE_CAP + 10)}\nmore`;
+    const t = applyEvents(emptyTranscript(), [chunk(text)]);
+    expect(t.rows.at(-2)).toMatchObject({ kind: 'text', more: true });
+    expect(t.rows.at(-1)).toEqual({
+      kind: 'overflow',
+      id: expect.any(Number),
+      role: 'agent',
+      text: `${'p'.repeat(10)}\nmore`,
+      cause: 'message',
+    });
     expect(messageText(t.rows, t.rows[0]!.id)).toBe(text);
   });
 
