@@ -197,7 +197,7 @@ export class Session {
     }
     this.update({
       status: 'prompting',
-      firstPrompt: this.summary.firstPrompt ?? firstPromptName(text),
+      firstPrompt: this.summary.firstPrompt ?? firstPromptName(text, this.summary.commands),
     });
     try {
       const response = await connection.prompt({

@@ -1,9 +1,9 @@
 /**
  * The text a session tab is named by: the name the user gave it, or its first prompt while the
- * agent has sent no title. Both are put on one line and bounded here, in the core, so every
- * host shows the same name.
+ * agent has sent no title (a slash command by what the agent says it does). Both are put on one
+ * line and bounded here, in the core, so every host shows the same name.
  */
-import { MAX_SESSION_NAME_CHARS } from '../../preload/contract.js';
+import { MAX_SESSION_NAME_CHARS, type CommandView } from '../../preload/contract.js';
 
 /** How many characters of the first prompt a tab keeps for its name. */
 export const FIRST_PROMPT_CHARS = 80;
@@ -37,8 +37,18 @@ export function userTabName(typed: string): string | undefined {
   return name === '' ? undefined : name;
 }
 
-/** A tab's name from its first prompt; `undefined` for a prompt with no visible text. */
-export function firstPromptName(prompt: string): string | undefined {
-  const name = oneLine(prompt, FIRST_PROMPT_CHARS);
+/**
+ * A tab's name from its first prompt; `undefined` for a prompt with no visible text. A prompt
+ * that runs one of the agent's `commands` (`/help`, `/plan now`) is named by that command's
+ * description, which says what the session is about better than its name does; a command the
+ * agent does not list, or one it gives no description, names the tab as typed.
+ */
+export function firstPromptName(
+  prompt: string,
+  commands: readonly CommandView[] = [],
+): string | undefined {
+  const invoked = /^\s*\/(\S+)/u.exec(prompt)?.[1];
+  const described = commands.find((command) => command.name === invoked)?.description;
+  const name = oneLine(described ?? '', FIRST_PROMPT_CHARS) || oneLine(prompt, FIRST_PROMPT_CHARS);
   return name === '' ? undefined : name;
 }

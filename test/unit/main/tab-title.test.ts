@@ -55,6 +55,35 @@ describe('firstPromptName', () => {
     expect(Array.from(firstPromptName('word '.repeat(100))!)).toHaveLength(FIRST_PROMPT_CHARS);
     expect(firstPromptName('\n\n')).toBeUndefined();
   });
+
+  const commands = [
+    { name: 'help', description: 'List what the\nagent can do' },
+    { name: 'plan', description: 'Show a plan', hint: 'goal' },
+    { name: 'quiet', description: '  ' },
+  ];
+
+  it("names a slash command by the agent's description of it, on one line", () => {
+    expect(firstPromptName('/help', commands)).toBe('List what the agent can do');
+    expect(firstPromptName('  /plan the trip\nnow', commands)).toBe('Show a plan');
+  });
+
+  it('bounds a long description like a prompt', () => {
+    const long = [{ name: 'go', description: 'word '.repeat(100) }];
+    expect(Array.from(firstPromptName('/go', long)!)).toHaveLength(FIRST_PROMPT_CHARS);
+  });
+
+  it('keeps the prompt as typed for a command the agent does not list or leaves undescribed', () => {
+    expect(firstPromptName('/unknown thing', commands)).toBe('/unknown thing');
+    expect(firstPromptName('/quiet', commands)).toBe('/quiet');
+    expect(firstPromptName('/help')).toBe('/help');
+    expect(firstPromptName('/', commands)).toBe('/');
+  });
+
+  it('names only a prompt that starts with the command, and only by the whole name', () => {
+    expect(firstPromptName('please /help', commands)).toBe('please /help');
+    expect(firstPromptName('/helpme', commands)).toBe('/helpme');
+    expect(firstPromptName('/ help', commands)).toBe('/ help');
+  });
 });
 
 describe('session:rename', () => {
@@ -111,5 +140,15 @@ describe('session:rename', () => {
     await core.invoke('session:prompt', { key, text: 'and on my machine?' });
     await recorder.event(key, 'turn_end', ended);
     expect(summary().firstPrompt).toBe('Why does the build fail on CI?');
+  });
+
+  it("names a tab whose first prompt is a slash command by the command's description", async () => {
+    const { core, recorder, key } = await demoSession();
+    const summary = () => recorder.summaries.get(key)!;
+    await recorder.until(() => summary().commands.length > 0, 'the commands');
+
+    await core.invoke('session:prompt', { key, text: '/help' });
+    await recorder.event(key, 'turn_end');
+    expect(summary().firstPrompt).toBe('List what the demo agent can do');
   });
 });
