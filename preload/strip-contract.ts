@@ -20,9 +20,16 @@ export const STRIP_CHANNELS = {
   onDidChangeState: 'strip:onDidChangeState',
 } as const;
 
-/** A warning about the address, as the URL analysis words it. */
+/**
+ * A finding about the address, as the URL analysis words and ranks it (`danger`, `caution`,
+ * `note`); the strip's own messages (a refused navigation) carry no level.
+ */
 export const StripWarning = z
-  .object({ code: z.string().min(1).max(100), message: z.string().min(1).max(2_000) })
+  .object({
+    code: z.string().min(1).max(100),
+    level: z.enum(['danger', 'caution', 'note']).optional(),
+    message: z.string().min(1).max(2_000),
+  })
   .strict();
 /** See {@link StripWarning}. */
 export type StripWarning = z.infer<typeof StripWarning>;

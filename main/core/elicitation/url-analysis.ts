@@ -14,10 +14,11 @@
  * - The host in ASCII, and in Unicode only when Chromium's IDN policy would show it so
  *   (idn-display.ts); the registrable domain (public suffix list with private domains, so
  *   `evil.github.io` is one domain) and where it sits in `href`, for the renderer to highlight.
- * - Warnings for punycode, mixed scripts, whole-script and well-known look-alikes, a well-known
+ * - Findings for punycode, mixed scripts, whole-script and well-known look-alikes, a well-known
  *   name borrowed outside the registrable domain (`paypal.com.evil.example`, lookalike.ts), IP
  *   literals, user info, ports, plain http, long hosts and a domain other than the ones the user
- *   listed for the agent (its `url_domains` setting).
+ *   listed for the agent (its `url_domains` setting), each ranked (see {@link findingLevel}):
+ *   a danger makes the card lead with one plain sentence ("This is not apple.com.").
  *
  * Pure: no I/O, no DNS, nothing is fetched.
  */
@@ -25,6 +26,7 @@ import { domainToUnicode } from 'node:url';
 import { parse as parseDomain } from 'tldts';
 import type {
   UrlAnalysis,
+  UrlFindingLevel,
   UrlWarning,
   UrlWarningCode,
 } from '../../../preload/url-analysis-view.js';
@@ -33,7 +35,39 @@ import { labelProblem, type LabelProblem } from './idn-display.js';
 import { MAX_URL_CHARS } from './limits.js';
 import { findBorrowedName, findLookalike } from './lookalike.js';
 
-export type { UrlAnalysis, UrlWarning, UrlWarningCode };
+export type { UrlAnalysis, UrlFindingLevel, UrlWarning, UrlWarningCode };
+
+/**
+ * How serious each kind of finding is. Dangers say the site may not be who it seems: a look-alike
+ * or a borrowed name, letters of another script, a user name before `@`, a domain other than
+ * the agent's stated ones. Cautions are worth a second look: international characters that
+ * imitate nothing, an IP address, plain http. The rest are notes.
+ */
+export const FINDING_LEVELS: Readonly<Record<UrlWarningCode, UrlFindingLevel>> = {
+  lookalike: 'danger',
+  'borrowed-name': 'danger',
+  'whole-script-confusable': 'danger',
+  'mixed-script': 'danger',
+  userinfo: 'danger',
+  'domain-mismatch': 'danger',
+  punycode: 'caution',
+  'ip-literal': 'caution',
+  http: 'caution',
+  port: 'note',
+  'long-host': 'note',
+};
+
+/**
+ * The level of a finding about a URL to `host`. An IP address or plain http on this computer
+ * (loopback) is a note: sign-in callbacks and local tools live there, and nothing about it asks
+ * anything of the user.
+ */
+export function findingLevel(code: UrlWarningCode, host: string): UrlFindingLevel {
+  if ((code === 'ip-literal' || code === 'http') && isLoopback(host)) {
+    return 'note';
+  }
+  return FINDING_LEVELS[code];
+}
 
 /** A host longer than this many characters (in ASCII) gets a `long-host` warning. */
 export const LONG_HOST_CHARS = 100;
@@ -149,6 +183,7 @@ function describe(
       (borrowed === null || borrowed.written !== null));
   const hostUnicode = showUnicode ? domainToUnicode(hostname) : null;
 
+  const loopback = isLoopback(hostname);
   const warnings = new Map<UrlWarningCode, string>();
   const warn = (code: UrlWarningCode, message: string) => warnings.set(code, message);
   if (lookalike !== null) {
@@ -202,7 +237,7 @@ function describe(
   if (parsed.isIp === true) {
     warn(
       'ip-literal',
-      `The URL points to an IP address (${hostname}), not a domain name${writtenAsIs(text, hostname) ? '' : ', written in another form in the agent’s text'}.`,
+      `The URL points to ${loopback ? 'this computer by its' : 'an'} IP address (${hostname}), not a domain name${writtenAsIs(text, hostname) ? '' : ', written in another form in the agent’s text'}.`,
     );
   }
   if (expectedDomains !== undefined && expectedDomains.length > 0) {
@@ -215,7 +250,9 @@ function describe(
     }
   }
   if (scheme === 'http') {
-    warn('http', 'The connection is not encrypted (http); it is allowed only to this computer.');
+    // Plain http opens only to this computer (see analyseUrl), where sign-in callbacks and local
+    // tools serve it; nothing here vouches for who runs any site.
+    warn('http', 'The page is on this computer and uses plain http, as local tools do.');
   }
   if (url.port !== '') {
     warn('port', `The URL uses port ${url.port}, not the usual port for ${scheme}.`);
@@ -233,6 +270,15 @@ function describe(
       ? ''
       : `${url.username}${url.password === '' ? '' : `:${url.password}`}@`;
   const hostStart = url.protocol.length + 2 + userinfo.length;
+  // URL_WARNING_CODES lists the dangers first, then the cautions, then the notes, so findings
+  // come most serious first; a loopback address and http, cautions elsewhere, are notes after
+  // every caution.
+  const findings = URL_WARNING_CODES.filter((code) => warnings.has(code)).map((code) => ({
+    code,
+    level: findingLevel(code, hostname),
+    message: warnings.get(code)!,
+  }));
+  const level = findings[0]?.level ?? null;
   const hostEnd = hostStart + host.length;
   return {
     href,
@@ -246,10 +292,18 @@ function describe(
     port: url.port === '' ? null : Number(url.port),
     path: `${url.pathname}${url.search}${url.hash}`,
     highlight: { start: domain === null ? hostStart : hostEnd - domain.length, end: hostEnd },
-    warnings: URL_WARNING_CODES.filter((code) => warnings.has(code)).map((code) => ({
-      code,
-      message: warnings.get(code)!,
-    })),
+    warnings: findings,
+    level,
+    headline:
+      level !== 'danger'
+        ? null
+        : lookalike !== null
+          ? `This is not ${lookalike}.`
+          : borrowed !== null
+            ? `This is not ${borrowed.domain}.`
+            : findings[0]!.code === 'domain-mismatch'
+              ? 'This address is not on a domain set for this agent.'
+              : 'This address is not the one it looks like.',
   };
 }
 

@@ -182,7 +182,11 @@ export const analysis: UrlAnalysis = {
   port: null,
   path: '/setup?step=2',
   highlight: { start: 13, end: 24 },
-  warnings: [{ code: 'domain-mismatch', message: 'The agent named another site.' }],
+  warnings: [
+    { code: 'domain-mismatch', level: 'danger', message: 'The agent named another site.' },
+  ],
+  level: 'danger',
+  headline: 'This address is not on a domain set for this agent.',
 };
 
 /** One event of each type, each with every optional field. */

@@ -164,6 +164,8 @@ const cards: [string, TranscriptEvent][] = [
         path: '/login',
         highlight: { start: 8, end: 18 },
         warnings: [],
+        level: null,
+        headline: null,
       },
     },
   ],

@@ -164,6 +164,8 @@ describe('URL elicitation cards', () => {
     path: '/login',
     highlight: { start: 8, end: 18 },
     warnings: [],
+    level: null,
+    headline: null,
   };
   const card: TranscriptEvent = {
     type: 'url_elicitation',

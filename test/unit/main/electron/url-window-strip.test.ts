@@ -59,6 +59,8 @@ describe('the strip’s state', () => {
       https: false,
     });
     expect(state.warnings.map(({ code }) => code)).toEqual(['ip-literal', 'http', 'port']);
+    // This computer's page: notes, not warnings, as on the consent card.
+    expect(state.warnings.map(({ level }) => level)).toEqual(['note', 'note', 'note']);
   });
 
   it('follows the main frame: navigations, in-page navigations and redirects', () => {

@@ -234,7 +234,7 @@ describe('analyseUrl: the view', () => {
   it('lists warnings most serious first', () => {
     expect(
       codes('http://accounts.google.com@0x7f.1:8080/', { expectedDomains: ['x.example'] }),
-    ).toEqual(['userinfo', 'ip-literal', 'domain-mismatch', 'http', 'port']);
+    ).toEqual(['userinfo', 'domain-mismatch', 'ip-literal', 'http', 'port']);
     expect(codes('https://a.b.c.d.gооgle.com:444/')).toEqual([
       'lookalike',
       'mixed-script',
@@ -300,7 +300,10 @@ describe('analyseUrl: warnings', () => {
 
   it('ip-literal: says when the agent wrote the address in another form', () => {
     expect(message('https://127.0.0.1/', 'ip-literal')).toBe(
-      'The URL points to an IP address (127.0.0.1), not a domain name.',
+      'The URL points to this computer by its IP address (127.0.0.1), not a domain name.',
+    );
+    expect(message('https://8.8.8.8/', 'ip-literal')).toBe(
+      'The URL points to an IP address (8.8.8.8), not a domain name.',
     );
     expect(message('https://2130706433/', 'ip-literal')).toContain('written in another form');
     expect(message('https://[0::1]/', 'ip-literal')).toContain('written in another form');
@@ -335,8 +338,10 @@ describe('analyseUrl: warnings', () => {
     );
   });
 
-  it('http: says the connection is not encrypted', () => {
-    expect(message('http://localhost/', 'http')).toContain('not encrypted');
+  it('http: says the page is on this computer, over plain http, and nothing about encryption', () => {
+    expect(message('http://localhost/', 'http')).toBe(
+      'The page is on this computer and uses plain http, as local tools do.',
+    );
   });
 
   it(`long-host: past ${LONG_HOST_CHARS} characters or ${LONG_HOST_LABELS} labels`, () => {
@@ -376,8 +381,8 @@ describe('analyseUrl: warnings', () => {
     expect(codes('http://localhost/', { expectedDomains: ['localhost'] })).toEqual(['http']);
     expect(codes('http://localhost/', { expectedDomains: ['localhost.'] })).toEqual(['http']);
     expect(codes('https://127.0.0.1/', { expectedDomains: ['127.0.0.2'] })).toEqual([
-      'ip-literal',
       'domain-mismatch',
+      'ip-literal',
     ]);
   });
 
@@ -796,15 +801,18 @@ describe('the view schema', () => {
   });
 
   it('refuses a repeated warning and unbounded text', () => {
-    const warning = { code: 'port' as const, message: 'x' };
-    expect(UrlAnalysis.safeParse({ ...valid, warnings: [warning, warning] }).success).toBe(false);
-    expect(UrlAnalysis.safeParse({ ...valid, warnings: [warning] }).success).toBe(true);
+    const warning = { code: 'port' as const, level: 'note' as const, message: 'x' };
+    const noted = { ...valid, level: 'note' };
+    expect(UrlAnalysis.safeParse({ ...noted, warnings: [warning, warning] }).success).toBe(false);
+    expect(UrlAnalysis.safeParse({ ...noted, warnings: [warning] }).success).toBe(true);
     const long = 'x'.repeat(URL_VIEW_TEXT_CEILING + 1);
     expect(UrlAnalysis.safeParse({ ...valid, path: long }).success).toBe(false);
     expect(
       UrlAnalysis.safeParse({
-        ...valid,
-        warnings: [{ code: 'port', message: 'x'.repeat(URL_VIEW_MESSAGE_CEILING + 1) }],
+        ...noted,
+        warnings: [
+          { code: 'port', level: 'note', message: 'x'.repeat(URL_VIEW_MESSAGE_CEILING + 1) },
+        ],
       }).success,
     ).toBe(false);
   });

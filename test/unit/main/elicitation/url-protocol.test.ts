@@ -235,6 +235,7 @@ describe('the domains the user listed for an agent (url_domains)', () => {
     expect(listedCard.url.warnings).toEqual([
       {
         code: 'domain-mismatch',
+        level: 'danger',
         message:
           'The URL leads to example.com, not to openai.com or chatgpt.com, the domains set for this agent.',
       },
