@@ -45,7 +45,7 @@ export function userTabName(typed: string): string | undefined {
  */
 export function firstPromptName(
   prompt: string,
-  commands: readonly CommandView[] = [],
+  commands: readonly CommandView[],
 ): string | undefined {
   const invoked = /^\s*\/(\S+)/u.exec(prompt)?.[1];
   const described = commands.find((command) => command.name === invoked)?.description;

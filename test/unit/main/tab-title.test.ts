@@ -50,17 +50,17 @@ describe('userTabName', () => {
 });
 
 describe('firstPromptName', () => {
-  it('is the prompt on one line, bounded', () => {
-    expect(firstPromptName('Why does\nthe build fail?')).toBe('Why does the build fail?');
-    expect(Array.from(firstPromptName('word '.repeat(100))!)).toHaveLength(FIRST_PROMPT_CHARS);
-    expect(firstPromptName('\n\n')).toBeUndefined();
-  });
-
   const commands = [
     { name: 'help', description: 'List what the\nagent can do' },
     { name: 'plan', description: 'Show a plan', hint: 'goal' },
     { name: 'quiet', description: '  ' },
   ];
+
+  it('is the prompt on one line, bounded', () => {
+    expect(firstPromptName('Why does\nthe build fail?', [])).toBe('Why does the build fail?');
+    expect(Array.from(firstPromptName('word '.repeat(100), [])!)).toHaveLength(FIRST_PROMPT_CHARS);
+    expect(firstPromptName('\n\n', commands)).toBeUndefined();
+  });
 
   it("names a slash command by the agent's description of it, on one line", () => {
     expect(firstPromptName('/help', commands)).toBe('List what the agent can do');
@@ -75,7 +75,7 @@ describe('firstPromptName', () => {
   it('keeps the prompt as typed for a command the agent does not list or leaves undescribed', () => {
     expect(firstPromptName('/unknown thing', commands)).toBe('/unknown thing');
     expect(firstPromptName('/quiet', commands)).toBe('/quiet');
-    expect(firstPromptName('/help')).toBe('/help');
+    expect(firstPromptName('/help', [])).toBe('/help');
     expect(firstPromptName('/', commands)).toBe('/');
   });
 
