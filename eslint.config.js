@@ -96,7 +96,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['main/core/**', 'main/shared/**', 'main/web/**', 'main/cli/**', 'main/demo-agent/**'],
+    files: ['main/shared/**', 'main/web/**', 'main/cli/**', 'main/demo-agent/**'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -110,6 +110,29 @@ export default tseslint.config(
           patterns: [
             {
               group: ['**/renderer/**', '**/electron/**'],
+              message: 'The core is host-independent.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The core sits below every host, the command line included.
+    files: ['main/core/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'electron',
+              message: 'The core runs in plain Node; only main/electron imports electron.',
+            },
+          ],
+          patterns: [
+            {
+              group: ['**/renderer/**', '**/electron/**', '**/cli/**'],
               message: 'The core is host-independent.',
             },
           ],

@@ -286,6 +286,11 @@ export const MAX_TERMINAL_VIEW_CHARS = 64 * 1024;
 export const TerminalExitView = z.object({
   exitCode: z.number().int().nullable(),
   signal: shortText.nullable(),
+  /**
+   * Who stopped the command while it ran: the user (its Stop button), the agent, or Airlock when
+   * the session ended. Absent when it ended on its own, or by a signal nobody here sent.
+   */
+  stoppedBy: z.enum(['user', 'agent', 'airlock']).optional(),
 });
 export type TerminalExitView = z.infer<typeof TerminalExitView>;
 
@@ -535,6 +540,15 @@ export const AgentTestReport = z.object({
   title: shortText.optional(),
   version: shortText.optional(),
   protocolVersion: z.number().int().optional(),
+  /**
+   * What a session of this agent will offer, in sentences ("Can load past sessions"), each
+   * marked available or not; decided as the session decides. Absent or empty when the
+   * handshake failed.
+   */
+  offers: z
+    .array(z.object({ text: shortText, available: z.boolean() }))
+    .max(50)
+    .optional(),
   /** Each capability as `path: value` (`loadSession: yes`, `promptCapabilities.image: no`). */
   capabilities: z.array(z.object({ name: shortText, value: shortText })).max(200),
   /** What Airlock offered the agent (`clientCapabilities`), the same way. */

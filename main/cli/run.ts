@@ -11,7 +11,8 @@ import {
   type AgentCatalog,
   type AgentSpec,
 } from '../core/settings/catalog.js';
-import { formatReport, probeAgent } from './probe.js';
+import { probeAgent } from '../core/agents/probe.js';
+import { formatReport } from './probe.js';
 
 /** Exit statuses: the handshake worked, it did not, the command line was wrong. */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;

@@ -13,7 +13,7 @@ import { Readable, Writable } from 'node:stream';
 import type { AgentExit, AgentIdentity, AuthMethodView } from '../../preload/contract.js';
 import { AgentRequestError, UserFacingError } from './errors.js';
 import { parseInitializeResponse, type InitializeResult } from './initialize.js';
-import { commandLine, type AgentSpec } from './settings/catalog.js';
+import { commandLine, type AgentSpec, type UrlElicitation } from './settings/catalog.js';
 import { StderrTail, type StderrMark } from './stderr-tail.js';
 import type { TerminalRequests } from './terminals/service.js';
 
@@ -25,6 +25,17 @@ export type ElicitationModes = { form: boolean; url: boolean };
 
 /** What Airlock advertises by default: form mode (URL mode needs a host that opens URLs). */
 export const DEFAULT_ELICITATION_MODES: ElicitationModes = { form: true, url: false };
+
+/**
+ * The modes a session advertises under the settings' `url_elicitation`: form always, URL mode
+ * unless it is `off` (the desktop app opens URLs itself, the web host's page in a new tab).
+ * Both sessions and Test ask here, so Test reports what a session offers.
+ */
+export function sessionElicitationModes(
+  urlElicitation: UrlElicitation = 'isolated_window',
+): ElicitationModes {
+  return { form: true, url: urlElicitation !== 'off' };
+}
 
 /**
  * What Airlock implements; nothing more is advertised. Each elicitation mode is present only

@@ -24,6 +24,7 @@ import {
   AgentConnection,
   agentLogPath,
   DEFAULT_TIMEOUTS,
+  sessionElicitationModes,
   type ConnectionTimeouts,
 } from './agent-connection.js';
 import { Attention, type AttentionListener } from './attention.js';
@@ -168,6 +169,7 @@ export class AirlockCore {
       timeouts: this.timeouts,
       testDeadlineMs: options.testDeadlineMs,
       agentsReady: options.agentsReady,
+      savedEnv: (agentName) => this.secrets.get(agentName),
     });
     this.onEvent((channel, payload) => {
       if (channel === 'session:onDidAppend') {
@@ -1061,9 +1063,7 @@ export class AirlockCore {
             logsDir: this.options.logsDir,
             timeouts: this.timeouts,
             maxMessageBytes: this.options.maxMessageBytes,
-            // URL mode unless the settings turn it off: the desktop app opens URLs itself, and
-            // the web host's page opens them in a new browser tab.
-            elicitation: { form: true, url: this.catalog.urlElicitation !== 'off' },
+            elicitation: sessionElicitationModes(this.catalog.urlElicitation),
             signal: abort.signal,
             delegate: {
               onUpdate: (notification) => started && this.routeUpdate(started, notification),

@@ -30,6 +30,16 @@ export type McpServersChoice = {
 const SPOKEN = { http: 'HTTP', sse: 'SSE' } as const;
 
 /**
+ * The remote MCP transports an agent takes, from its raw `agentCapabilities`. Read as sent: an
+ * agent's capabilities are not validated, so only a literal `true` counts.
+ */
+export function mcpTransports(capabilities: unknown): { http: boolean; sse: boolean } {
+  const mcp = (capabilities as { mcpCapabilities?: Record<string, unknown> | null } | undefined)
+    ?.mcpCapabilities;
+  return { http: mcp?.http === true, sse: mcp?.sse === true };
+}
+
+/**
  * The MCP servers for a session of agent `spec`: the catalog's global servers merged with the
  * agent's own (its own win by name; see mergeMcpServers), filtered by the agent's advertised
  * `capabilities` (the raw `agentCapabilities` of its `initialize` answer). `spec` is undefined
@@ -41,9 +51,7 @@ export function mcpServersFor(
   capabilities: acp.AgentCapabilities | undefined,
 ): McpServersChoice {
   const agentName = spec?.name ?? 'the agent';
-  // Read as sent: an agent's capabilities are not validated, so only a literal `true` counts.
-  const mcp = capabilities?.mcpCapabilities as Record<string, unknown> | null | undefined;
-  const supports = { http: mcp?.http === true, sse: mcp?.sse === true };
+  const supports = mcpTransports(capabilities);
   const choice: McpServersChoice = { mcpServers: [], leftOut: [], notes: [] };
   const leaveOut = (server: McpServerSetting, reason: string) => {
     choice.leftOut.push({ name: server.name, reason });

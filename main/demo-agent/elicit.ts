@@ -23,7 +23,9 @@ export type FormSupport = () => boolean;
 /** The text the demo agent prints for an elicitation's outcome. */
 export function describeOutcome(outcome: acp.CreateElicitationResponse | Error): string {
   if (outcome instanceof acp.RequestError) {
-    return `Airlock answered with an error: ${outcome.message} (${outcome.code})`;
+    // The JSON-RPC code is for the log; the person reading the reply gets the reason.
+    process.stderr.write(`demo agent: elicitation refused: ${outcome.code} ${outcome.message}\n`);
+    return `Airlock refused it: ${outcome.message.replace(/^Invalid params: /, '')}`;
   }
   if (outcome instanceof Error) {
     return `The request failed: ${outcome.message}`;

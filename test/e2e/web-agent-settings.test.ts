@@ -200,7 +200,8 @@ describe('the agents settings view', () => {
     await view().getByRole('button', { name: 'Test Demo Agent' }).click();
     const result = view().getByRole('region', { name: 'Test of Demo Agent' });
     await result.getByText('started and answered').waitFor({ timeout: 60_000 });
-    const facts = await result.locator('dl').textContent();
+    // The facts in view and those under Details (the protocol, the log).
+    const facts = await result.textContent();
     expect(facts).toMatch(/AgentDemo Agent|Agent.*demo/i);
     expect(facts).toContain('A session starts');
     expect(facts).toMatch(/ProtocolACP version \d+/);
@@ -245,7 +246,7 @@ describe('the agents settings view', () => {
     await view().getByRole('button', { name: 'Test Needs Login' }).click();
     const result = view().getByRole('region', { name: 'Test of Needs Login' });
     await result.getByText('started and answered').waitFor({ timeout: 60_000 });
-    const facts = await result.locator('dl').textContent();
+    const facts = await result.textContent();
     expect(facts).toContain('FOO API key');
     expect(facts).toContain('FOO_KEY not set');
     expect(facts).toContain('A session does not start');

@@ -36,9 +36,17 @@ const entry = z
 /** What the agent advertises of sessions that last (its capabilities are not validated). */
 export type LastingCapabilities = { list: boolean; load: boolean; resume: boolean; close: boolean };
 
-/** Reads the capabilities as sent: only a literal `true` or an object counts. */
+/** Reads the connection's capabilities as sent (see {@link lastingFrom}). */
 export function lastingCapabilities(connection: AgentConnection): LastingCapabilities {
-  const capabilities = connection.capabilities as Record<string, unknown>;
+  return lastingFrom(connection.capabilities);
+}
+
+/**
+ * Reads raw `agentCapabilities` as sent: `loadSession` only as a literal `true`, the others only
+ * as an object. Sessions and the settings' Test both read them here.
+ */
+export function lastingFrom(raw: unknown): LastingCapabilities {
+  const capabilities = (raw ?? {}) as Record<string, unknown>;
   const session = capabilities.sessionCapabilities as Record<string, unknown> | null | undefined;
   const offered = (value: unknown) => value !== null && typeof value === 'object';
   return {

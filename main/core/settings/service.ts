@@ -5,15 +5,15 @@
  * again right after, so the answer to a call already reflects it. The built-in agent is not in
  * the file and cannot be changed.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AgentTestReport, CallRequest, CallResponse } from '../../../preload/contract.js';
-import {
-  agentCapabilityRows,
-  clientCapabilityRows,
-  probeAgent,
-  type ProbeReport,
-} from '../../cli/probe.js';
+import { agentCapabilityRows, clientCapabilityRows } from '../agents/capability-rows.js';
+import { probeAgent, reportOffers, type ProbeReport } from '../agents/probe.js';
 import { agentLogPath, type ConnectionTimeouts } from '../agent-connection.js';
 import { UserFacingError } from '../errors.js';
+import { DEMO_STATE_VAR } from '../sessions/service.js';
 import { commandLine, DEMO_AGENT_NAME, type AgentCatalog, type AgentSpec } from './catalog.js';
 import { editSettingsFile } from './file.js';
 import {
@@ -49,6 +49,11 @@ export type AgentSettingsOptions = {
   testDeadlineMs?: number;
   /** Settles once agents may start (see the core's option of that name). */
   agentsReady?: Promise<unknown>;
+  /**
+   * The values the user saved for an agent in the app, which a session's environment gets too:
+   * Test runs the agent as a session would.
+   */
+  savedEnv?: (agentName: string) => Promise<Record<string, string>>;
 };
 
 /** The longest text the contract takes in a test report's fields. */
@@ -169,18 +174,30 @@ export class AgentSettings {
         });
       }, deadlineMs);
     });
+    // The built-in agent keeps a history only when given a folder, as sessions give it; Test
+    // gives it a scratch one, so it offers what a session offers and adds nothing to the history.
+    const scratch = spec.builtIn
+      ? await mkdtemp(join(tmpdir(), 'airlock-test-')).catch(() => undefined)
+      : undefined;
     try {
+      const saved = await (this.options.savedEnv?.(spec.name) ?? Promise.resolve({})).catch(
+        () => ({}),
+      );
+      const env = { ...spec.env, ...saved, ...(scratch ? { [DEMO_STATE_VAR]: scratch } : {}) };
       const report = await Promise.race([
         Promise.resolve(this.options.agentsReady)
           .catch(() => undefined)
           .then(() =>
-            probeAgent(spec, {
-              catalog: this.options.catalog(),
-              logsDir: this.options.logsDir,
-              timeouts: this.options.timeouts,
-              cwd: this.options.cwd,
-              signal: abort.signal,
-            }),
+            probeAgent(
+              { ...spec, env },
+              {
+                catalog: this.options.catalog(),
+                logsDir: this.options.logsDir,
+                timeouts: this.options.timeouts,
+                cwd: this.options.cwd,
+                signal: abort.signal,
+              },
+            ),
           ),
         late,
       ]);
@@ -188,6 +205,9 @@ export class AgentSettings {
     } finally {
       clearTimeout(timer);
       this.tests.delete(abort);
+      if (scratch) {
+        void rm(scratch, { recursive: true, force: true }).catch(() => undefined);
+      }
     }
   }
 
@@ -219,7 +239,10 @@ function testReport(spec: AgentSpec, report: ProbeReport): AgentTestReport {
     ...(report.title === undefined ? {} : { title: clip(report.title) }),
     ...(report.version === undefined ? {} : { version: clip(report.version) }),
     ...(report.protocolVersion === undefined ? {} : { protocolVersion: report.protocolVersion }),
-    // The same rows `airlock probe` prints, both sides.
+    // What a session will offer, in words; the raw rows below are what `airlock probe` prints.
+    offers: reportOffers(report)
+      .slice(0, 50)
+      .map((offer) => ({ ...offer, text: clip(offer.text) })),
     capabilities: agentCapabilityRows(report.capabilities ?? {})
       .slice(0, 200)
       .map(([name, value]) => ({ name: clip(name), value: clip(value) })),

@@ -58,7 +58,15 @@ export function showLive(
       type: 'terminal_output',
       terminalId,
       ...shownTail(terminal.output.text(exit !== undefined), terminal.output.truncated),
-      ...(exit ? { exitStatus: { exitCode: exit.exitCode, signal: exit.signal } } : {}),
+      ...(exit
+        ? {
+            exitStatus: {
+              exitCode: exit.exitCode,
+              signal: exit.signal,
+              ...(terminal.stoppedBy ? { stoppedBy: terminal.stoppedBy } : {}),
+            },
+          }
+        : {}),
     });
   };
   const changed = () => {

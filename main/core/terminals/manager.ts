@@ -12,7 +12,7 @@ import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isFullPath, isWithin } from '../files/containment.js';
 import { showLive, type TerminalShown } from './live.js';
-import { Terminal, type TerminalExit } from './terminal.js';
+import { Terminal, type StopCause, type TerminalExit } from './terminal.js';
 
 /**
  * How many terminals a session may hold unreleased, running or ended. Agents run one command at
@@ -66,7 +66,7 @@ export class SessionTerminals {
     const { terminal, cwd, shown } = started;
     // Checked again: the session may have ended while the command started.
     if (this.closed) {
-      await terminal.stop();
+      await terminal.stop('airlock');
       throw acp.RequestError.invalidRequest(undefined, 'the session has ended.');
     }
     const terminalId = `term_${randomUUID()}`;
@@ -76,7 +76,7 @@ export class SessionTerminals {
     this.lines.line(lineId, `Running: ${shown} in ${cwd}`);
     void terminal.exited.then((exit) => {
       if (!this.closed) {
-        this.lines.line(lineId, `Ran: ${shown} in ${cwd}: ${exitText(exit)}`);
+        this.lines.line(lineId, `Ran: ${shown} in ${cwd}: ${exitText(exit, terminal.stoppedBy)}`);
       }
     });
     return { terminalId };
@@ -133,9 +133,15 @@ export class SessionTerminals {
     return Promise.race([terminal.exited, withdrawn]);
   }
 
-  /** `terminal/kill`: stops the command; its output and exit status stay readable. */
-  async kill(params: acp.KillTerminalRequest): Promise<acp.KillTerminalResponse> {
-    await this.terminal(params.terminalId).stop();
+  /**
+   * `terminal/kill`: stops the command; its output and exit status stay readable. `by` is the
+   * agent unless the user's Stop button sent it.
+   */
+  async kill(
+    params: acp.KillTerminalRequest,
+    by: StopCause = 'agent',
+  ): Promise<acp.KillTerminalResponse> {
+    await this.terminal(params.terminalId).stop(by);
     return {};
   }
 
@@ -143,7 +149,7 @@ export class SessionTerminals {
   async release(params: acp.ReleaseTerminalRequest): Promise<acp.ReleaseTerminalResponse> {
     const terminal = this.terminal(params.terminalId);
     this.terminals.delete(params.terminalId);
-    await terminal.stop();
+    await terminal.stop('agent');
     return {};
   }
 
@@ -165,7 +171,7 @@ export class SessionTerminals {
     this.closed = true;
     const all = [...this.terminals.values()];
     this.terminals.clear();
-    await Promise.all(all.map((terminal) => terminal.stop()));
+    await Promise.all(all.map((terminal) => terminal.stop('airlock')));
   }
 
   private terminal(terminalId: string): Terminal {
@@ -246,9 +252,22 @@ function startFailure(error: unknown, command: string): string {
   return `${name} could not be started (${(error as Error).message.slice(0, MAX_QUOTED)}).`;
 }
 
-/** How a command ended, in words. */
-export function exitText(exit: TerminalExit): string {
-  return exit.signal ? `stopped by ${exit.signal}` : `exited with code ${exit.exitCode ?? '?'}`;
+/**
+ * How a command ended, in words a person reads: stopped (and by whom, unless the user), ended by
+ * the system when a signal nobody here sent ended it, or its exit code.
+ */
+export function exitText(exit: TerminalExit, stoppedBy?: StopCause): string {
+  switch (stoppedBy) {
+    case 'user':
+      return 'stopped';
+    case 'agent':
+      return 'stopped by the agent';
+    case 'airlock':
+      return 'stopped when the session ended';
+  }
+  return exit.signal
+    ? `ended by the system (${exit.signal})`
+    : `exited with code ${exit.exitCode ?? '?'}`;
 }
 
 /** A command line as a user would type it: an argument with spaces or quotes is quoted. */

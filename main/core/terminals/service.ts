@@ -62,7 +62,7 @@ export class TerminalService {
         'That command is no longer running here (the agent released its terminal, or the session ended)',
       );
     }
-    await held.terminals.kill({ sessionId: '', terminalId });
+    await held.terminals.kill({ sessionId: '', terminalId }, 'user');
   }
 
   /** Stops the terminals of a session that closed. */

@@ -13,6 +13,13 @@ import { TerminalOutput } from './output.js';
 /** How a command ended: its exit code, or the signal that ended it. */
 export type TerminalExit = { exitCode: number | null; signal: string | null };
 
+/**
+ * Who asked for a command to stop: the user (its Stop button), the agent (`terminal/kill` or
+ * `terminal/release`), or Airlock itself (the session ended, the app quits). Kept beside the exit
+ * rather than in it: the agent's `exitStatus` stays exactly what ACP defines.
+ */
+export type StopCause = 'user' | 'agent' | 'airlock';
+
 /** What to run, already checked (see manager.ts). */
 export type TerminalCommand = {
   command: string;
@@ -38,6 +45,7 @@ export class Terminal {
   /** Settles once the command has ended (never rejects). */
   readonly exited: Promise<TerminalExit>;
   private ended: TerminalExit | undefined;
+  private stopCause: StopCause | undefined;
 
   private constructor(
     private readonly child: ChildProcess,
@@ -117,15 +125,25 @@ export class Terminal {
     return this.ended;
   }
 
+  /** Who first asked for the command to stop while it ran; undefined if nobody did. */
+  get stoppedBy(): StopCause | undefined {
+    return this.stopCause;
+  }
+
   /**
    * Stops the command and everything it started: SIGTERM to its group, then, once the command
    * has ended or the grace period is over, SIGKILL to whatever is left in the group (a child
-   * that ignores SIGTERM, or one left running in the background). Resolves after that.
+   * that ignores SIGTERM, or one left running in the background). Resolves after that. `by`
+   * says who asked, for how the end is told to the user.
    */
-  async stop(graceMs = TERMINAL_STOP_GRACE_MS): Promise<void> {
+  async stop(by: StopCause, graceMs = TERMINAL_STOP_GRACE_MS): Promise<void> {
     const pid = this.child.pid;
     if (pid === undefined) {
       return;
+    }
+    // A command that ended on its own was not stopped, whoever asks afterwards.
+    if (this.ended === undefined) {
+      this.stopCause ??= by;
     }
     if (process.platform === 'win32') {
       // No process groups: taskkill ends the tree (/T), at once (/F). Not testable on Linux.

@@ -1,10 +1,14 @@
 /**
- * What Test found about an agent, in place under it in the settings view: the same check and
- * the same rows as `airlock probe` (who it is, both sides' capabilities, sign-in, the MCP servers
- * a session is given, whether a session starts), all agent-supplied text shown as text.
+ * What Test found about an agent, in place under it in the settings view: the same check as
+ * `airlock probe`. It leads with what a session of the agent will offer, in sentences, then who
+ * it is, whether a session starts, sign-in and the MCP servers a session is given; the raw
+ * capability rows, the command, the protocol version and the log sit under "Details". All
+ * agent-supplied text is shown as text.
  */
+import { Check, Minus } from 'lucide-react';
 import type { AgentTestReport } from '../../../preload/contract';
 import type { AgentTest } from '../state/agent-tests';
+import './agent-test-report.css';
 
 /** What a test found, in place under its agent. */
 export function TestResult({ name, test }: { name: string; test: AgentTest }) {
@@ -44,11 +48,16 @@ function Report({ report }: { report: AgentTestReport }) {
           <p>Check its command and arguments (Edit), then test again; its log may say more.</p>
         </div>
       )}
+      <Offers offers={report.offers ?? []} />
       <dl className="agent-test-facts">
-        <dt>Command</dt>
-        <dd>
-          <code>{report.commandLine}</code>
-        </dd>
+        {!report.ok ? (
+          <>
+            <dt>Command</dt>
+            <dd>
+              <code>{report.commandLine}</code>
+            </dd>
+          </>
+        ) : null}
         {report.name !== undefined ? (
           <>
             <dt>Agent</dt>
@@ -59,12 +68,6 @@ function Report({ report }: { report: AgentTestReport }) {
                 : ''}
               {report.version !== undefined ? `, version ${report.version}` : ''}
             </dd>
-          </>
-        ) : null}
-        {report.protocolVersion !== undefined ? (
-          <>
-            <dt>Protocol</dt>
-            <dd>ACP version {report.protocolVersion}</dd>
           </>
         ) : null}
         {session ? (
@@ -115,8 +118,6 @@ function Report({ report }: { report: AgentTestReport }) {
             </dd>
           </>
         ) : null}
-        <CapabilityRows title="Capabilities" rows={report.capabilities} />
-        <CapabilityRows title="Airlock offers" rows={report.offered ?? []} />
         {report.mcpServers?.length ? (
           <>
             <dt>MCP servers</dt>
@@ -131,12 +132,57 @@ function Report({ report }: { report: AgentTestReport }) {
             </dd>
           </>
         ) : null}
-        <dt>Log</dt>
-        <dd>
-          <code>{report.log}</code>
-        </dd>
       </dl>
+      <details className="agent-test-details">
+        <summary>Details</summary>
+        <dl className="agent-test-facts">
+          {report.ok ? (
+            <>
+              <dt>Command</dt>
+              <dd>
+                <code>{report.commandLine}</code>
+              </dd>
+            </>
+          ) : null}
+          {report.protocolVersion !== undefined ? (
+            <>
+              <dt>Protocol</dt>
+              <dd>ACP version {report.protocolVersion}</dd>
+            </>
+          ) : null}
+          <CapabilityRows title="Capabilities" rows={report.capabilities} />
+          <CapabilityRows title="Airlock offers" rows={report.offered ?? []} />
+          <dt>Log</dt>
+          <dd>
+            <code>{report.log}</code>
+          </dd>
+        </dl>
+      </details>
     </>
+  );
+}
+
+/** What a session of the agent will offer, one sentence a row, marked yes or no. */
+function Offers({ offers }: { offers: NonNullable<AgentTestReport['offers']> }) {
+  if (offers.length === 0) {
+    return null;
+  }
+  return (
+    <section className="agent-test-offers" aria-label="In a session">
+      <h4>In a session</h4>
+      <ul>
+        {offers.map((offer) => (
+          <li key={offer.text} className={offer.available ? undefined : 'agent-test-offer-no'}>
+            {offer.available ? (
+              <Check aria-hidden="true" size={16} strokeWidth={2.25} />
+            ) : (
+              <Minus aria-hidden="true" size={16} strokeWidth={2.25} />
+            )}
+            <span>{offer.text}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

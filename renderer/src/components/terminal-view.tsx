@@ -1,23 +1,66 @@
 /**
  * A terminal a tool call embeds: the command's output as it comes, its colours drawn (never its
- * escape codes), how it ended once it has, and a Stop button while it runs.
+ * escape codes), how it ended once it has (a stop reads "Stopped", not a failure), and a Stop
+ * button while it runs.
  *
  * The output is React text in spans, one per styled piece (see state/ansi.ts): never HTML. It
  * scrolls inside its box, and follows its end as it grows until the user scrolls it up.
  */
+import { CircleStop } from 'lucide-react';
 import { createContext, useContext, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { CSSProperties } from 'react';
 import { ansiSegments, type AnsiSegment } from '../state/ansi';
 import type { TerminalView as View } from '../state/transcript';
+import './terminal-view.css';
 
 /** Stops a terminal of the shown session (`terminal:kill`); absent where nothing can be stopped. */
 export const StopTerminal = createContext<((terminalId: string) => Promise<unknown>) | undefined>(
   undefined,
 );
 
-/** How a command ended, in words. */
-export function exitText(exit: NonNullable<View['exitStatus']>): string {
-  return exit.signal ? `Stopped by ${exit.signal}` : `Exited with code ${exit.exitCode ?? '?'}`;
+/**
+ * How a command ended, in words: `tone` says how it reads (a stop is neutral, not a failure),
+ * `detail` the signal behind an end nobody here asked for, kept under Details.
+ */
+export function exitText(exit: NonNullable<View['exitStatus']>): {
+  text: string;
+  tone: 'ok' | 'neutral' | 'failed';
+  detail?: string;
+} {
+  switch (exit.stoppedBy) {
+    case 'user':
+      return { text: 'Stopped', tone: 'neutral' };
+    case 'agent':
+      return { text: 'Stopped by the agent', tone: 'neutral' };
+    case 'airlock':
+      return { text: 'Stopped when the session ended', tone: 'neutral' };
+  }
+  if (exit.signal) {
+    return { text: 'Ended by the system', tone: 'failed', detail: `Signal ${exit.signal}` };
+  }
+  return {
+    text: `Exited with code ${exit.exitCode ?? '?'}`,
+    tone: exit.exitCode === 0 ? 'ok' : 'failed',
+  };
+}
+
+/** How the command ended, with the signal, if any, under Details. */
+function ExitStatus({ exit }: { exit: NonNullable<View['exitStatus']> }) {
+  const { text, tone, detail } = exitText(exit);
+  return (
+    <>
+      <span className={`terminal-exit terminal-exit-${tone}`} role="status">
+        {tone === 'neutral' ? <CircleStop aria-hidden="true" size={14} /> : null}
+        {text}
+      </span>
+      {detail ? (
+        <details className="terminal-exit-details">
+          <summary>Details</summary>
+          <span>{detail}</span>
+        </details>
+      ) : null}
+    </>
+  );
 }
 
 function segmentClass(segment: AnsiSegment): string | undefined {
@@ -116,12 +159,7 @@ export function TerminalView({ terminalId, view }: { terminalId: string; view?: 
       </pre>
       <div className="terminal-footer">
         {view?.exitStatus ? (
-          <span
-            className={`terminal-exit${view.exitStatus.exitCode === 0 ? ' terminal-exit-ok' : ''}`}
-            role="status"
-          >
-            {exitText(view.exitStatus)}
-          </span>
+          <ExitStatus exit={view.exitStatus} />
         ) : running ? (
           <span className="terminal-running" role="status">
             Running…

@@ -152,15 +152,18 @@ export function LocationsView({
   );
 }
 
-/** The raw input, as the agent passes it to the tool. */
+/**
+ * The raw input, as the agent passes it to the tool: JSON a person rarely needs, so it stays
+ * closed under "Details" until opened.
+ */
 export function RawInputView({ text }: { text: string }) {
   return (
-    <div className="tool-raw">
-      <p className="tool-label">Raw input</p>
+    <details className="tool-raw-details">
+      <summary>Details</summary>
       <pre tabIndex={0} aria-label="Raw input">
         {text}
       </pre>
-    </div>
+    </details>
   );
 }
 

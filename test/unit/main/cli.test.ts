@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { ProbeReport } from '../../../main/cli/probe.js';
+import type { ProbeReport } from '../../../main/core/agents/probe.js';
 import { runCli } from '../../../main/cli/run.js';
 import { clientCapabilities } from '../../../main/core/agent-connection.js';
 import { demoAgentSpec, fixtureSpec } from '../../helpers/agents.js';
@@ -80,6 +80,10 @@ describe('airlock probe', () => {
     expect(lines).toContain('Protocol      ACP version 1');
     expect(lines).toContain('Handshake     ok');
     expect(lines).toContain('  promptCapabilities.image: yes');
+    // What a session offers, in words, before the raw rows.
+    expect(lines).toContain('In a session');
+    expect(lines).toContain('  + Asks for input with forms and web pages: yes');
+    expect(lines).toContain('  + Takes images as attachments');
     expect(lines).toContain('Sign-in       none needed');
     expect(lines.some((line) => /^New session {3}ok \(demo_[0-9a-f-]+\)$/.test(line))).toBe(true);
     expect(lines).toContain('  Modes       ask, code');
@@ -123,8 +127,9 @@ describe('airlock probe', () => {
         promptCapabilities: { image: true, audio: false, embeddedContext: true },
         mcpCapabilities: { http: false, sse: false },
       },
-      // The other side of the handshake: what Airlock advertised.
-      offered: clientCapabilities({ form: true, url: false }),
+      // The other side of the handshake: what Airlock advertised, as a session does (URL mode
+      // unless the settings turn it off).
+      offered: clientCapabilities({ form: true, url: true }),
       authMethods: [
         { id: 'login', name: 'Log in', description: 'Sign in with your account', kind: 'agent' },
         {

@@ -63,7 +63,9 @@ describe('the demo agent\u2019s /url flow', () => {
     const { core, recorder, key } = await demo();
     await core.invoke('session:prompt', { key, text: '/url-bad-scheme' });
     await recorder.event(key, 'turn_end');
-    expect(recorder.text(key).match(/\(-32602\)/g)).toHaveLength(3);
+    // Each refusal in words; the JSON-RPC code goes to the demo's log, not the reply.
+    expect(recorder.text(key).match(/Airlock refused it: /g)).toHaveLength(3);
+    expect(recorder.text(key)).not.toMatch(/-32\d{3}/);
     const from = recorder.transcript(key).length;
     await core.invoke('session:prompt', { key, text: '/url-duplicate-id' });
     const card = (await recorder.event(key, 'url_elicitation', from)) as UrlCard;
@@ -74,7 +76,8 @@ describe('the demo agent\u2019s /url flow', () => {
     await recorder.event(key, 'turn_end', from);
     const told = recorder.text(key);
     expect(told.match(/You answered: decline\./g)).toHaveLength(1);
-    expect(told).toMatch(/Airlock answered with an error: .*"same-id" is already outstanding/);
+    expect(told).toMatch(/Airlock refused it: .*"same-id" is already outstanding/);
+    expect(told).not.toMatch(/-32\d{3}/);
     expect(
       recorder.transcript(key).filter((event) => event.type === 'url_elicitation'),
     ).toHaveLength(1);

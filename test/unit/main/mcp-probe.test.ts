@@ -43,13 +43,13 @@ const AGENT_ROWS: [string, string][] = [
   ['mcpCapabilities.sse', 'no'],
   ['auth.logout', 'no'],
 ];
-/** What Airlock offers a probed agent (form mode only: nothing opens URLs there). */
+/** What Airlock offers a probed agent: what a session offers, URL mode included. */
 const OFFERED_ROWS: [string, string][] = [
   ['fs.readTextFile', 'yes'],
   ['fs.writeTextFile', 'yes'],
   ['terminal', 'yes'],
   ['elicitation.form', 'yes'],
-  ['elicitation.url', 'no'],
+  ['elicitation.url', 'yes'],
 ];
 const SSE_LEFT_OUT =
   'it is reached over SSE, and HTTP agent does not advertise SSE MCP servers (mcpCapabilities.sse)';

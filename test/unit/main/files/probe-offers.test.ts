@@ -2,7 +2,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatReport, probeAgent } from '../../../../main/cli/probe.js';
+import { formatReport } from '../../../../main/cli/probe.js';
+import { probeAgent } from '../../../../main/core/agents/probe.js';
 import { DEFAULT_TIMEOUTS } from '../../../../main/core/agent-connection.js';
 import { demoAgentSpec } from '../../../helpers/agents.js';
 

@@ -3,14 +3,14 @@
  * longer the settings' to stop. The probe itself is a stand-in here (the tests that run real
  * agents through it are in agents.test.ts), so that fake timers see only the deadline's timer.
  */
-import type * as Probe from '../../../../main/cli/probe.js';
+import type * as Probe from '../../../../main/core/agents/probe.js';
 import { afterEach, expect, it, vi } from 'vitest';
 import { deadline } from '../../../helpers/core-harness.js';
 
 /** The signal each probe was given. */
 const signals: AbortSignal[] = [];
 
-vi.mock('../../../../main/cli/probe.js', async (original) => {
+vi.mock('../../../../main/core/agents/probe.js', async (original) => {
   const actual = await original<typeof Probe>();
   return {
     ...actual,

@@ -65,7 +65,7 @@ describe("the demo agent's /run", () => {
     ).toBe(true);
     expect(
       events.some(
-        (event) => event.type === 'system' && event.text.endsWith(': stopped by SIGTERM'),
+        (event) => event.type === 'system' && event.text.endsWith(': stopped by the agent'),
       ),
     ).toBe(true);
   });

@@ -219,6 +219,14 @@ describe('terminal output through the core', () => {
         (event) => event.exitStatus?.signal === 'SIGTERM',
       ),
     );
+    // The UI is told the user stopped it, so it reads "Stopped", not a failure.
+    const ended = outputs(run.recorder.transcript(run.key)).find((event) => event.exitStatus);
+    expect(ended?.exitStatus).toEqual({ exitCode: null, signal: 'SIGTERM', stoppedBy: 'user' });
+    await run.recorder.until(() =>
+      run.recorder
+        .transcript(run.key)
+        .some((event) => event.type === 'system' && / sleep 30 in .*: stopped$/.test(event.text)),
+    );
     await expect(
       run.core.invoke('terminal:kill', { key: run.key, terminalId: 'term_nope' }),
     ).rejects.toThrow(/no longer running here/);

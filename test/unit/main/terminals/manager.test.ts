@@ -209,7 +209,8 @@ describe('terminal/kill and terminal/release', () => {
       truncated: false,
       exitStatus: { exitCode: null, signal: 'SIGTERM' },
     });
-    expect(lines.at(-1)?.text).toMatch(/: stopped by SIGTERM$/);
+    // Told to a person as a stop, not a failure; the agent's exit status is ACP's, unchanged.
+    expect(lines.at(-1)?.text).toMatch(/: stopped by the agent$/);
   });
 
   it('release forgets the terminal: later calls on it are refused', async () => {
@@ -422,7 +423,7 @@ describe('a command as a terminal runs it', () => {
         exitCode: null,
         signal: 'SIGKILL',
       });
-      expect(lines.at(-1)?.text).toMatch(/: stopped by SIGKILL$/);
+      expect(lines.at(-1)?.text).toMatch(/: stopped by the agent$/);
     } finally {
       // A change that never sends SIGKILL would leave it running after the test fails.
       if (alive(pid)) {
@@ -587,5 +588,14 @@ describe('what the transcript and the agent are told', () => {
   it('says "exited with code ?" for an end with neither code nor signal', () => {
     expect(exitText({ exitCode: null, signal: null })).toBe('exited with code ?');
     expect(exitText({ exitCode: 0, signal: null })).toBe('exited with code 0');
+  });
+
+  it('says who stopped a command, and names a signal only when nobody here sent it', () => {
+    const killed = { exitCode: null, signal: 'SIGTERM' };
+    expect(exitText(killed, 'user')).toBe('stopped');
+    expect(exitText(killed, 'agent')).toBe('stopped by the agent');
+    expect(exitText(killed, 'airlock')).toBe('stopped when the session ended');
+    expect(exitText({ exitCode: null, signal: 'SIGKILL' })).toBe('ended by the system (SIGKILL)');
+    expect(exitText({ exitCode: 3, signal: null })).toBe('exited with code 3');
   });
 });

@@ -46,7 +46,7 @@ beforeEach(async () => {
 afterEach(async () => {
   Object.defineProperty(process, 'platform', platform);
   vi.useRealTimers();
-  await Promise.all(started.map((terminal) => terminal.stop(0)));
+  await Promise.all(started.map((terminal) => terminal.stop('airlock', 0)));
   await rm(folder, { recursive: true, force: true });
 });
 
@@ -114,7 +114,7 @@ describe('timers', () => {
   it('leaves no timer behind once stopped: a grace timer left running holds the process open', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const terminal = await start('sleep', ['100']);
-    await within(terminal.stop(), 5_000, 'the stop did not end with the command');
+    await within(terminal.stop('user'), 5_000, 'the stop did not end with the command');
     expect(terminal.exit).toEqual({ exitCode: null, signal: 'SIGTERM' });
     expect(vi.getTimerCount()).toBe(0);
   });
@@ -137,7 +137,7 @@ describe('on Windows', () => {
   it('stops it with taskkill over its whole tree, and kills it itself if taskkill cannot start', async () => {
     const terminal = await start('sleep', ['100']);
     Object.defineProperty(process, 'platform', { ...platform, value: 'win32' });
-    await within(terminal.stop(), 5_000, 'the command was not killed when taskkill failed');
+    await within(terminal.stop('user'), 5_000, 'the command was not killed when taskkill failed');
     expect(taskkills).toEqual([
       {
         args: ['/T', '/F', '/PID', String(terminal.pid)],
