@@ -56,16 +56,17 @@ function render(): void {
     view.after.textContent = after;
     view.security.textContent = shown.https ? 'https' : 'Not https';
     view.security.className = `security ${shown.https ? 'https' : 'insecure'}`;
+    // https says nothing about who runs a site: the strip vouches for none.
     view.security.title = shown.https
-      ? 'The connection to this site is encrypted.'
-      : 'The connection to this site is not encrypted.';
+      ? 'The address uses https. That does not say who runs the site.'
+      : 'The address uses plain http, which Airlock opens only on this computer.';
   }
   const items: HTMLLIElement[] = [];
   if (failure) {
     items.push(item(failure, 'error'));
   }
   for (const warning of shown?.warnings ?? []) {
-    const li = item(warning.message, 'warning');
+    const li = item(warning.message, `warning ${warning.level ?? 'caution'}`);
     li.dataset.code = warning.code;
     items.push(li);
   }

@@ -28,8 +28,8 @@ const record = () =>
     .last();
 const button = (name: string) => card().getByRole('button', { name, exact: true });
 const fullUrl = () => card().locator('code.url-full');
-const warnings = () =>
-  card().getByRole('list', { name: 'Warnings about this URL' }).getByRole('listitem');
+/** Every finding, in view or under Details, most serious first. */
+const findings = () => card().locator('.url-finding');
 /** Pages open in the test's browser context: the app, and any tab the card opened. */
 const pages = () => page().context().pages().length;
 
@@ -57,8 +57,7 @@ describe('the URL card', () => {
       'Connect the demo agent to the Demo Service: authorize it on its page.',
     );
     await expect(card().textContent()).resolves.toContain('Connect to the Demo Service');
-    await expect(card().locator('[data-code="http"]').count()).resolves.toBe(1);
-    await expect(card().getByText('http: not encrypted').count()).resolves.toBe(1);
+    await expect(card().locator('[data-code="http"][data-level="note"]').count()).resolves.toBe(1);
 
     // Focus is on the card, not on Open: a stray Enter opens nothing.
     await expect(page().evaluate(() => document.activeElement?.className)).resolves.toContain(
@@ -133,12 +132,12 @@ describe('the URL card', () => {
 
   it('warns about a look-alike domain, most serious first', async () => {
     await ask('/url-lookalike');
-    const codes = await warnings().evaluateAll((items) =>
+    const codes = await findings().evaluateAll((items) =>
       items.map((item) => item.getAttribute('data-code')),
     );
     expect(codes[0]).toBe('lookalike');
     expect(codes).toContain('whole-script-confusable');
-    const first = await warnings().first().textContent();
+    const first = await findings().first().textContent();
     expect(first?.length).toBeGreaterThan(20);
     // The disguise itself (Cyrillic "аррӏе") is never shown, only the punycode host.
     await expect(card().textContent()).resolves.not.toContain('\u0430\u0440\u0440\u04cf\u0435');

@@ -8,7 +8,12 @@
  * (`link:open`, which analyses it again); in the web host the page opens a new tab from the
  * click, `noopener,noreferrer`, so neither the app nor the agent can reach the page. An address
  * the core refuses (`javascript:`, `file:`, no https...) shows why, and nothing opens.
+ *
+ * With a danger (a look-alike, a borrowed name...), the dialog leads with main's one plain
+ * sentence ("This is not apple.com."), Cancel is the primary button, and opening takes a second
+ * step: "Open anyway…", then a confirmation.
  */
+import { ExternalLink } from 'lucide-react';
 import {
   createContext,
   useCallback,
@@ -26,7 +31,7 @@ import {
   type UrlElicitationView,
 } from '../../../preload/contract';
 import { CopyButton } from './copy-button';
-import { isSuspicious, UrlAnalysisBox } from './url-analysis-view';
+import { isDangerous, shownSite, UrlAnalysisBox, UrlHeadline } from './url-analysis-view';
 
 /** Asks for consent to open a link: its address, its text, and the element to refocus after. */
 export type AskToOpenLink = (href: string, label: string, from: HTMLElement | null) => void;
@@ -69,7 +74,11 @@ export function LinkConsentProvider({ api, opener, children }: Props) {
   const lastId = useRef(0);
   const dialog = useRef<HTMLDialogElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
+  const confirm = useRef<HTMLDivElement>(null);
+  const openAnyway = useRef<HTMLButtonElement>(null);
+  const [confirming, setConfirming] = useState(false);
   const headingId = useId();
+  const headlineId = useId();
   const open = asked !== undefined;
 
   const ask = useCallback<AskToOpenLink>(
@@ -77,6 +86,7 @@ export function LinkConsentProvider({ api, opener, children }: Props) {
       const id = ++lastId.current;
       setAsked({ id, href, label, from });
       setBusy(false);
+      setConfirming(false);
       // An address longer than the ceiling is refused as too long all the same.
       api.invoke('link:analyse', { url: href.slice(0, LINK_TEXT_CEILING) }).then(
         (verdict) =>
@@ -105,10 +115,24 @@ export function LinkConsentProvider({ api, opener, children }: Props) {
     }
   }, [open]);
 
+  // The second step takes the focus as it appears, and gives it back when the user steps back.
+  const stepped = useRef(false);
+  useEffect(() => {
+    if (confirming) {
+      stepped.current = true;
+      confirm.current?.focus();
+    } else if (stepped.current) {
+      stepped.current = false;
+      openAnyway.current?.focus();
+    }
+  }, [confirming]);
+
   const close = () => {
     const from = asked?.from;
     setAsked(undefined);
     setBusy(false);
+    setConfirming(false);
+    stepped.current = false;
     // Focus goes back to the link that asked, if it is still there.
     if (from?.isConnected) {
       from.focus();
@@ -156,7 +180,7 @@ export function LinkConsentProvider({ api, opener, children }: Props) {
       : verdict || asked.failure
         ? 'This link cannot be opened'
         : 'Checking this link…';
-  const suspicious = analysis ? isSuspicious(analysis) : false;
+  const dangerous = analysis ? isDangerous(analysis) : false;
 
   return (
     <LinkConsent.Provider value={ask}>
@@ -165,6 +189,7 @@ export function LinkConsentProvider({ api, opener, children }: Props) {
         ref={dialog}
         className="link-consent"
         aria-labelledby={headingId}
+        aria-describedby={analysis?.headline ? headlineId : undefined}
         aria-busy={!verdict && !asked?.failure}
         onCancel={(event) => {
           // Esc: React state closes the dialog, so focus returns where it should.
@@ -182,6 +207,7 @@ export function LinkConsentProvider({ api, opener, children }: Props) {
             <h2 id={headingId} className="link-consent-heading">
               {heading}
             </h2>
+            {analysis ? <UrlHeadline url={analysis} id={headlineId} /> : null}
             <p className="link-consent-label">
               {shownLabel && shownLabel !== asked.href
                 ? `The agent’s reply labels it “${shownLabel}”.`
@@ -218,23 +244,69 @@ export function LinkConsentProvider({ api, opener, children }: Props) {
                 {asked.failure}
               </p>
             ) : null}
-            <div className="card-actions link-consent-actions">
-              {analysis ? (
+            <div className="card-actions link-consent-actions url-consent-actions">
+              {analysis && !dangerous ? (
                 <>
-                  <button
-                    type="button"
-                    className={suspicious ? undefined : 'primary'}
-                    disabled={busy}
-                    onClick={openLink}
-                  >
+                  <button type="button" className="primary" disabled={busy} onClick={openLink}>
+                    <ExternalLink aria-hidden="true" size={16} />
                     Open in browser
                   </button>
-                  <CopyButton text={() => analysis.href} what="URL" />
+                  <CopyButton text={() => analysis.href} what="URL" className="secondary" />
                 </>
               ) : null}
-              <button ref={cancel} type="button" onClick={close} aria-keyshortcuts="Escape">
+              <button
+                ref={cancel}
+                type="button"
+                className={dangerous ? 'primary' : 'secondary'}
+                onClick={close}
+                aria-keyshortcuts="Escape"
+              >
                 {analysis || !verdict ? 'Cancel' : 'Close'}
               </button>
+              {analysis && dangerous ? (
+                <>
+                  <CopyButton text={() => analysis.href} what="URL" className="secondary" />
+                  {confirming ? (
+                    <div
+                      ref={confirm}
+                      className="url-confirm"
+                      role="group"
+                      aria-label="Open anyway?"
+                      tabIndex={-1}
+                    >
+                      <p className="url-confirm-question">
+                        {analysis.headline} Open{' '}
+                        <span className="url-confirm-site">{shownSite(analysis)}</span> anyway?
+                      </p>
+                      <button
+                        type="button"
+                        className="danger confirm"
+                        disabled={busy}
+                        onClick={openLink}
+                      >
+                        <ExternalLink aria-hidden="true" size={16} />
+                        Open in browser anyway
+                      </button>
+                      <button
+                        type="button"
+                        className="secondary"
+                        onClick={() => setConfirming(false)}
+                      >
+                        Back
+                      </button>
+                    </div>
+                  ) : (
+                    <button
+                      ref={openAnyway}
+                      type="button"
+                      className="danger url-open-anyway"
+                      onClick={() => setConfirming(true)}
+                    >
+                      Open anyway…
+                    </button>
+                  )}
+                </>
+              ) : null}
             </div>
           </>
         ) : null}

@@ -1,29 +1,28 @@
 /**
- * Where a URL leads, as main analysed it: what every consent to open a URL shows (a URL
- * elicitation's card, a link clicked in an agent's reply).
+ * Where a URL leads, as main analysed and ranked it: what every consent to open a URL shows (a
+ * URL elicitation's card, a link clicked in an agent's reply).
  *
- * The renderer never parses the URL: it shows main's analysis and slices `href` where main says.
- * The URL is never a link: plain selectable text, in full.
+ * The renderer never parses the URL nor judges it: it shows main's analysis, slices `href` where
+ * main says, and shows each finding at the level main gave it. The URL is never a link: plain
+ * selectable text, in full. Nothing here vouches for a site: https says nothing about who runs it.
  */
-import type { UrlAnalysis } from '../../../preload/url-analysis-view';
+import { Info, OctagonAlert, TriangleAlert } from 'lucide-react';
+import type { UrlAnalysis, UrlFindingLevel, UrlWarning } from '../../../preload/url-analysis-view';
+import './url-analysis-view.css';
 
-// Warnings about who the site really is: shown as dangers, not only as cautions.
-const DANGEROUS = new Set([
-  'lookalike',
-  'borrowed-name',
-  'whole-script-confusable',
-  'mixed-script',
-  'userinfo',
-]);
-
-/** Whether a warning says the site may not be who it claims: no button then looks like the way forward. */
-export function isSuspicious(url: UrlAnalysis): boolean {
-  return url.warnings.some((warning) => DANGEROUS.has(warning.code));
+/** Whether main found a danger: the consent then leads with its sentence and opening takes two steps. */
+export function isDangerous(url: UrlAnalysis): boolean {
+  return url.level === 'danger';
 }
 
 /** The host the user is sent to, as the consent names it. */
 export function shownHost(url: UrlAnalysis): string {
   return url.hostUnicode ?? url.host;
+}
+
+/** The site (registrable domain) as the consent names it, else the host. */
+export function shownSite(url: UrlAnalysis): string {
+  return url.registrableDomainUnicode ?? url.registrableDomain ?? url.host;
 }
 
 /**
@@ -41,51 +40,97 @@ export function UrlText({ url }: { url: UrlAnalysis }) {
   );
 }
 
-/** Main's warnings, most serious first: each its sentence, marked by an icon and a word. */
-export function UrlWarnings({ url }: { url: UrlAnalysis }) {
-  if (url.warnings.length === 0) {
+/**
+ * With a danger, the one plain sentence a consent leads with ("This is not apple.com."), as main
+ * words it; nothing otherwise. `id` lets the card or dialog be described by it.
+ */
+export function UrlHeadline({ url, id }: { url: UrlAnalysis; id?: string }) {
+  if (url.headline === null) {
     return null;
   }
   return (
-    <ul className="url-warnings" aria-label="Warnings about this URL">
-      {url.warnings.map((warning) => (
-        <li
-          key={warning.code}
-          className={`url-warning${DANGEROUS.has(warning.code) ? ' danger' : ''}`}
-          data-code={warning.code}
-        >
-          <span className="url-warning-icon" aria-hidden="true">
-            ⚠
-          </span>
-          <span>{warning.message}</span>
-        </li>
-      ))}
-    </ul>
+    <p className="url-headline" id={id}>
+      <OctagonAlert className="url-headline-icon" aria-hidden="true" size={20} />
+      <span>{url.headline}</span>
+    </p>
+  );
+}
+
+const LEVEL_WORDS: Record<UrlFindingLevel, string> = {
+  danger: 'Danger',
+  caution: 'Caution',
+  note: 'Note',
+};
+
+const LEVEL_ICONS = { danger: OctagonAlert, caution: TriangleAlert, note: Info } as const;
+
+function Finding({ finding }: { finding: UrlWarning }) {
+  const Icon = LEVEL_ICONS[finding.level];
+  return (
+    <li
+      className={`url-finding level-${finding.level}`}
+      data-code={finding.code}
+      data-level={finding.level}
+    >
+      <Icon className="url-finding-icon" aria-hidden="true" size={16} />
+      <span>
+        <span className="visually-hidden">{LEVEL_WORDS[finding.level]}: </span>
+        {finding.message}
+      </span>
+    </li>
   );
 }
 
 /**
- * The box that says where a URL leads: https or not, the site (registrable domain), the full
- * URL with that domain highlighted, the host in Unicode when main judged it safe to show, and
- * the warnings.
+ * Main's findings, most serious first: the first of each level in view (at most three lines),
+ * the rest under Details.
+ */
+export function UrlFindings({ url }: { url: UrlAnalysis }) {
+  if (url.warnings.length === 0) {
+    return null;
+  }
+  const first = new Set<UrlFindingLevel>();
+  const shown: UrlWarning[] = [];
+  const more: UrlWarning[] = [];
+  for (const finding of url.warnings) {
+    (first.has(finding.level) ? more : shown).push(finding);
+    first.add(finding.level);
+  }
+  return (
+    <div className="url-findings">
+      <ul aria-label="About this address">
+        {shown.map((finding) => (
+          <Finding key={finding.code} finding={finding} />
+        ))}
+      </ul>
+      {more.length > 0 ? (
+        <details className="url-more">
+          <summary>Details ({more.length} more)</summary>
+          <ul aria-label="More about this address">
+            {more.map((finding) => (
+              <Finding key={finding.code} finding={finding} />
+            ))}
+          </ul>
+        </details>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * The box that says where a URL leads: the site (registrable domain), the full URL with that
+ * domain highlighted, the host in Unicode when main judged it safe to show, and the findings.
  */
 export function UrlAnalysisBox({ url }: { url: UrlAnalysis }) {
   return (
-    <section className="url-box" aria-label="Where this leads">
+    <section
+      className={`url-box${url.level === null ? '' : ` level-${url.level}`}`}
+      aria-label="Where this leads"
+    >
       <p className="url-site">
-        <span className={`url-scheme scheme-${url.scheme}`}>
-          {url.scheme === 'https' ? (
-            'https: encrypted'
-          ) : (
-            <>
-              <span aria-hidden="true">⚠</span> http: not encrypted
-            </>
-          )}
-        </span>
-        <span className="url-site-name">
-          Site <strong>{url.registrableDomainUnicode ?? url.registrableDomain ?? url.host}</strong>
-        </span>
+        Site <strong>{shownSite(url)}</strong>
       </p>
+      {/* MUST show the full URL before consent; see spec/acp-elicitation.md. */}
       <p className="url-line">
         <UrlText url={url} />
       </p>
@@ -96,7 +141,7 @@ export function UrlAnalysisBox({ url }: { url: UrlAnalysis }) {
           The host in Unicode: <code>{url.hostUnicode}</code>
         </p>
       ) : null}
-      <UrlWarnings url={url} />
+      <UrlFindings url={url} />
     </section>
   );
 }

@@ -1,22 +1,33 @@
 /**
  * An open URL elicitation: who asks and why, exactly where the URL leads (in full, its
- * registrable domain highlighted, with main's warnings), and, once the user consents, the wait
- * for the page to finish.
+ * registrable domain highlighted, with main's findings by level), and, once the user consents,
+ * the wait for the page to finish.
+ *
+ * With a danger (a look-alike, a borrowed name, a user name before `@`...), the card leads with
+ * main's one plain sentence ("This is not apple.com."), Decline is the primary button and has
+ * the focus, and opening takes a second step: "Open anyway…", then a confirmation.
  *
  * The renderer never parses the URL: it shows main's analysis and slices `href` where main says.
  * The URL is never a link here. On the desktop host main opens it (the isolated window or the
  * system browser); on the web host the page opens a new tab with `noopener,noreferrer`, inside
  * the click, so neither this app nor the agent can reach the page.
  */
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { Copy, ExternalLink } from 'lucide-react';
+import { useEffect, useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';
 import type { AirlockApi, ElicitationAction, UrlElicitationView } from '../../../preload/contract';
 import type { UrlElicitationRow } from '../state/transcript';
 import { AgentWords } from './agent-words';
 import { askerName, CardHead } from './card-head';
-import { isSuspicious, shownHost, UrlAnalysisBox } from './url-analysis-view';
+import {
+  isDangerous,
+  shownHost,
+  shownSite,
+  UrlAnalysisBox,
+  UrlHeadline,
+} from './url-analysis-view';
 
 // Its pieces are shared with the consent for links in replies; older imports find them here.
-export { shownHost, UrlText, UrlWarnings } from './url-analysis-view';
+export { shownHost, UrlText } from './url-analysis-view';
 
 type Props = {
   api: AirlockApi;
@@ -35,6 +46,10 @@ export function UrlCard({ api, sessionKey, sessionLabel, row, toolTitle, opening
   const { cardKey, url } = row;
   const waiting = row.resolved?.action === 'accept';
   const container = useRef<HTMLDivElement>(null);
+  const decline = useRef<HTMLButtonElement>(null);
+  const confirm = useRef<HTMLDivElement>(null);
+  const openAnyway = useRef<HTMLButtonElement>(null);
+  const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | undefined>();
   const [copied, setCopied] = useState(false);
@@ -48,6 +63,17 @@ export function UrlCard({ api, sessionKey, sessionLabel, row, toolTitle, opening
       container.current?.focus();
     }
   }, [waiting]);
+
+  // The second step takes the focus as it appears, and gives it back when the user steps back.
+  const stepped = useRef(false);
+  useEffect(() => {
+    if (confirming) {
+      stepped.current = true;
+      confirm.current?.focus();
+    } else if (stepped.current) {
+      openAnyway.current?.focus();
+    }
+  }, [confirming]);
 
   useEffect(() => {
     if (!copied) {
@@ -112,16 +138,34 @@ export function UrlCard({ api, sessionKey, sessionLabel, row, toolTitle, opening
   };
 
   const headingId = `${cardKey}-heading`;
+  const headlineId = `${cardKey}-headline`;
   const host = shownHost(url);
-  // A site that may not be who it says gets no button that looks like the way forward.
-  const suspicious = isSuspicious(url);
+  // A site that may not be who it seems: the way back is the way forward, and opening takes two steps.
+  const dangerous = isDangerous(url);
+
+  // With a danger, focus given to the card (as the dock gives it to a new card) goes to Decline:
+  // a stray Enter declines, and nothing opens.
+  const onFocus = (event: FocusEvent<HTMLDivElement>) => {
+    const from = event.relatedTarget;
+    if (
+      dangerous &&
+      !waiting &&
+      event.target === container.current &&
+      !(from instanceof Node && container.current.contains(from))
+    ) {
+      // Decline sits in the card's footer, in view; scrolling to it would hide the sentence.
+      decline.current?.focus({ preventScroll: true });
+    }
+  };
+
   const openButton = (
     <button
       key="open"
       type="button"
-      className={browserFirst || waiting || suspicious ? undefined : 'primary'}
+      className={browserFirst || waiting ? 'secondary' : 'primary'}
       onClick={() => open('window')}
     >
+      <ExternalLink aria-hidden="true" size={16} />
       {waiting ? 'Open again' : 'Open'}
     </button>
   );
@@ -129,21 +173,40 @@ export function UrlCard({ api, sessionKey, sessionLabel, row, toolTitle, opening
     <button
       key="browser"
       type="button"
-      className={browserFirst && !waiting && !suspicious ? 'primary' : undefined}
+      className={browserFirst && !waiting ? 'primary' : 'secondary'}
       onClick={() => open('browser')}
     >
+      <ExternalLink aria-hidden="true" size={16} />
       Open in browser
     </button>
   ) : null;
+  const copyButton = (
+    <button type="button" className="secondary" onClick={copy}>
+      <Copy aria-hidden="true" size={16} />
+      {copied ? 'Copied' : 'Copy URL'}
+    </button>
+  );
+  const cancelButton = (
+    <button
+      type="button"
+      className="secondary"
+      onClick={() => respond('cancel')}
+      aria-keyshortcuts="Escape"
+    >
+      Cancel
+    </button>
+  );
   return (
     <div
       ref={container}
       className={`elicitation-card url-card${waiting ? ' waiting' : ''}`}
       role="group"
       aria-labelledby={headingId}
+      aria-describedby={url.headline === null ? undefined : headlineId}
       aria-busy={busy}
       tabIndex={-1}
       onKeyDown={onKeyDown}
+      onFocus={onFocus}
     >
       <CardHead
         headingId={headingId}
@@ -153,6 +216,7 @@ export function UrlCard({ api, sessionKey, sessionLabel, row, toolTitle, opening
         sessionLabel={sessionLabel}
         toolTitle={toolTitle}
       />
+      <UrlHeadline url={url} id={headlineId} />
       <AgentWords asker={askerName(row.agent)} message={row.message} />
 
       <UrlAnalysisBox url={url} />
@@ -175,7 +239,7 @@ export function UrlCard({ api, sessionKey, sessionLabel, row, toolTitle, opening
         </p>
       ) : null}
 
-      <div className="card-actions">
+      <div className="card-actions url-consent-actions">
         {waiting ? (
           <>
             <button type="button" className="primary" onClick={() => finish('done')}>
@@ -183,22 +247,72 @@ export function UrlCard({ api, sessionKey, sessionLabel, row, toolTitle, opening
             </button>
             {openButton}
             {browserButton}
-            <button type="button" onClick={() => finish('dismissed')} aria-keyshortcuts="Escape">
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => finish('dismissed')}
+              aria-keyshortcuts="Escape"
+            >
               Cancel
             </button>
+          </>
+        ) : dangerous ? (
+          <>
+            <button
+              ref={decline}
+              type="button"
+              className="primary"
+              onClick={() => respond('decline')}
+            >
+              Decline
+            </button>
+            {cancelButton}
+            {copyButton}
+            {confirming ? (
+              <div
+                ref={confirm}
+                className="url-confirm"
+                role="group"
+                aria-label="Open anyway?"
+                tabIndex={-1}
+              >
+                <p className="url-confirm-question">
+                  {url.headline} Open <span className="url-confirm-site">{shownSite(url)}</span>{' '}
+                  anyway?
+                </p>
+                <button type="button" className="danger confirm" onClick={() => open('window')}>
+                  <ExternalLink aria-hidden="true" size={16} />
+                  Open anyway
+                </button>
+                {hostOpens ? (
+                  <button type="button" className="danger" onClick={() => open('browser')}>
+                    <ExternalLink aria-hidden="true" size={16} />
+                    Open in browser anyway
+                  </button>
+                ) : null}
+                <button type="button" className="secondary" onClick={() => setConfirming(false)}>
+                  Back
+                </button>
+              </div>
+            ) : (
+              <button
+                ref={openAnyway}
+                type="button"
+                className="danger url-open-anyway"
+                onClick={() => setConfirming(true)}
+              >
+                Open anyway…
+              </button>
+            )}
           </>
         ) : (
           <>
             {browserFirst ? [browserButton, openButton] : [openButton, browserButton]}
-            <button type="button" onClick={copy}>
-              {copied ? 'Copied' : 'Copy URL'}
-            </button>
-            <button type="button" onClick={() => respond('decline')}>
+            {copyButton}
+            <button type="button" className="secondary" onClick={() => respond('decline')}>
               Decline
             </button>
-            <button type="button" onClick={() => respond('cancel')} aria-keyshortcuts="Escape">
-              Cancel
-            </button>
+            {cancelButton}
           </>
         )}
         <span className="card-keys" aria-hidden="true">
