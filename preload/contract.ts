@@ -574,7 +574,10 @@ export const AgentTestReport = z.object({
       z.object({
         ok: z.literal(false),
         authRequired: z.boolean(),
+        /** Why, in words a person reads. */
         error: shortText,
+        /** The protocol's side of it (the JSON-RPC code), shown under Details. */
+        detail: shortText.optional(),
         signedInWith: shortText.optional(),
       }),
     ])

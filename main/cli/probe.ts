@@ -61,7 +61,10 @@ export function formatReport(report: ProbeReport): string {
       row('  Options', session.configOptions.join(', '));
     }
   } else if (session) {
-    row('New session', `FAILED: ${session.error}`);
+    row(
+      'New session',
+      `FAILED: ${session.error}${session.code === undefined ? '' : ` (${session.code})`}`,
+    );
     if (session.authRequired) {
       lines.push(
         `${''.padEnd(14)}The agent needs you to sign in first; see the sign-in methods above.`,

@@ -33,7 +33,14 @@ export type ProbeAuthMethod = AuthMethodView;
 /** What `session/new` did, and the `env_var` method the probe signed in with first, if any. */
 export type ProbeSession =
   | { ok: true; sessionId: string; modes: string[]; configOptions: string[]; signedInWith?: string }
-  | { ok: false; authRequired: boolean; error: string; signedInWith?: string };
+  | {
+      ok: false;
+      authRequired: boolean;
+      /** Why, in words; the JSON-RPC code, when the agent sent one, is `code`, not in here. */
+      error: string;
+      code?: number;
+      signedInWith?: string;
+    };
 
 /** Everything the probe found out; `ok` is whether the handshake (`initialize`) worked. */
 export type ProbeReport = {
@@ -169,12 +176,7 @@ async function openSession(
   try {
     await connection.request('authenticate', { methodId: ready.id });
   } catch (error) {
-    return {
-      ok: false,
-      authRequired: true,
-      error: (error as Error).message,
-      signedInWith: ready.id,
-    };
+    return { ok: false, authRequired: true, ...failure(error), signedInWith: ready.id };
   }
   return { ...(await newSession(connection, cwd, mcpServers)), signedInWith: ready.id };
 }
@@ -201,8 +203,17 @@ async function newSession(
     };
   } catch (error) {
     const authRequired = error instanceof AgentRequestError && error.code === AUTH_REQUIRED;
-    return { ok: false, authRequired, error: (error as Error).message };
+    return { ok: false, authRequired, ...failure(error) };
   }
+}
+
+/** A failed request's words, and apart from them the JSON-RPC code the agent answered with. */
+function failure(error: unknown): { error: string; code?: number } {
+  const message = (error as Error).message;
+  if (!(error instanceof AgentRequestError)) {
+    return { error: message };
+  }
+  return { error: message.replace(` (${error.code})`, ''), code: error.code };
 }
 
 /**

@@ -275,6 +275,9 @@ function testReport(spec: AgentSpec, report: ProbeReport): AgentTestReport {
                 ok: false as const,
                 authRequired: session.authRequired,
                 error: clip(session.error),
+                ...(session.code === undefined
+                  ? {}
+                  : { detail: `JSON-RPC error ${session.code}, answering session/new` }),
                 ...(session.signedInWith ? { signedInWith: clip(session.signedInWith) } : {}),
               },
         }),

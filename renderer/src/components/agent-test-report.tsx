@@ -150,6 +150,12 @@ function Report({ report }: { report: AgentTestReport }) {
               <dd>ACP version {report.protocolVersion}</dd>
             </>
           ) : null}
+          {session && !session.ok && session.detail ? (
+            <>
+              <dt>Error</dt>
+              <dd>{session.detail}</dd>
+            </>
+          ) : null}
           <CapabilityRows title="Capabilities" rows={report.capabilities} />
           <CapabilityRows title="Airlock offers" rows={report.offered ?? []} />
           <dt>Log</dt>

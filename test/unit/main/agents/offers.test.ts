@@ -17,7 +17,7 @@ import {
 import { mcpServersFor } from '../../../../main/core/mcp-servers.js';
 import { promptAccepts } from '../../../../main/core/prompt-content.js';
 import { lastingFrom } from '../../../../main/core/sessions/history.js';
-import { demoAgentSpec } from '../../../helpers/agents.js';
+import { demoAgentSpec, fixtureSpec } from '../../../helpers/agents.js';
 
 const BOTH = { form: true, url: true };
 
@@ -181,6 +181,21 @@ describe('the probe in the core', () => {
     expect(reportOffers(off).map((offer) => offer.text)).toContain(
       'Asks for input with forms; web pages are turned off in the settings',
     );
+  });
+
+  it("keeps the agent's JSON-RPC code apart from the words of a session that does not start", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'airlock-offers-'));
+    const report = await probeAgent(fixtureSpec('auth-required'), {
+      logsDir: join(dir, 'logs'),
+      timeouts: DEFAULT_TIMEOUTS,
+      cwd: dir,
+    });
+    expect(report.session).toEqual({
+      ok: false,
+      authRequired: true,
+      error: 'fixture-auth-required: Authentication required',
+      code: -32000,
+    });
   });
 
   it('says nothing a session offers when the agent did not start', async () => {
