@@ -1,15 +1,19 @@
 /**
- * The app: sessions on the left, the active session on the right.
+ * The app: sessions on the left, the active session on the right (a welcome while none is
+ * open). Sessions start from a dialog (the sidebar's "+", the welcome, Alt+N).
  */
+import { Plus } from 'lucide-react';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { AgentSettings } from './components/agent-settings';
 import { LinkConsentProvider } from './components/link-consent';
 import { LoadFailed } from './components/load-failed';
-import { NewSession } from './components/new-session';
 import { ReopenOffer } from './components/reopen-offer';
+import { SessionHistory } from './components/session-history';
 import { SessionTabs } from './components/session-tabs';
 import { SessionView } from './components/session-view';
 import { SidebarToggle, useSidebar } from './components/sidebar';
+import { Welcome } from './components/welcome';
+import { initialChoice } from './state/new-session-choice';
 import type { Store } from './state/store';
 import { ariaKeyShortcuts } from './keyboard';
 import { useTabCommands } from './tab-commands';
@@ -22,7 +26,7 @@ import { useShortcuts } from './use-shortcuts';
 export function App({ store, onReconnect }: { store: Store; onReconnect?: () => void }) {
   const state = useSyncExternalStore(store.subscribe, store.getState);
   const active = state.sessions.find((session) => session.key === state.activeKey);
-  const sidebar = useSidebar(state.sessions.length === 0);
+  const sidebar = useSidebar();
   const commands = useTabCommands(store, state, sidebar);
   const toggle = useRef<HTMLButtonElement>(null);
   // The agents' settings show in place of the session until closed or a session is picked.
@@ -109,18 +113,23 @@ export function App({ store, onReconnect }: { store: Store; onReconnect?: () => 
           }}
         >
           <h1>Airlock</h1>
-          <NewSession
-            api={store.api}
-            agents={state.agents}
-            defaultCwd={state.defaultCwd}
-            canPickFolder={state.canPickFolder}
-            onCreated={(key) => {
-              store.activate(key);
-              if (overlay) {
-                hideOverlay();
-              }
-            }}
-          />
+          <div className="sessions-head">
+            {/* The sidebar is named "Sessions" already: this only shows it. */}
+            <span className="sessions-label" aria-hidden="true">
+              Sessions
+            </span>
+            <button
+              type="button"
+              className="new-session-button"
+              aria-label="New session"
+              aria-keyshortcuts={ariaKeyShortcuts('newSession')}
+              title="New session (Alt+N)"
+              onClick={commands.openNewSession}
+            >
+              <Plus aria-hidden="true" size={18} />
+            </button>
+          </div>
+          {state.sessions.length === 0 ? <p className="sessions-none">No sessions open.</p> : null}
           <ReopenOffer api={store.api} onReopened={(key) => store.activate(key)} />
           {state.settingsError ? (
             <p className="settings-error" role="alert">
@@ -139,6 +148,21 @@ export function App({ store, onReconnect }: { store: Store; onReconnect?: () => 
             onRenameStart={commands.startRename}
             onRenameEnd={commands.endRename}
             disconnected={state.disconnected}
+          />
+          <SessionHistory
+            api={store.api}
+            {...(active
+              ? { agentName: active.agentName, cwd: active.cwd }
+              : initialChoice(
+                  state.agents.map((agent) => agent.name),
+                  state.defaultCwd,
+                ))}
+            onReopened={(key) => {
+              store.activate(key);
+              if (overlay) {
+                hideOverlay();
+              }
+            }}
           />
           <button
             type="button"
@@ -185,9 +209,7 @@ export function App({ store, onReconnect }: { store: Store; onReconnect?: () => 
                 disconnected={state.disconnected}
               />
             ) : (
-              <main className="empty">
-                <p>Start a session with an agent to begin. The demo agent needs no account.</p>
-              </main>
+              <Welcome onNewSession={commands.openNewSession} />
             )}
           </LinkConsentProvider>
         </div>

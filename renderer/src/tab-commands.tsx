@@ -1,12 +1,13 @@
 /**
- * What the user does to session tabs, from the keyboard map and the tabs' own buttons: start,
- * close (asking first while a session is busy), move between, rename, go to the card that waits,
+ * What the user does to session tabs, from the keyboard map and the tabs' own buttons: start
+ * (the new-session dialog), close (asking first while a session is busy), move between, rename, go to the card that waits,
  * and the help overlay. Also keeps the window's title counting the cards that wait.
  */
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { ConfirmClose } from './components/confirm-close';
 import { HelpOverlay } from './components/help-overlay';
+import { NewSessionDialog } from './components/new-session';
 import { waitingInFragment } from '../../preload/contract';
 import type { Sidebar } from './components/sidebar';
 import type { AppState, Store } from './state/store';
@@ -21,6 +22,8 @@ export type TabCommands = {
   startRename(key: string): void;
   endRename(key: string, title: string | undefined): void;
   openHelp(): void;
+  /** Opens the new-session dialog. */
+  openNewSession(): void;
   /** The dialogs and the announcements, to render once. */
   overlays: ReactNode;
 };
@@ -28,13 +31,14 @@ export type TabCommands = {
 function focusShownTab(): void {
   (
     document.querySelector<HTMLElement>('[role=tablist] [role=tab][tabindex="0"]') ??
-    document.querySelector<HTMLElement>('.new-session select')
+    document.querySelector<HTMLElement>('.welcome-start')
   )?.focus();
 }
 
 /** The commands, bound to the store; call it once, in the app. */
 export function useTabCommands(store: Store, state: AppState, sidebar: Sidebar): TabCommands {
   const [help, setHelp] = useState(false);
+  const [starting, setStarting] = useState(false);
   const [closing, setClosing] = useState<string | undefined>();
   const [renaming, setRenaming] = useState<string | undefined>();
   const [notice, setNotice] = useState('');
@@ -121,11 +125,7 @@ export function useTabCommands(store: Store, state: AppState, sidebar: Sidebar):
   }, [loaded]);
 
   useShortcuts(store.api, {
-    newSession: () => {
-      // The sidebar may be hidden: draw it now, so that its first field can take the focus.
-      flushSync(() => sidebar.setExpanded(true));
-      document.querySelector<HTMLElement>('.new-session select, .new-session input')?.focus();
-    },
+    newSession: () => setStarting(true),
     closeSession: () => activeKey !== undefined && requestClose(activeKey),
     nextSession: () => show(stepSession(sessions, activeKey, 1)),
     previousSession: () => show(stepSession(sessions, activeKey, -1)),
@@ -146,6 +146,19 @@ export function useTabCommands(store: Store, state: AppState, sidebar: Sidebar):
         {notice}
       </p>
       {help ? <HelpOverlay onClose={() => setHelp(false)} /> : null}
+      {starting ? (
+        <NewSessionDialog
+          api={store.api}
+          agents={state.agents}
+          defaultCwd={state.defaultCwd}
+          canPickFolder={state.canPickFolder}
+          onCreated={(key) => {
+            setStarting(false);
+            show(key);
+          }}
+          onClose={() => setStarting(false)}
+        />
+      ) : null}
       {closingSession ? (
         <ConfirmClose
           session={closingSession}
@@ -165,6 +178,7 @@ export function useTabCommands(store: Store, state: AppState, sidebar: Sidebar):
     startRename,
     endRename,
     openHelp: () => setHelp(true),
+    openNewSession: () => setStarting(true),
     overlays,
   };
 }

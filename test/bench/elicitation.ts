@@ -18,6 +18,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { fixtureSpec, TSX_LOADER } from '../helpers/agents.js';
+import { appPage } from '../helpers/app-page.js';
 import { readySession, startCore } from '../helpers/core-harness.js';
 import { launchChromium, startWebApp } from '../helpers/web-app.js';
 
@@ -243,10 +244,8 @@ async function formRounds(): Promise<
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     await installRecorder(page);
     await page.goto(app.url);
-    await page.getByRole('combobox', { name: 'Agent' }).selectOption('Bench Agent');
-    await page.getByRole('button', { name: 'Start session' }).click();
+    await appPage(() => page).startSession('Bench Agent');
     const status = page.getByRole('status', { name: 'Session status' });
-    await status.filter({ hasText: 'Ready' }).waitFor();
     const clock = await clockOffset(page);
     const composer = page.getByRole('textbox', { name: 'Message' });
     const transcript = page.getByRole('log', { name: 'Transcript' });

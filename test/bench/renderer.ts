@@ -16,6 +16,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { longText } from '../../main/demo-agent/script.js';
+import { appPage } from '../helpers/app-page.js';
 import { launchChromium, startWebApp } from '../helpers/web-app.js';
 import { exposeStore, lastPromptRow, storeReplyText, storeRowTexts } from './page-store.js';
 import { ms, spread, whole } from './spread.js';
@@ -330,11 +331,7 @@ async function inFreshBrowser<T>(
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     await exposeStore(page);
     await page.goto(app.url);
-    await page.getByRole('button', { name: 'Start session' }).click();
-    await page
-      .getByRole('status', { name: 'Session status' })
-      .filter({ hasText: 'Ready' })
-      .waitFor();
+    await appPage(() => page).startSession();
     const turn = () => runInBrowser(page, '/long 1000');
     const cold = await measure(browser, page, turn);
     const problems = (await missingText(page)).map((problem) => `cold page: ${problem}`);
@@ -440,11 +437,7 @@ async function longLineRun(): Promise<(Tasks | string)[]> {
   try {
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     await page.goto(app.url);
-    await page.getByRole('button', { name: 'Start session' }).click();
-    await page
-      .getByRole('status', { name: 'Session status' })
-      .filter({ hasText: 'Ready' })
-      .waitFor();
+    await appPage(() => page).startSession();
     const results: (Tasks | string)[] = [];
     for (const { command } of LONG_LINE_CASES) {
       try {

@@ -18,6 +18,7 @@
  */
 import type { Page } from 'playwright-core';
 import { CHUNK_TEXT } from '../fixtures/agents/flood-agent.js';
+import { appPage } from '../helpers/app-page.js';
 import { launchChromium, startWebApp } from '../helpers/web-app.js';
 import { floodArgs } from './forwarding.js';
 import { exposeStore, storeReplyText, type StoreWindow } from './page-store.js';
@@ -130,10 +131,8 @@ async function pathRun(): Promise<PathRun> {
     await exposeStore(page);
     await installCounter(page);
     await page.goto(app.url);
-    await page.getByRole('combobox', { name: 'Agent' }).selectOption('Flood Agent');
-    await page.getByRole('button', { name: 'Start session' }).click();
+    await appPage(() => page).startSession('Flood Agent');
     const status = page.getByRole('status', { name: 'Session status' });
-    await status.filter({ hasText: 'Ready' }).waitFor();
     const before = await heapAfterGc(page);
 
     await watchStore(page, UPDATES * CHUNK_TEXT.length);

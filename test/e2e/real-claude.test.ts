@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { appPage } from '../helpers/app-page.js';
 import { ensureRealAgent, REAL_AGENTS } from '../helpers/real-agents.js';
 import {
   latestPrompt,
@@ -167,8 +168,8 @@ describe.skipIf(!installed.ok)('the real Claude Agent', () => {
 
   /** Starts a Claude Agent session in the working folder, and waits until it is shown, ready. */
   async function startSession(): Promise<void> {
-    const form = page.getByRole('form', { name: 'New session' });
-    await form.getByRole('combobox', { name: 'Agent' }).selectOption(AGENT);
+    const form = await appPage(() => page).openNewSession();
+    await form.getByRole('radio', { name: AGENT, exact: true }).check();
     await form.getByLabel('Working folder').fill(workDir);
     const before = await page.getByRole('tab').count();
     await form.getByRole('button', { name: 'Start session' }).click();

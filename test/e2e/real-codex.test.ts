@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { appPage } from '../helpers/app-page.js';
 import { ensureRealAgent, REAL_AGENTS } from '../helpers/real-agents.js';
 import {
   latestPrompt,
@@ -124,8 +125,8 @@ describe.skipIf(!installed.ok)('the real Codex in the browser', () => {
 
   /** Starts a Codex session in `workDir` and waits until it is shown and ready. */
   async function startSession(): Promise<void> {
-    const form = page.getByRole('form', { name: 'New session' });
-    await form.getByLabel('Agent').selectOption('Codex');
+    const form = await appPage(() => page).openNewSession();
+    await form.getByRole('radio', { name: 'Codex', exact: true }).check();
     await form.getByLabel('Working folder').fill(workDir);
     const before = await page.getByRole('tab').count();
     await form.getByRole('button', { name: 'Start session' }).click();

@@ -1,6 +1,7 @@
 /**
  * Accessibility of the main screens, checked with axe-core in Chromium through the web host, in
- * the light and the dark theme (and high contrast): the start screen, a session with a streamed
+ * the light and the dark theme (and high contrast): the start screen, the welcome and the
+ * new-session dialog (wide and narrow), a session with a streamed
  * reply (links and code), a tool call with its diff, a permission card, the agent log, the
  * consent for a link, a narrow window with its sidebar over the session, the screen of a first
  * load that failed, and the state after the connection to Airlock is lost. No serious or critical violation anywhere.
@@ -10,7 +11,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { mkdir } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { appPage } from '../helpers/app-page.js';
+import { appPage, newSessionDialog } from '../helpers/app-page.js';
 import { useWebApp } from '../helpers/e2e.js';
 import { startWebApp } from '../helpers/web-app.js';
 
@@ -22,7 +23,7 @@ beforeAll(async () => {
 const web = useWebApp({ openEachTest: false, ignoreErrors: (text) => text.includes('WebSocket') });
 const { app, page } = web;
 
-const { transcript, turnEnded, startSession, send } = appPage(page);
+const { transcript, turnEnded, startSession, openNewSession, send } = appPage(page);
 
 type Theme = { name: string; colorScheme: 'light' | 'dark'; contrast?: 'more' };
 const THEMES: Theme[] = [
@@ -70,7 +71,7 @@ async function check(screen: string, theme: Theme, width = 1280): Promise<void> 
 describe.each(THEMES)('the main screens in the $name theme', (theme) => {
   it('has no serious or critical violation on any of them', async () => {
     await open(await app().newLink(), theme);
-    await page().getByRole('button', { name: 'Start session' }).waitFor();
+    await page().getByRole('button', { name: 'New session' }).first().waitFor();
     await check('start', theme);
 
     await startSession();
@@ -113,9 +114,34 @@ describe.each(THEMES)('the main screens in the $name theme', (theme) => {
     await check('narrow-sidebar', theme, 400);
   });
 
+  it('has none on the welcome and the new-session dialog, wide and narrow', async () => {
+    // A host of its own: the welcome shows only while no session is open.
+    const fresh = await startWebApp();
+    try {
+      for (const width of [1280, 400]) {
+        await open(await fresh.newLink(), theme, width);
+        await page().getByRole('main', { name: 'Start a session' }).waitFor();
+        await check('welcome', theme, width);
+        // The welcome's New session has the focus.
+        await page().keyboard.press('Enter');
+        await newSessionDialog(page()).waitFor();
+        await check('new-session', theme, width);
+        await page().keyboard.press('Escape');
+        await newSessionDialog(page()).waitFor({ state: 'detached' });
+      }
+      // With a recent folder to offer.
+      await startSession();
+      await openNewSession();
+      await check('new-session-recent', theme, 400);
+    } finally {
+      await page().goto('about:blank');
+      await fresh.stop();
+    }
+  });
+
   it('has none when the first load fails', async () => {
     await open(await app().newLink(), theme);
-    await page().getByRole('button', { name: 'Start session' }).waitFor();
+    await page().getByRole('button', { name: 'New session' }).first().waitFor();
     // The host looks down from now on: the page's next first load fails.
     await page().routeWebSocket(/\/ws$/, (ws) => ws.close({ code: 1013, reason: 'host down' }));
     await page().reload();

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fixtureSpec } from '../helpers/agents.js';
+import { offeredAgents } from '../helpers/app-page.js';
 import { useWebApp } from '../helpers/e2e.js';
 
 const SHOTS = '/tmp/airlock-shots/settings';
@@ -99,9 +100,7 @@ describe('the agents settings view', () => {
     await expect(readFile(settingsFile(), 'utf8')).resolves.toContain('// The one I use most.');
 
     await page().getByRole('button', { name: 'Back to sessions' }).click();
-    await expect(
-      page().getByRole('combobox', { name: 'Agent' }).locator('option').allTextContents(),
-    ).resolves.toEqual(['Demo Agent', 'Helper', 'Fresh']);
+    await expect(offeredAgents(page())).resolves.toEqual(['Demo Agent', 'Helper', 'Fresh']);
   });
 
   it('edits and renames an agent, keeping its secret', async () => {
@@ -335,7 +334,7 @@ describe('the agents settings view', () => {
 
   it('is reached and used by keyboard alone: add, fill in, save', async () => {
     const shown = await open();
-    await shown.getByRole('button', { name: 'Start session' }).waitFor();
+    await shown.getByRole('button', { name: 'New session' }).first().waitFor();
     await shown.keyboard.press('Alt+Comma');
     await expect.poll(focused).toBe('Agents');
     await tabTo('Add agent');

@@ -7,7 +7,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixtureSpec } from '../helpers/agents.js';
-import { appPage } from '../helpers/app-page.js';
+import { appPage, newSessionDialog } from '../helpers/app-page.js';
 import { useWebApp } from '../helpers/e2e.js';
 
 const hangsAtInitialize = fixtureSpec('never-answer', 'Hangs');
@@ -26,8 +26,9 @@ const { app, page } = useWebApp({
   },
 });
 
-const { status, transcript, composer, turnEnded, startSession, send } = appPage(page);
-const form = () => page().getByRole('form', { name: 'New session' });
+const { status, transcript, composer, turnEnded, startSession, openNewSession, send } =
+  appPage(page);
+const form = () => newSessionDialog(page());
 const folderField = () => form().getByLabel('Working folder');
 const composerFocused = () => composer().evaluate((element) => element === document.activeElement);
 
@@ -79,9 +80,15 @@ describe('restarting an agent', () => {
 });
 
 describe('a start that hangs', () => {
+  /** Starts a session with `agent` and waits for nothing more. */
+  async function startWith(agent: string): Promise<void> {
+    const dialog = await openNewSession();
+    await dialog.getByRole('radio', { name: agent, exact: true }).check();
+    await dialog.getByRole('button', { name: 'Start session' }).click();
+  }
+
   it('can be stopped from its tab at once', async () => {
-    await page().getByRole('combobox', { name: 'Agent' }).selectOption(hangsAtInitialize.name);
-    await page().getByRole('button', { name: 'Start session' }).click();
+    await startWith(hangsAtInitialize.name);
     await status().filter({ hasText: 'Starting' }).waitFor();
     await page().getByRole('button', { name: 'Stop starting' }).click();
     await status().filter({ hasText: 'Failed' }).waitFor();
@@ -93,8 +100,7 @@ describe('a start that hangs', () => {
   });
 
   it('stops when its tab is closed while it waits for session/new', async () => {
-    await page().getByRole('combobox', { name: 'Agent' }).selectOption(hangsAtNew.name);
-    await page().getByRole('button', { name: 'Start session' }).click();
+    await startWith(hangsAtNew.name);
     await status().filter({ hasText: 'Starting' }).waitFor();
     const before = await stops(hangsAtNew.name);
     await page()
@@ -108,6 +114,7 @@ describe('a start that hangs', () => {
 describe('the working folder', () => {
   it('is refused before anything starts when it is not an existing absolute folder', async () => {
     const alert = form().getByRole('alert');
+    await openNewSession();
     await folderField().fill(join(app().configDir, 'no-such-folder'));
     await form().getByRole('button', { name: 'Start session' }).click();
     await expect(alert.textContent()).resolves.toBe(
@@ -130,18 +137,26 @@ describe('the working folder', () => {
     await mkdir(first, { recursive: true });
     await mkdir(second, { recursive: true });
     for (const folder of [first, second]) {
+      await openNewSession();
       await folderField().fill(folder);
       await startSession();
     }
     const offered = () =>
       form()
-        .locator('datalist option')
-        .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+        .getByRole('group', { name: 'Recent folders' })
+        .getByRole('radio')
+        .evaluateAll((radios) => radios.map((radio) => (radio as HTMLInputElement).value));
+    await openNewSession();
     await expect.poll(offered).toEqual(expect.arrayContaining([second, first]));
     expect((await offered()).slice(0, 2)).toEqual([second, first]);
-    await expect(folderField().getAttribute('list')).resolves.toBeTruthy();
+    // The one used last is chosen.
+    await expect(folderField().inputValue()).resolves.toBe(second);
+    await expect(
+      form().getByRole('radio', { name: second, exact: true }).isChecked(),
+    ).resolves.toBe(true);
 
     await page().reload();
+    await openNewSession();
     await expect.poll(async () => (await offered()).slice(0, 2)).toEqual([second, first]);
     const saved = JSON.parse(
       await readFile(join(app().configDir, 'recent-folders.json'), 'utf8'),
@@ -233,10 +248,8 @@ describe('the composer', () => {
     await expect(composer().inputValue()).resolves.toBe('draft for the second tab');
   });
 
-  it('gets the focus back after a command chip, a permission answer and a cancel', async () => {
+  it('has the focus once started, and gets it back after a permission answer and a cancel', async () => {
     await startSession();
-    await page().getByRole('button', { name: '/help', exact: true }).click();
-    await expect(composer().inputValue()).resolves.toBe('/help');
     await expect(composerFocused()).resolves.toBe(true);
 
     await send('/permission');

@@ -218,7 +218,7 @@ describe('a first load that fails', () => {
     await expect.poll(() => refused, { timeout: 10_000 }).toBeGreaterThan(before);
     await failure().waitFor();
     down = false;
-    await page().getByRole('button', { name: 'Start session' }).waitFor({ timeout: 20_000 });
+    await page().getByRole('button', { name: 'New session' }).first().waitFor({ timeout: 20_000 });
     await expect(failure().count()).resolves.toBe(0);
     await expect(sameDocument()).resolves.toBe(true);
     await startSession();
@@ -233,7 +233,7 @@ describe('a first load that fails', () => {
     down = false;
     await page().keyboard.press('Enter');
     // ...so being back well within that is Retry's doing.
-    await page().getByRole('button', { name: 'Start session' }).waitFor({ timeout: 5_000 });
+    await page().getByRole('button', { name: 'New session' }).first().waitFor({ timeout: 5_000 });
     await expect(sameDocument()).resolves.toBe(true);
     // The app takes the keyboard from there: nothing is left on a button that went away.
     await startSession();

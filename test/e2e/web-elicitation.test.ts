@@ -14,7 +14,8 @@ const { page, reopen } = useWebApp({
   startSession: true,
 });
 
-const { status, transcript, composer, turnEnded, startSession, send } = appPage(page);
+const { status, transcript, composer, turnEnded, startSession, openNewSession, send } =
+  appPage(page);
 const dock = () => page().getByRole('region', { name: 'Questions from the agent' });
 const card = () => dock().getByRole('group', { name: 'Question from Airlock Demo Agent 0.1.0' });
 /** The transcript record of the latest question. */
@@ -50,7 +51,9 @@ describe('the form card', () => {
   it('renders every field type by its title and sends typed values', async () => {
     await ask('/form');
     // Who asks, and for which tab: named as the tab list names it (by its first prompt here).
-    await expect(card().textContent()).resolves.toContain('For the tab “/form”');
+    await expect(card().textContent()).resolves.toContain(
+      'For the tab “Ask with a form of every field type”',
+    );
     await expect(card().textContent()).resolves.toContain('Tell me a little about yourself');
     // The form's title is the agent's words, quoted under who asks: not a heading.
     await expect(
@@ -312,7 +315,8 @@ describe('the form card', () => {
     await send('/form-setup');
     await turnEnded('Done');
     const before = await page().getByRole('tab').count();
-    await page().getByRole('button', { name: 'Start session' }).click();
+    const dialog = await openNewSession();
+    await dialog.getByRole('button', { name: 'Start session' }).click();
     await page()
       .getByRole('tab', { selected: true })
       .and(page().getByRole('tab').nth(before))

@@ -18,7 +18,7 @@ import type { HostCommand } from '../../preload/contract.js';
 import { AirlockCore } from '../../main/core/core.js';
 import { startWebHost, type WebHost } from '../../main/web/server.js';
 import { demoAgentSpec } from '../helpers/agents.js';
-import { appPage } from '../helpers/app-page.js';
+import { appPage, newSessionDialog } from '../helpers/app-page.js';
 import { echoPageErrors, launchChromium, reportFailure } from '../helpers/web-app.js';
 
 const SHOTS = '/tmp/airlock-shots/menu';
@@ -62,7 +62,7 @@ async function open(context: BrowserContextOptions = {}): Promise<Page> {
   page = await opened.newPage();
   echoPageErrors(page);
   await page.goto(host.newLink());
-  await page.getByRole('button', { name: 'Start session' }).waitFor();
+  await page.getByRole('button', { name: 'New session' }).first().waitFor();
   return page;
 }
 
@@ -83,20 +83,24 @@ const focused = () =>
     return `${active.getAttribute('role') ?? active.tagName.toLowerCase()}: ${name?.trim()}`;
   });
 
+/** Whether the focus is in the new-session dialog. */
+const inNewSessionDialog = () =>
+  current().evaluate(() => document.activeElement?.closest('.new-session-dialog') != null);
+
 /**
- * Sends newSession and waits until it has put the focus in the new-session form: commands
- * arrive in order, so by then the page has run every command sent before it.
+ * Sends newSession, waits until it has put the focus in the new-session dialog, and closes it:
+ * commands arrive in order, so by then the page has run every command sent before it.
  */
 async function handled(): Promise<void> {
   await current().evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   command({ command: 'newSession' });
-  await expect
-    .poll(() => current().evaluate(() => document.activeElement?.closest('.new-session') != null))
-    .toBe(true);
+  await expect.poll(inNewSessionDialog).toBe(true);
+  await current().keyboard.press('Escape');
+  await newSessionDialog(current()).waitFor({ state: 'detached' });
 }
 
 describe('the page runs each host command as its shortcut', () => {
-  it('newSession shows the sidebar and puts the focus in the new-session form', async () => {
+  it('newSession opens the new-session dialog with the focus in it, sidebar hidden or not', async () => {
     await open();
     await startSession();
     await current().getByRole('button', { name: 'Sessions sidebar', expanded: true }).click();
@@ -104,15 +108,17 @@ describe('the page runs each host command as its shortcut', () => {
     await composer().focus();
 
     command({ command: 'newSession' });
-    await current().getByRole('navigation', { name: 'Sessions' }).waitFor();
-    // The sidebar opens first, then its form takes the focus: a loaded machine needs more
-    // than the poll's default second.
-    await expect
-      .poll(
-        () => current().evaluate(() => document.activeElement?.closest('.new-session') != null),
-        { timeout: 10_000 },
-      )
-      .toBe(true);
+    await newSessionDialog(current()).waitFor();
+    // A loaded machine needs more than the poll's default second.
+    await expect.poll(inNewSessionDialog, { timeout: 10_000 }).toBe(true);
+    // Esc closes it, starts nothing, and gives the focus back.
+    await current().keyboard.press('Escape');
+    await newSessionDialog(current()).waitFor({ state: 'detached' });
+    // The sidebar is hidden, its tabs with it: count them in the page.
+    await expect(current().locator('[role=tab]').count()).resolves.toBe(1);
+    await expect(
+      composer().evaluate((element) => element === document.activeElement),
+    ).resolves.toBe(true);
   });
 
   it('agentSettings opens the agents’ settings in place of the session', async () => {

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { appPage } from '../helpers/app-page.js';
 import { launchChromium, startWebApp, type WebApp } from '../helpers/web-app.js';
 
 let app: WebApp;
@@ -90,7 +91,7 @@ describe('the page’s credentials', () => {
       const link = await app.newLink();
       const token = new URL(link).hash.replace('#token=', '');
       await page.goto(link);
-      await page.getByRole('button', { name: 'Start session' }).waitFor();
+      await page.getByRole('button', { name: 'New session' }).first().waitFor();
       // The link leaves the address at once; the page's key is in its tab's storage alone.
       expect(page.url()).toBe(`${app.origin}/`);
       const key = await page.evaluate(() => sessionStorage.getItem('airlock.pageKey'));
@@ -131,7 +132,7 @@ describe('the page’s credentials', () => {
     try {
       const page = await first.newPage();
       await page.goto(link);
-      await page.getByRole('button', { name: 'Start session' }).waitFor();
+      await page.getByRole('button', { name: 'New session' }).first().waitFor();
 
       const again = await second.newPage();
       await again.goto(link);
@@ -139,15 +140,10 @@ describe('the page’s credentials', () => {
       await refused.waitFor();
       await expect(refused.textContent()).resolves.toMatch(/already been used/);
       await expect(refused.textContent()).resolves.toMatch(/press Enter: it prints a new link/);
-      await expect(again.getByRole('button', { name: 'Start session' }).count()).resolves.toBe(0);
+      await expect(again.getByRole('button', { name: 'New session' }).count()).resolves.toBe(0);
 
       await page.reload();
-      await page.getByRole('button', { name: 'Start session' }).waitFor();
-      await page.getByRole('button', { name: 'Start session' }).click();
-      await page
-        .getByRole('status', { name: 'Session status' })
-        .filter({ hasText: 'Ready' })
-        .waitFor();
+      await appPage(() => page).startSession();
     } finally {
       await Promise.all([first.close(), second.close()]);
     }
@@ -162,7 +158,7 @@ describe('the page’s credentials', () => {
         socket.on('framesent', (frame) => sent.push(String(frame.payload))),
       );
       await page.goto(await app.newLink());
-      await page.getByRole('button', { name: 'Start session' }).waitFor();
+      await page.getByRole('button', { name: 'New session' }).first().waitFor();
       await page.getByRole('button', { name: /Agent settings/ }).click();
       await page.getByRole('button', { name: 'Test Demo Agent' }).click();
       await page

@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { appPage } from '../helpers/app-page.js';
+import { appPage, newSessionDialog } from '../helpers/app-page.js';
 import { useWebApp } from '../helpers/e2e.js';
 import { startWebApp } from '../helpers/web-app.js';
 
@@ -154,19 +154,25 @@ describe('a narrow window', () => {
     await composer().waitFor();
   });
 
-  it('shows the sidebar at first when no session is open, since sessions start there', async () => {
+  it('shows the welcome at first when no session is open, and starts one from it', async () => {
     const fresh = await startWebApp();
     try {
       await page().setViewportSize({ width: 400, height: 800 });
       await page().goto(fresh.url);
-      await page().getByRole('button', { name: 'Start session' }).waitFor();
+      const welcome = page().getByRole('main', { name: 'Start a session' });
+      await welcome.waitFor();
+      await expect(sidebar().count()).resolves.toBe(0);
       await expect(overflowing()).resolves.toEqual([]);
-      await page().getByRole('button', { name: 'Start session' }).click();
-      await sidebar().waitFor({ state: 'hidden' });
+      await welcome.getByRole('button', { name: 'New session' }).click();
+      const dialog = newSessionDialog(page());
+      await dialog.waitFor();
+      await expect(overflowing()).resolves.toEqual([]);
+      await dialog.getByRole('button', { name: 'Start session' }).click();
       await page()
         .getByRole('status', { name: 'Session status' })
         .filter({ hasText: 'Ready' })
         .waitFor();
+      await expect(sidebar().count()).resolves.toBe(0);
       await expect(overflowing()).resolves.toEqual([]);
     } finally {
       await page().goto('about:blank');

@@ -1,7 +1,7 @@
 /**
  * Quitting and reopening a session, in Chromium through the web host: a session with the demo
  * agent, the host stopped, a new host started on the same config folder, the offer to reopen it
- * taken with the keyboard, and its old transcript back in the tab; then the new-session form's
+ * taken with the keyboard, and its old transcript back in the tab; then the sidebar's
  * History lists it. In the light and the dark theme, checked with axe, with screenshots in
  * /tmp/airlock-shots/history/.
  */

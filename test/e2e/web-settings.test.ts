@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureSpec } from '../helpers/agents.js';
+import { appPage, offeredAgents } from '../helpers/app-page.js';
 import { useWebApp } from '../helpers/e2e.js';
 import { startWebApp, type WebApp } from '../helpers/web-app.js';
 
@@ -20,14 +21,8 @@ describe('a broken settings file', () => {
     await expect(alert.textContent()).resolves.toMatch(
       /settings\.json: agent_servers\.Broken\.command/,
     );
-    await expect(
-      page.getByRole('combobox', { name: 'Agent' }).locator('option').allTextContents(),
-    ).resolves.toEqual(['Demo Agent']);
-    await page.getByRole('button', { name: 'Start session' }).click();
-    await page
-      .getByRole('status', { name: 'Session status' })
-      .filter({ hasText: 'Ready' })
-      .waitFor();
+    await expect(offeredAgents(page)).resolves.toEqual(['Demo Agent']);
+    await appPage(() => page).startSession();
     await page.close();
   });
 });
@@ -45,8 +40,9 @@ describe('an agent that needs signing in', () => {
   it('lists the sign-in methods, explains the variable, and signs in', async () => {
     const page = await browser().newPage();
     await page.goto(authApp.url);
-    await page.getByRole('combobox', { name: 'Agent' }).selectOption('Needs Login');
-    await page.getByRole('button', { name: 'Start session' }).click();
+    const dialog = await appPage(() => page).openNewSession();
+    await dialog.getByRole('radio', { name: 'Needs Login', exact: true }).check();
+    await dialog.getByRole('button', { name: 'Start session' }).click();
     const panel = page.getByRole('region', { name: 'Authentication required' });
     await panel.waitFor();
     const methods = panel.getByRole('listitem').filter({ hasText: 'FOO API key' });

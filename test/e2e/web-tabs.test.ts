@@ -136,9 +136,13 @@ describe('closing a session', () => {
   it('asks first while a card waits: Esc keeps it, Enter closes it', async () => {
     await startSession();
     await waitingSession('/permission');
-    const close = page().getByRole('button', { name: 'Close session “/permission”' });
+    const close = page().getByRole('button', {
+      name: 'Close session “Ask for permission before a tool call”',
+    });
     await close.click();
-    const ask = page().getByRole('dialog', { name: 'Close “/permission”?' });
+    const ask = page().getByRole('dialog', {
+      name: 'Close “Ask for permission before a tool call”?',
+    });
     await ask.waitFor();
     await expect(ask.getAttribute('aria-describedby')).resolves.toBeTruthy();
     await expect(ask.textContent()).resolves.toContain(
@@ -150,7 +154,9 @@ describe('closing a session', () => {
     await page().keyboard.press('Escape');
     await ask.waitFor({ state: 'detached' });
     await expect(tabs().count()).resolves.toBe(2);
-    await expect(focused()).resolves.toBe('button: Close session “/permission”');
+    await expect(focused()).resolves.toBe(
+      'button: Close session “Ask for permission before a tool call”',
+    );
     await expect(
       permissionCard().getByRole('button', { name: 'Allow once' }).count(),
     ).resolves.toBe(1);
@@ -350,9 +356,12 @@ describe('the keyboard map', () => {
     await page().keyboard.press('Alt+PageUp');
     await tabs().nth(1).and(shownTab()).waitFor();
 
-    // New session: to the form that starts one.
+    // New session: the dialog that starts one, its agent chosen; Esc closes it.
     await page().keyboard.press('Alt+N');
-    await expect.poll(focused).toMatch(/^select: Agent/);
+    await expect.poll(focused).toBe('input: Demo Agent');
+    await page().keyboard.press('Escape');
+    await dialog().waitFor({ state: 'detached' });
+    await expect(tabs().count()).resolves.toBe(3);
 
     // The message box.
     await page().keyboard.press('Alt+M');

@@ -1,5 +1,42 @@
 /** The steps and places every end-to-end test of a session uses, on the page a test holds. */
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
+
+/** The new-session dialog of `page`. */
+export function newSessionDialog(page: Page): Locator {
+  return page.getByRole('dialog', { name: 'New session' });
+}
+
+/**
+ * Opens the new-session dialog once the app has loaded (or takes the one open): its New session
+ * button (the welcome's or the sidebar's "+") when one shows, else Alt+N.
+ */
+async function openNewSession(page: Page): Promise<Locator> {
+  await page.locator('#sidebar').waitFor({ state: 'attached' });
+  if ((await newSessionDialog(page).count()) > 0) {
+    return newSessionDialog(page);
+  }
+  const buttons = page.getByRole('button', { name: 'New session' });
+  if ((await buttons.count()) > 0) {
+    await buttons.first().click();
+  } else {
+    await page.keyboard.press('Alt+KeyN');
+  }
+  const dialog = newSessionDialog(page);
+  await dialog.waitFor();
+  return dialog;
+}
+
+/** The agents the new-session dialog offers, in its order; the dialog is closed again after. */
+export async function offeredAgents(page: Page): Promise<string[]> {
+  const dialog = await openNewSession(page);
+  const names = await dialog
+    .getByRole('group', { name: 'Agent' })
+    .getByRole('radio')
+    .evaluateAll((radios) => radios.map((radio) => (radio as HTMLInputElement).value));
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+  return names;
+}
 
 /**
  * Locators and steps bound to the page `current()` returns (tests open a fresh page for each
@@ -20,16 +57,29 @@ export function appPage(current: () => Page) {
         .last()
         .filter({ hasText: text })
         .waitFor(),
-    /** Starts a session and waits until it is the one shown, and ready. */
-    async startSession(): Promise<void> {
+    /**
+     * Opens the new-session dialog and waits for it: from the welcome or the sidebar's "+" when
+     * one shows, else (a narrow window's hidden sidebar) with its shortcut. Returns the dialog.
+     */
+    openNewSession: () => openNewSession(current()),
+    /**
+     * Starts a session and waits until it is the one shown, and ready. `agent`: the agent to
+     * pick (the dialog's choice when not given).
+     */
+    async startSession(agent?: string): Promise<void> {
       const page = current();
-      await page.getByRole('button', { name: 'Start session' }).waitFor();
-      const before = await page.getByRole('tab').count();
-      await page.getByRole('button', { name: 'Start session' }).click();
-      await page
-        .getByRole('tab', { selected: true })
-        .and(page.getByRole('tab').nth(before))
-        .waitFor();
+      const dialog = await openNewSession(page);
+      if (agent !== undefined) {
+        await dialog.getByRole('radio', { name: agent, exact: true }).check();
+      }
+      // Tabs are counted in the page: a narrow window's sidebar, and its tabs, may be hidden.
+      const tabs = page.locator('[role=tab]');
+      const before = await tabs.count();
+      await dialog.getByRole('button', { name: 'Start session' }).click();
+      await tabs
+        .nth(before)
+        .and(page.locator('[role=tab][aria-selected=true]'))
+        .waitFor({ state: 'attached' });
       await status().filter({ hasText: 'Ready' }).waitFor();
     },
     /** Types a message and sends it with Enter. */

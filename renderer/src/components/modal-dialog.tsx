@@ -15,6 +15,11 @@ type Props = {
   className?: string;
   /** Asked to close: Esc, or the owner's own buttons. */
   onClose(): void;
+  /**
+   * Asked as the dialog goes whether the focus goes back where it was; when not, nothing keeps
+   * it (the owner shows something new that takes it). Back, when not given.
+   */
+  returnFocus?: () => boolean;
   children: ReactNode;
 };
 
@@ -22,8 +27,17 @@ const FOCUSABLE =
   'button:not(:disabled), input:not(:disabled):not([type=hidden]), select:not(:disabled), textarea:not(:disabled), a[href], [tabindex]:not([tabindex="-1"])';
 
 /** The dialog; the element marked `data-autofocus` takes focus first, else the first control. */
-export function ModalDialog({ title, description, className, onClose, children }: Props) {
+export function ModalDialog({
+  title,
+  description,
+  className,
+  onClose,
+  returnFocus,
+  children,
+}: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
+  const latestReturnFocus = useRef(returnFocus);
+  latestReturnFocus.current = returnFocus;
   const titleId = useId();
   const descriptionId = useId();
 
@@ -40,8 +54,13 @@ export function ModalDialog({ title, description, className, onClose, children }
     )?.focus();
     return () => {
       element.close();
-      // Back where the user was, if that is still there (the owner moves it otherwise).
-      if (opener?.isConnected) {
+      if (latestReturnFocus.current?.() === false) {
+        // The browser puts it back on closing a modal dialog: nothing keeps it instead.
+        if (document.activeElement instanceof HTMLElement) {
+          document.activeElement.blur();
+        }
+      } else if (opener?.isConnected) {
+        // Back where the user was, if that is still there (the owner moves it otherwise).
         opener.focus();
       }
     };

@@ -1,6 +1,6 @@
 /**
- * The new-session form's History: the chosen agent's earlier sessions in the chosen folder
- * (`session/list`), newest first, each with its title, when it was last active, and Reopen. It
+ * The sidebar's History: the earlier sessions (`session/list`) of the shown session's agent in
+ * its folder (with no session shown, of the agent and folder last chosen), newest first, each with its title, when it was last active, and Reopen. It
  * is read when the user opens it (listing may start the agent), and says so plainly when the
  * agent keeps no history or cannot reopen one.
  */

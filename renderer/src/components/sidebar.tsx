@@ -62,15 +62,14 @@ export type Sidebar = {
 };
 
 /**
- * The sidebar's state. `empty`: no session is open; a narrow window then shows the sidebar
- * until the user hides it, since that is where a session starts.
+ * The sidebar's state. A narrow window starts with it hidden: sessions start from the welcome
+ * in the session's place, or from the New session shortcut.
  */
-export function useSidebar(empty: boolean): Sidebar {
+export function useSidebar(): Sidebar {
   const narrow = useSyncExternalStore(subscribeNarrow, isNarrow);
   const [wide, setWide] = useState(storedExpanded);
-  // Undecided until the user shows or hides it.
-  const [overlay, setOverlay] = useState<boolean | undefined>();
-  const expanded = narrow ? (overlay ?? empty) : wide;
+  const [overlay, setOverlay] = useState(false);
+  const expanded = narrow ? overlay : wide;
   const setExpanded = useCallback(
     (value: boolean) => {
       if (narrow) {
