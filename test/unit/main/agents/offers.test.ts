@@ -48,6 +48,12 @@ describe('sessionOffers', () => {
       'Takes MCP servers on this computer only, none over HTTP',
       'No sign-in to set up',
     ]);
+    // Only what a session cannot do is marked no; the rest are facts of what it gets.
+    expect(
+      sessionOffers({ capabilities: {}, elicitation: BOTH, authMethods: [] }).map(
+        (offer) => offer.available,
+      ),
+    ).toEqual([false, false, false, true, true, true, true, true, true]);
     expect(row({}, 'Cannot reopen')?.available).toBe(false);
     expect(row({}, 'Keeps no list')?.available).toBe(false);
     expect(row({}, 'Takes no images')?.available).toBe(false);

@@ -148,3 +148,27 @@ describe('on Windows', () => {
     expect(terminal.exit).toEqual({ exitCode: null, signal: 'SIGTERM' });
   });
 });
+
+describe('who stopped a command', () => {
+  it('is whoever asked first while it ran, and nobody once it had ended on its own', async () => {
+    const running = await Terminal.start({
+      command: process.execPath,
+      args: ['-e', 'setInterval(() => {}, 1000)'],
+      cwd: process.cwd(),
+      env: {},
+    });
+    await running.stop('user', 0);
+    await running.stop('agent', 0);
+    expect(running.stoppedBy).toBe('user');
+
+    const done = await Terminal.start({
+      command: process.execPath,
+      args: ['-e', ''],
+      cwd: process.cwd(),
+      env: {},
+    });
+    await done.exited;
+    await done.stop('user', 0);
+    expect(done.stoppedBy).toBeUndefined();
+  });
+});
