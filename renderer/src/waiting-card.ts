@@ -27,6 +27,20 @@ function cardControl(): HTMLElement | null {
 }
 
 /**
+ * Focuses the first control of the card waiting in the shown session, and brings it into view;
+ * whether there was one to focus.
+ */
+export function focusShownCard(): boolean {
+  const control = cardControl();
+  if (!control) {
+    return false;
+  }
+  control.focus({ preventScroll: true });
+  control.scrollIntoView({ block: 'nearest' });
+  return document.activeElement === control;
+}
+
+/**
  * Focuses the first control of the waiting card of session `key` once that session is shown and
  * its card can take it (React draws the session a moment after its tab is picked).
  * Gives up after about a second; while another session is shown, it does nothing.

@@ -104,9 +104,10 @@ describe('a permission card', () => {
     await expect(asking.textContent()).resolves.toContain('The agent asks to edit: Edit README.md');
     await expect(asking.locator('.tool-kind').textContent()).resolves.toBe('Edit');
     await dock().getByText('1 permission request waiting').waitFor();
-    // The transcript keeps its place in time: what is asked, and that it waits below.
+    // The transcript keeps its place in time: that something waits, and the way to it (the
+    // question itself shows once, on the stage).
     await expect(record('Edit README.md').textContent()).resolves.toBe(
-      'The agent asked to edit: Edit README.mdWaiting for your answer, below',
+      'A permission request is waiting for your answerGo to the request',
     );
 
     // Its tool call says it waits, and keeps what the card shows folded away meanwhile.

@@ -84,11 +84,11 @@ describe('the URL card', () => {
     await popup.getByRole('button', { name: 'Authorize' }).click();
     await popup.getByText('You authorized the demo agent').waitFor();
 
-    await record().getByText('Completed: the agent says the page is finished').waitFor();
+    await record().getByText('The agent marked this step done').waitFor();
     await transcript().getByText('The Demo Service is connected.').waitFor();
     await expect(card().count()).resolves.toBe(0);
     await expect(dock().getByRole('status').first().textContent()).resolves.toContain(
-      'is done: the agent says it is finished',
+      'The agent marked this step done.',
     );
     await turnEnded('Done');
   });

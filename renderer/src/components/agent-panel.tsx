@@ -24,12 +24,21 @@ import { useShortcuts } from '../use-shortcuts';
 export type SignInHost = { secretStorage: SecretStorageView; settingsPath: string };
 
 /**
- * The agent log: a button that shows, below the session's header, the log file's path and its
- * last part. Esc, the button again, the close button or a click elsewhere hides it, and the
- * focus goes back to the button. Its shortcut (Alt+L) and the desktop menu's Show Agent Log
+ * The agent log: a button that shows, below the session's header, the command that launched the
+ * agent, the log file's path and its last part. Esc, the button again, the close button or a
+ * click elsewhere hides it, and the focus goes back to the button. Its shortcut (Alt+L) and the desktop menu's Show Agent Log
  * open it too, for the session shown: with none shown, this is not drawn and they do nothing.
  */
-export function AgentLog({ api, agentName }: { api: AirlockApi; agentName: string }) {
+export function AgentLog({
+  api,
+  agentName,
+  commandLine,
+}: {
+  api: AirlockApi;
+  agentName: string;
+  /** The command that launched the agent, once it runs. */
+  commandLine?: string;
+}) {
   const [open, setOpen] = useState(false);
   const [log, setLog] = useState<{ path: string; text: string } | { error: string } | undefined>();
   const id = useId();
@@ -113,6 +122,11 @@ export function AgentLog({ api, agentName }: { api: AirlockApi; agentName: strin
               ×
             </button>
           </div>
+          {commandLine !== undefined ? (
+            <p className="agent-log-path">
+              Launched with <code>{commandLine}</code>
+            </p>
+          ) : null}
           {log === undefined ? null : 'error' in log ? (
             <p role="alert">{log.error}</p>
           ) : (

@@ -3,7 +3,8 @@
  * a list, files of the folder attached by an `@` mention completed the same way, images pasted,
  * dropped or picked when the agent takes them, the messages sent before one arrow key away, a
  * draft kept per tab, and the one action that fits the session's state (Send, Cancel the turn,
- * or Stop a start that hangs).
+ * or Stop a start that hangs). While a card waits on the stage, it steps aside to one line. A
+ * session that has just started gives it the focus, unless the user has put it somewhere.
  */
 import {
   useEffect,
@@ -53,7 +54,12 @@ type Props = {
   onCancel(): void;
   /** A message was sent: the transcript goes to its end to show the reply. */
   onSent(): void;
+  /** Whether a card waits on the stage: the message box keeps one line meanwhile. */
+  compact?: boolean;
 };
+
+/** Where a session is started from: focus there (or nowhere) moves on to the new session. */
+const START_CONTROLS = '.new-session, [data-starts-session], [aria-label="New session"]';
 
 /** The composer. */
 export function Composer({
@@ -66,6 +72,7 @@ export function Composer({
   onError,
   onCancel,
   onSent,
+  compact = false,
 }: Props) {
   const key = session.key;
   const [draft, setDraftState] = useState(() => composerDrafts.get(key));
@@ -98,6 +105,21 @@ export function Composer({
       input.setSelectionRange(position, position);
     }
   });
+
+  // The session is ready to take a message: from starting (a new session, a restart), or drawn
+  // ready and empty. The focus moves only when it is nowhere or on the control that started it.
+  const lastStatus = useRef<SessionSummary['status'] | undefined>(undefined);
+  useEffect(() => {
+    const before = lastStatus.current;
+    lastStatus.current = session.status;
+    const started =
+      session.status === 'ready' &&
+      (before === 'starting' || (before === undefined && rowsNow.current.length === 0));
+    const active = document.activeElement;
+    if (started && (!active || active === document.body || active.closest(START_CONTROLS))) {
+      inputRef.current?.focus();
+    }
+  }, [session.status, inputRef]);
 
   const acceptsImages = session.promptCapabilities?.image === true;
   const attachments = useAttachments(key, { name: session.agentName, acceptsImages }, onError);
@@ -247,12 +269,18 @@ export function Composer({
 
   const placeholder = disconnected
     ? 'Not connected to Airlock'
-    : session.status === 'ready'
-      ? 'Message the agent (Enter to send, Shift+Enter for a new line, / for commands, @ for files)'
-      : statusText;
+    : compact
+      ? 'Message the agent (the question above waits for your answer)'
+      : session.status === 'ready'
+        ? 'Message the agent (Enter to send, Shift+Enter for a new line, / for commands, @ for files)'
+        : statusText;
 
   return (
-    <div className="composer-area" onDragOver={attachments.onDragOver} onDrop={attachments.onDrop}>
+    <div
+      className={`composer-area${compact ? ' compact' : ''}`}
+      onDragOver={attachments.onDragOver}
+      onDrop={attachments.onDrop}
+    >
       {open && commands.length > 0 ? (
         <ul id={listId} role="listbox" aria-label="Commands" className="command-list">
           {commands.map((command, index) => (
@@ -313,7 +341,7 @@ export function Composer({
           aria-activedescendant={open ? optionId(activeIndex) : undefined}
           placeholder={placeholder}
           value={draft}
-          rows={3}
+          rows={compact ? 1 : 3}
           onChange={(event) => {
             history.current = undefined;
             setDraft(event.target.value);
@@ -350,25 +378,6 @@ export function Composer({
           )}
         </div>
       </form>
-      {session.commands.length > 0 ? (
-        <div className="commands" role="group" aria-label="Agent commands">
-          {session.commands.map((command) => (
-            <button
-              key={command.name}
-              type="button"
-              className="command"
-              title={command.description}
-              onClick={() => {
-                const text = `/${command.name}${command.hint ? ' ' : ''}`;
-                setDraft(text);
-                focusAt(text.length);
-              }}
-            >
-              /{command.name}
-            </button>
-          ))}
-        </div>
-      ) : null}
     </div>
   );
 }

@@ -1,14 +1,20 @@
 /**
  * The dock between the transcript and the composer, where the cards that wait on the user wait:
- * permission requests, forms and URLs to open.
+ * permission requests, forms and URLs to open. While one waits, the dock is the session's stage:
+ * it takes the pane (the transcript keeps a strip, the message box one line), the card's head
+ * stays in view at its top and its answers at its foot while the rest scrolls between them.
  *
  * The transcript is virtualised, so a card drawn in it could unmount mid-answer; the dock is
  * not. It shows one card at a time, oldest first, with how many wait. A card that appears takes
  * focus (its first field or choice), unless the user is typing elsewhere or moving between tabs;
- * when the last card goes while focus was on it, focus returns to the composer. Esc on a form or
- * URL card ends that card; on a permission card it cancels the turn, which answers every
- * pending permission `cancelled`.
+ * when the last card goes while focus was on it, focus returns where it was before the card took
+ * it (the composer when that is gone). Esc on a form or URL card ends that card; on a permission
+ * card it cancels the turn, which answers every pending permission `cancelled`.
+ *
+ * Why a card went away without the user's answer shows as a notice: good news fades on its own
+ * after a few seconds (read out by the status region first); anything else stays until dismissed.
  */
+import { CircleCheck, TriangleAlert } from 'lucide-react';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import type {
   AirlockApi,
@@ -23,7 +29,7 @@ import {
   type UrlDone,
   type UrlElicitationRow,
 } from '../state/transcript';
-import { askerName } from './card-head';
+import { askerName, CardPosition } from './card-head';
 import { ElicitationCard, type ElicitationRow } from './elicitation-card';
 import { PermissionCard, permissionSubject, type PermissionRow } from './permission-card';
 import { UrlCard } from './url-card';
@@ -44,17 +50,26 @@ const ENDED_NOTICE: Record<CardEnd, string> = {
 };
 
 // How a URL card's wait for the page ended without the user's word, as the dock's notice says.
+// The agent's word that a page is done says nothing of what the user did there.
 const URL_GONE: Partial<Record<UrlDone, string>> = {
-  completed: 'is done: the agent says it is finished.',
   agent_exited: 'stopped waiting: the agent exited.',
   tab_closed: 'stopped waiting: the tab was closed.',
 };
 
+/** A notice of the dock: good news fades on its own, a warning stays until dismissed. */
+type Notice = { text: string; tone: 'success' | 'warning' };
+
+/** How long good news stays before it fades, in milliseconds. */
+export const SUCCESS_NOTICE_MS = 5000;
+
 /** Why a card the user was looking at went away without their answer, if it did. */
-function goneNotice(row: CardRow): string | undefined {
+function goneNotice(row: CardRow): Notice | undefined {
+  const warning = (text: string): Notice => ({ text, tone: 'warning' });
   if (row.kind === 'permission') {
     return row.ended
-      ? `The permission request “${permissionSubject(row).title}” ${ENDED_NOTICE[row.ended]}`
+      ? warning(
+          `The permission request “${permissionSubject(row).title}” ${ENDED_NOTICE[row.ended]}`,
+        )
       : undefined;
   }
   if (
@@ -62,11 +77,14 @@ function goneNotice(row: CardRow): string | undefined {
     row.done !== undefined &&
     row.resolved?.action === 'accept'
   ) {
+    if (row.done === 'completed') {
+      return { text: 'The agent marked this step done.', tone: 'success' };
+    }
     const why = URL_GONE[row.done];
-    return why ? `The page ${askerName(row.agent)} asked you to visit ${why}` : undefined;
+    return why ? warning(`The page ${askerName(row.agent)} asked you to visit ${why}`) : undefined;
   }
   return row.resolved?.ended
-    ? `The question from ${askerName(row.agent)} ${ENDED_NOTICE[row.resolved.ended]}`
+    ? warning(`The question from ${askerName(row.agent)} ${ENDED_NOTICE[row.resolved.ended]}`)
     : undefined;
 }
 
@@ -179,7 +197,41 @@ export function ElicitationDock({
   const shown = open[0];
   const shownKey = shown === undefined ? undefined : dockKey(shown);
   const last = useRef<string | undefined>(undefined);
-  const [notice, setNotice] = useState<string | undefined>();
+  const [notice, setNotice] = useState<Notice | undefined>();
+  /** Where the focus was before the shown card took it: it goes back there when cards end. */
+  const returnTo = useRef<HTMLElement | null>(null);
+
+  // Good news fades on its own; a warning waits for Dismiss.
+  useEffect(() => {
+    if (notice?.tone !== 'success') {
+      return undefined;
+    }
+    const timer = setTimeout(() => setNotice(undefined), SUCCESS_NOTICE_MS);
+    return () => clearTimeout(timer);
+  }, [notice]);
+
+  // The head and the answers stick to the stage's edges: a field scrolled into view (the first
+  // wrong one, say) stops between them, never under either.
+  useLayoutEffect(() => {
+    const stage = container.current;
+    if (!stage || shownKey === undefined) {
+      return undefined;
+    }
+    const measure = () => {
+      const head = stage.querySelector('.card-head, .permission-head');
+      const foot = stage.querySelector('.card-actions, .permission-answer');
+      stage.style.scrollPaddingTop = `${head?.getBoundingClientRect().height ?? 0}px`;
+      stage.style.scrollPaddingBottom = `${(foot?.getBoundingClientRect().height ?? 0) + 8}px`;
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    for (const part of stage.querySelectorAll(
+      '.card-head, .permission-head, .card-actions, .permission-answer',
+    )) {
+      observer.observe(part);
+    }
+    return () => observer.disconnect();
+  }, [shownKey]);
 
   useEffect(() => {
     for (const row of ended) {
@@ -203,8 +255,18 @@ export function ElicitationDock({
       }
     }
     if (shownKey === undefined) {
-      if (before !== undefined && (document.activeElement ?? document.body) === document.body) {
-        composer.current?.focus();
+      const active = document.activeElement ?? document.body;
+      if (
+        before !== undefined &&
+        (active === document.body || container.current?.contains(active))
+      ) {
+        const back = returnTo.current;
+        returnTo.current = null;
+        // Back where the user was, when that is still in the page and can take it.
+        back?.focus({ preventScroll: true });
+        if (document.activeElement !== back || back === null) {
+          composer.current?.focus();
+        }
       }
       return;
     }
@@ -213,6 +275,14 @@ export function ElicitationDock({
     }
     presented.add(shownKey);
     if (!busyElsewhere(container.current)) {
+      const active = document.activeElement;
+      if (
+        active instanceof HTMLElement &&
+        active !== document.body &&
+        !container.current?.contains(active)
+      ) {
+        returnTo.current = active;
+      }
       focusFirst(container.current);
     }
     // Only a change of card moves focus; `ended` is read for the card that just left.
@@ -224,21 +294,39 @@ export function ElicitationDock({
     }
     const index = transcript?.tools.get(row.toolCallId);
     const tool = index === undefined ? undefined : transcript?.rows[index];
-    return tool?.kind === 'tool' ? (tool.fields.title ?? row.toolCallId) : row.toolCallId;
+    // Never the raw id: a tool call the transcript does not know goes unsaid.
+    return tool?.kind === 'tool' ? tool.fields.title : undefined;
   };
+  const position =
+    shown === undefined
+      ? undefined
+      : open.length > 1
+        ? `1 of ${open.length} waiting`
+        : ONE_WAITING[shown.kind];
 
   return (
     <section
       ref={container}
-      className={`dock${shown ? ' has-card' : ''}${notice ? ' has-notice' : ''}`}
+      className={`dock${shown ? ' has-card stage' : ''}${notice ? ' has-notice' : ''}`}
       // Named (a landmark) only when it holds something; the status inside is always there, so
       // a notice that appears is announced.
       aria-label={shown || notice ? 'Questions from the agent' : undefined}
     >
-      <div className="dock-notice" role="status">
+      <div
+        className={`dock-notice${notice ? ` notice-${notice.tone}` : ''}`}
+        role="status"
+        style={
+          notice?.tone === 'success' ? { animationDuration: `${SUCCESS_NOTICE_MS}ms` } : undefined
+        }
+      >
         {notice ? (
           <>
-            <span>{notice}</span>
+            {notice.tone === 'success' ? (
+              <CircleCheck className="notice-icon" size={16} aria-hidden="true" />
+            ) : (
+              <TriangleAlert className="notice-icon" size={16} aria-hidden="true" />
+            )}
+            <span>{notice.text}</span>
             <button type="button" onClick={() => setNotice(undefined)}>
               Dismiss
             </button>
@@ -246,10 +334,7 @@ export function ElicitationDock({
         ) : null}
       </div>
       {shown ? (
-        <>
-          <p className="dock-count">
-            {open.length > 1 ? `1 of ${open.length} waiting` : ONE_WAITING[shown.kind]}
-          </p>
+        <CardPosition.Provider value={position}>
           {shown.kind === 'permission' ? (
             <PermissionCard key={shown.promptKey} row={shown} respond={respondPermission} />
           ) : shown.kind === 'url_elicitation' ? (
@@ -272,7 +357,7 @@ export function ElicitationDock({
               toolTitle={toolTitle(shown)}
             />
           )}
-        </>
+        </CardPosition.Provider>
       ) : null}
     </section>
   );

@@ -1,13 +1,15 @@
 /**
  * An elicitation as a compact transcript row: the question where it was asked, and once it has
- * ended, how: accepted with the values sent, declined, cancelled, or closed and why. The open
- * card itself is in the dock above the composer, where the list cannot unmount it.
+ * ended, how: accepted with the values sent, declined, cancelled, or closed and why. While it
+ * waits, the row says only that, with a way to the card: the card itself is on the stage (the
+ * dock), where the list cannot unmount it, and the question is not shown twice.
  */
 import type { CardEnd, ElicitationAction } from '../../../preload/contract';
 import { answerLines } from '../forms/answer-text';
 import { AgentQuote } from './agent-words';
 import { askerName } from './card-head';
 import type { ElicitationRow } from './elicitation-card';
+import { WaitingLine } from './waiting-row';
 
 const ENDED: Record<CardEnd, string> = {
   withdrawn: 'Withdrawn by the agent',
@@ -27,8 +29,13 @@ function outcomeText(resolved: NonNullable<ElicitationRow['resolved']>): string 
   return resolved.ended ? ENDED[resolved.ended] : ANSWERED[resolved.action];
 }
 
-function Outcome({ row }: { row: ElicitationRow }) {
-  const resolved = row.resolved!;
+function Outcome({
+  row,
+  resolved,
+}: {
+  row: ElicitationRow;
+  resolved: NonNullable<ElicitationRow['resolved']>;
+}) {
   const state = resolved.ended ? 'ended' : resolved.action;
   if (resolved.action !== 'accept' || resolved.ended) {
     return <p className={`elicitation-outcome outcome-${state}`}>{outcomeText(resolved)}</p>;
@@ -54,6 +61,20 @@ function Outcome({ row }: { row: ElicitationRow }) {
 /** The transcript row of an elicitation. */
 export function ElicitationRowView({ row }: { row: ElicitationRow }) {
   const title = row.form.title;
+  if (!row.resolved) {
+    return (
+      <div
+        className="elicitation-row open"
+        role="group"
+        aria-label={`Question from ${askerName(row.agent)}`}
+      >
+        <WaitingLine
+          text={`${askerName(row.agent)} asks a question. Waiting for your answer`}
+          go="Go to the question"
+        />
+      </div>
+    );
+  }
   return (
     <div
       className={`elicitation-row${row.resolved ? '' : ' open'}`}
@@ -71,11 +92,7 @@ export function ElicitationRowView({ row }: { row: ElicitationRow }) {
         ) : null}
       </p>
       <p className="card-message">{row.message}</p>
-      {row.resolved ? (
-        <Outcome row={row} />
-      ) : (
-        <p className="elicitation-outcome outcome-waiting">Waiting for your answer, below</p>
-      )}
+      <Outcome row={row} resolved={row.resolved} />
     </div>
   );
 }

@@ -15,6 +15,7 @@ import type {
 } from '../../../preload/contract';
 import type { Row } from '../state/transcript';
 import { AgentQuote } from './agent-words';
+import { CardCount } from './card-head';
 import {
   CommandView,
   LocationsView,
@@ -103,6 +104,7 @@ export function PermissionCard({
       <header className="permission-head">
         <span className="permission-badge">Permission needed</span>
         <span className="tool-kind">{TOOL_KIND_LABEL[kind]}</span>
+        <CardCount />
       </header>
       <p className="permission-ask">
         {`The agent asks ${ASKS[kind]}: `}

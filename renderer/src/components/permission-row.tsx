@@ -1,11 +1,13 @@
 /**
  * A permission request as a compact transcript row: what was asked, where it was asked, and
- * once it has ended, how: allowed once or always, rejected, or cancelled and by whom. The open
- * card itself is in the dock above the composer, where the list cannot unmount it.
+ * once it has ended, how: allowed once or always, rejected, or cancelled and by whom. While it
+ * waits, the row says only that, with a way to the card on the stage (the dock), where the list
+ * cannot unmount it.
  */
 import type { CardEnd, PermissionOptionView } from '../../../preload/contract';
 import { AgentQuote } from './agent-words';
 import { ASKS, permissionSubject, type PermissionRow } from './permission-card';
+import { WaitingLine } from './waiting-row';
 
 const CHOSEN: Record<PermissionOptionView['kind'], string> = {
   allow_once: 'Allowed once',
@@ -26,7 +28,7 @@ const ENDED: Record<CardEnd, string> = {
 export function permissionOutcome(row: PermissionRow): { text: string; tone: string } {
   const outcome = row.outcome;
   if (outcome === undefined) {
-    return { text: 'Waiting for your answer, below', tone: 'waiting' };
+    return { text: 'Waiting for your answer', tone: 'waiting' };
   }
   if (outcome.outcome === 'cancelled') {
     return { text: row.ended ? ENDED[row.ended] : 'Cancelled by you', tone: 'ended' };
@@ -45,6 +47,20 @@ export function permissionOutcome(row: PermissionRow): { text: string; tone: str
 export function PermissionRowView({ row }: { row: PermissionRow }) {
   const { title, kind } = permissionSubject(row);
   const { text, tone } = permissionOutcome(row);
+  if (tone === 'waiting') {
+    return (
+      <div
+        className="permission-row permission-row-waiting"
+        role="group"
+        aria-label={`Permission asked: ${title}`}
+      >
+        <WaitingLine
+          text="A permission request is waiting for your answer"
+          go="Go to the request"
+        />
+      </div>
+    );
+  }
   return (
     <div
       className={`permission-row permission-row-${tone}`}

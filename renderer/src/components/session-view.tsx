@@ -1,6 +1,8 @@
 /**
  * One session: who the agent is, its transcript, the dock of questions waiting on the user, and
- * the composer. Esc cancels a running turn (Esc on a question cancels only the question).
+ * the composer. While a question waits, the dock is the stage: it takes the pane, the transcript
+ * keeps a strip and the message box one line. Esc cancels a running turn (Esc on a question
+ * cancels only the question).
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
@@ -17,6 +19,8 @@ import { Composer } from './composer';
 import { ElicitationDock, dockCards } from './elicitation-dock';
 import { MessageText, messageText } from './message-copy';
 import { RowView, WaitingToolCalls } from './rows';
+import { EmptySession, SessionEmpty } from './session-empty';
+import './stage.css';
 import { StopTerminal } from './terminal-view';
 
 type Props = {
@@ -74,6 +78,7 @@ const ROW_ESTIMATE_PX = 300;
 // session view renders once a frame while a reply streams in.
 const rowKey = (_index: number, row: Row) => row.id;
 const rowContent = (_index: number, row: Row) => <RowView row={row} />;
+const LIST_PARTS = { EmptyPlaceholder: SessionEmpty };
 
 /** Whether a scroller shows the end of its content (to within a pixel of rounding). */
 function atBottom(element: HTMLElement): boolean {
@@ -109,8 +114,10 @@ export function SessionView({
   // Tool rows re-render only when the set of tool calls waiting on a card changes. A URL card
   // the user has answered waits for the page, not for an answer: its tool call is not marked.
   // (A permission's tool call says it waits by its own fields.)
+  const openCards = dockCards(transcript).open;
+  const staged = openCards.length > 0;
   const waitingList = JSON.stringify(
-    dockCards(transcript).open.flatMap((row) =>
+    openCards.flatMap((row) =>
       row.kind === 'permission' || row.toolCallId === undefined || row.resolved
         ? []
         : [row.toolCallId],
@@ -245,7 +252,7 @@ export function SessionView({
   return (
     <main
       id={SESSION_PANEL_ID}
-      className="session"
+      className={`session${staged ? ' staged' : ''}`}
       aria-label={`Session with ${agentLabel(session)}`}
     >
       <header className="session-header">
@@ -253,7 +260,6 @@ export function SessionView({
           <h2>{tabLabel(session)}</h2>
           <p className="session-meta">
             <span aria-label="Agent">{agentLabel(session)}</span>
-            {session.agent ? <span title="Launched with">{session.agent.commandLine}</span> : null}
             <span aria-label="Working folder">{session.cwd}</span>
           </p>
         </div>
@@ -318,7 +324,11 @@ export function SessionView({
                 : ''}
             </span>
           ) : null}
-          <AgentLog api={api} agentName={session.agentName} />
+          <AgentLog
+            api={api}
+            agentName={session.agentName}
+            commandLine={session.agent?.commandLine}
+          />
           <span
             className={`status status-${disconnected ? 'disconnected' : session.status}`}
             role="status"
@@ -385,23 +395,26 @@ export function SessionView({
           }
         }}
       >
-        <WaitingToolCalls.Provider value={waitingTools}>
-          <MessageText.Provider value={messageOf}>
-            <StopTerminal.Provider value={disconnected ? undefined : stopTerminal}>
-              <Virtuoso
-                ref={list}
-                scrollerRef={scrollerRef}
-                data={rows}
-                computeItemKey={rowKey}
-                totalListHeightChanged={follow}
-                initialTopMostItemIndex={rows.length > 0 ? rows.length - 1 : 0}
-                increaseViewportBy={{ top: 400, bottom: 400 }}
-                defaultItemHeight={ROW_ESTIMATE_PX}
-                itemContent={rowContent}
-              />
-            </StopTerminal.Provider>
-          </MessageText.Provider>
-        </WaitingToolCalls.Provider>
+        <EmptySession.Provider value={session}>
+          <WaitingToolCalls.Provider value={waitingTools}>
+            <MessageText.Provider value={messageOf}>
+              <StopTerminal.Provider value={disconnected ? undefined : stopTerminal}>
+                <Virtuoso
+                  ref={list}
+                  scrollerRef={scrollerRef}
+                  data={rows}
+                  computeItemKey={rowKey}
+                  totalListHeightChanged={follow}
+                  initialTopMostItemIndex={rows.length > 0 ? rows.length - 1 : 0}
+                  increaseViewportBy={{ top: 400, bottom: 400 }}
+                  defaultItemHeight={ROW_ESTIMATE_PX}
+                  itemContent={rowContent}
+                  components={LIST_PARTS}
+                />
+              </StopTerminal.Provider>
+            </MessageText.Provider>
+          </WaitingToolCalls.Provider>
+        </EmptySession.Provider>
       </div>
 
       <ElicitationDock
@@ -430,6 +443,7 @@ export function SessionView({
         onError={setError}
         onCancel={cancel}
         onSent={followReply}
+        compact={staged}
       />
     </main>
   );

@@ -1,12 +1,14 @@
 /**
  * A URL elicitation as a compact transcript row: who asked to open which URL (in full, never a
  * link), and how it went: declined, cancelled, waiting for the page, completed, or closed and why.
- * The open card itself is in the dock above the composer.
+ * While it waits for the user's answer the row says only that, with a way to the card on the
+ * stage (the dock above the composer).
  */
 import type { CardEnd } from '../../../preload/contract';
 import type { UrlDone, UrlElicitationRow } from '../state/transcript';
 import { askerName } from './card-head';
 import { shownHost, UrlText } from './url-card';
+import { WaitingLine } from './waiting-row';
 
 const ENDED: Record<CardEnd, string> = {
   withdrawn: 'Withdrawn by the agent',
@@ -16,7 +18,7 @@ const ENDED: Record<CardEnd, string> = {
 };
 
 const DONE: Record<UrlDone, string> = {
-  completed: 'Completed: the agent says the page is finished',
+  completed: 'The agent marked this step done',
   done: 'Done: you said you finished on the page',
   dismissed: 'Dismissed: you stopped waiting for the page',
   agent_exited: 'Closed while waiting for the page: the agent exited',
@@ -27,7 +29,7 @@ const DONE: Record<UrlDone, string> = {
 function outcome(row: UrlElicitationRow): [text: string, state: string] {
   const { resolved, done } = row;
   if (!resolved) {
-    return ['Waiting for your answer, below', 'waiting'];
+    return ['Waiting for your answer', 'waiting'];
   }
   if (resolved.action === 'accept') {
     if (done === undefined) {
@@ -47,6 +49,20 @@ function outcome(row: UrlElicitationRow): [text: string, state: string] {
 /** The transcript row of a URL elicitation. */
 export function UrlElicitationRowView({ row }: { row: UrlElicitationRow }) {
   const [text, state] = outcome(row);
+  if (!row.resolved) {
+    return (
+      <div
+        className="elicitation-row url-row open"
+        role="group"
+        aria-label={`Request from ${askerName(row.agent)} to open a web page`}
+      >
+        <WaitingLine
+          text={`${askerName(row.agent)} asks you to open a web page. Waiting for your answer`}
+          go="Go to the request"
+        />
+      </div>
+    );
+  }
   return (
     <div
       className={`elicitation-row url-row${state === 'waiting' ? ' open' : ''}`}

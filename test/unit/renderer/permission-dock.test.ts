@@ -96,10 +96,11 @@ describe('the transcript record of a permission request', () => {
     expect(permissionOutcome(row)).toEqual({ text, tone: 'ended' });
   });
 
-  it('waits, saying where the card is, until it ends', () => {
+  it('waits, saying only that, with the way to the card, until it ends', () => {
     const html = renderToStaticMarkup(createElement(PermissionRowView, { row: recordAfter() }));
     expect(html).toContain('aria-label="Permission asked: Edit p1.md"');
-    expect(html).toContain('The agent asked to edit: ');
-    expect(html).toContain('Waiting for your answer, below');
+    expect(html).not.toContain('The agent asked to edit: ');
+    expect(html).toContain('A permission request is waiting for your answer');
+    expect(html).toContain('Go to the request');
   });
 });
