@@ -58,6 +58,17 @@ type Props = {
   compact?: boolean;
 };
 
+/** Sessions this page started, whose message box takes the focus once they are ready. */
+const startedHere = new Set<string>();
+
+/**
+ * Asks the message box of the session `key`, just started from this page, to take the focus as
+ * soon as the session is ready (if the user has not put it somewhere meanwhile).
+ */
+export function focusWhenReady(key: string): void {
+  startedHere.add(key);
+}
+
 /** Where a session is started from: focus there (or nowhere) moves on to the new session. */
 const START_CONTROLS = '.new-session, [data-starts-session], [aria-label="New session"]';
 
@@ -106,20 +117,21 @@ export function Composer({
     }
   });
 
-  // The session is ready to take a message: from starting (a new session, a restart), or drawn
-  // ready and empty. The focus moves only when it is nowhere or on the control that started it.
+  // The session is ready to take a message: one this page just started (it may be ready before
+  // its first drawing), or one seen starting (a restart). A tab merely shown again, or a page
+  // loaded again, leaves the focus where it is. The focus moves only when it is nowhere or on
+  // the control that started the session.
   const lastStatus = useRef<SessionSummary['status'] | undefined>(undefined);
   useEffect(() => {
     const before = lastStatus.current;
     lastStatus.current = session.status;
-    const started =
-      session.status === 'ready' &&
-      (before === 'starting' || (before === undefined && rowsNow.current.length === 0));
+    const ready = session.status === 'ready';
+    const started = (ready && startedHere.delete(key)) || (ready && before === 'starting');
     const active = document.activeElement;
     if (started && (!active || active === document.body || active.closest(START_CONTROLS))) {
       inputRef.current?.focus();
     }
-  }, [session.status, inputRef]);
+  }, [session.status, key, inputRef]);
 
   const acceptsImages = session.promptCapabilities?.image === true;
   const attachments = useAttachments(key, { name: session.agentName, acceptsImages }, onError);

@@ -13,6 +13,7 @@ import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } f
 import type { AgentEntry, AirlockApi } from '../../../preload/contract';
 import { initialChoice, keepChoice } from '../state/new-session-choice';
 import { folderName } from '../state/tabs';
+import { focusWhenReady } from './composer';
 import { ModalDialog } from './modal-dialog';
 import './new-session.css';
 
@@ -80,6 +81,7 @@ export function NewSessionDialog({
       // The new session takes the focus once it is shown and ready, not the button that opened
       // this dialog.
       started.current = true;
+      focusWhenReady(key);
       onCreated(key);
     } catch (failure) {
       setError((failure as Error).message);

@@ -165,7 +165,8 @@ describe('the kept tabs, told only of summary changes', () => {
         agentName: DEMO,
         cwd: dir,
         acpSessionId: expect.stringMatching(/^demo_/),
-        title: '/long 2000',
+        // A first prompt that runs a slash command names the tab by the command's description.
+        title: 'Stream N kilobytes of text',
         lastActivity: expect.any(Number),
       },
     ]);
