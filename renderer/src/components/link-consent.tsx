@@ -31,7 +31,7 @@ import {
   type UrlElicitationView,
 } from '../../../preload/contract';
 import { CopyButton } from './copy-button';
-import { isDangerous, shownSite, UrlAnalysisBox, UrlHeadline } from './url-analysis-view';
+import { isDangerous, OpenAnyway, UrlAnalysisBox, UrlHeadline } from './url-analysis-view';
 
 /** Asks for consent to open a link: its address, its text, and the element to refocus after. */
 export type AskToOpenLink = (href: string, label: string, from: HTMLElement | null) => void;
@@ -74,9 +74,6 @@ export function LinkConsentProvider({ api, opener, children }: Props) {
   const lastId = useRef(0);
   const dialog = useRef<HTMLDialogElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
-  const confirm = useRef<HTMLDivElement>(null);
-  const openAnyway = useRef<HTMLButtonElement>(null);
-  const [confirming, setConfirming] = useState(false);
   const headingId = useId();
   const headlineId = useId();
   const open = asked !== undefined;
@@ -86,7 +83,6 @@ export function LinkConsentProvider({ api, opener, children }: Props) {
       const id = ++lastId.current;
       setAsked({ id, href, label, from });
       setBusy(false);
-      setConfirming(false);
       // An address longer than the ceiling is refused as too long all the same.
       api.invoke('link:analyse', { url: href.slice(0, LINK_TEXT_CEILING) }).then(
         (verdict) =>
@@ -115,24 +111,10 @@ export function LinkConsentProvider({ api, opener, children }: Props) {
     }
   }, [open]);
 
-  // The second step takes the focus as it appears, and gives it back when the user steps back.
-  const stepped = useRef(false);
-  useEffect(() => {
-    if (confirming) {
-      stepped.current = true;
-      confirm.current?.focus();
-    } else if (stepped.current) {
-      stepped.current = false;
-      openAnyway.current?.focus();
-    }
-  }, [confirming]);
-
   const close = () => {
     const from = asked?.from;
     setAsked(undefined);
     setBusy(false);
-    setConfirming(false);
-    stepped.current = false;
     // Focus goes back to the link that asked, if it is still there.
     if (from?.isConnected) {
       from.focus();
@@ -266,45 +248,11 @@ export function LinkConsentProvider({ api, opener, children }: Props) {
               {analysis && dangerous ? (
                 <>
                   <CopyButton text={() => analysis.href} what="URL" className="secondary" />
-                  {confirming ? (
-                    <div
-                      ref={confirm}
-                      className="url-confirm"
-                      role="group"
-                      aria-label="Open anyway?"
-                      tabIndex={-1}
-                    >
-                      <p className="url-confirm-question">
-                        {analysis.headline} Open{' '}
-                        <span className="url-confirm-site">{shownSite(analysis)}</span> anyway?
-                      </p>
-                      <button
-                        type="button"
-                        className="danger confirm"
-                        disabled={busy}
-                        onClick={openLink}
-                      >
-                        <ExternalLink aria-hidden="true" size={16} />
-                        Open in browser anyway
-                      </button>
-                      <button
-                        type="button"
-                        className="secondary"
-                        onClick={() => setConfirming(false)}
-                      >
-                        Back
-                      </button>
-                    </div>
-                  ) : (
-                    <button
-                      ref={openAnyway}
-                      type="button"
-                      className="danger url-open-anyway"
-                      onClick={() => setConfirming(true)}
-                    >
-                      Open anyway…
-                    </button>
-                  )}
+                  <OpenAnyway
+                    key={asked?.id}
+                    url={analysis}
+                    choices={[{ label: 'Open in browser anyway', run: openLink, disabled: busy }]}
+                  />
                 </>
               ) : null}
             </div>

@@ -6,7 +6,8 @@
  * main says, and shows each finding at the level main gave it. The URL is never a link: plain
  * selectable text, in full. Nothing here vouches for a site: https says nothing about who runs it.
  */
-import { Info, OctagonAlert, TriangleAlert } from 'lucide-react';
+import { ExternalLink, Info, OctagonAlert, TriangleAlert } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
 import type { UrlAnalysis, UrlFindingLevel, UrlWarning } from '../../../preload/url-analysis-view';
 import './url-analysis-view.css';
 
@@ -143,5 +144,64 @@ export function UrlAnalysisBox({ url }: { url: UrlAnalysis }) {
       ) : null}
       <UrlFindings url={url} />
     </section>
+  );
+}
+
+/** One way to open a dangerous address, offered at the second step. */
+export type OpenChoice = { label: string; run(): void; disabled?: boolean };
+
+/**
+ * Opening a dangerous address takes a deliberate second step: "Open anyway…", then a question
+ * that names the danger and the site, with the ways to open it and Back. The second step takes
+ * the focus as it appears and gives it back to "Open anyway…" when the user steps back. Give it
+ * a new `key` to start again at the first step.
+ */
+export function OpenAnyway({ url, choices }: { url: UrlAnalysis; choices: OpenChoice[] }) {
+  const [confirming, setConfirming] = useState(false);
+  const confirm = useRef<HTMLDivElement>(null);
+  const openAnyway = useRef<HTMLButtonElement>(null);
+  const stepped = useRef(false);
+  useEffect(() => {
+    if (confirming) {
+      stepped.current = true;
+      confirm.current?.focus();
+    } else if (stepped.current) {
+      openAnyway.current?.focus();
+    }
+  }, [confirming]);
+
+  if (!confirming) {
+    return (
+      <button
+        ref={openAnyway}
+        type="button"
+        className="danger url-open-anyway"
+        onClick={() => setConfirming(true)}
+      >
+        Open anyway…
+      </button>
+    );
+  }
+  return (
+    <div ref={confirm} className="url-confirm" role="group" aria-label="Open anyway?" tabIndex={-1}>
+      <p className="url-confirm-question">
+        {url.headline} Open <span className="url-confirm-site">{shownSite(url)}</span> anyway?
+      </p>
+      {choices.map((choice, index) => (
+        <button
+          key={choice.label}
+          type="button"
+          className={index === 0 ? 'danger confirm' : 'danger'}
+          disabled={choice.disabled}
+          onClick={choice.run}
+        >
+          <ExternalLink aria-hidden="true" size={16} />
+          {choice.label}
+        </button>
+      ))}
+      <button type="button" className="secondary" onClick={() => setConfirming(false)}>
+        Back
+      </button>
+    </div>
   );
 }

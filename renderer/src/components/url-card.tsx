@@ -21,7 +21,7 @@ import { askerName, CardHead } from './card-head';
 import {
   isDangerous,
   shownHost,
-  shownSite,
+  OpenAnyway,
   UrlAnalysisBox,
   UrlHeadline,
 } from './url-analysis-view';
@@ -47,9 +47,6 @@ export function UrlCard({ api, sessionKey, sessionLabel, row, toolTitle, opening
   const waiting = row.resolved?.action === 'accept';
   const container = useRef<HTMLDivElement>(null);
   const decline = useRef<HTMLButtonElement>(null);
-  const confirm = useRef<HTMLDivElement>(null);
-  const openAnyway = useRef<HTMLButtonElement>(null);
-  const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | undefined>();
   const [copied, setCopied] = useState(false);
@@ -63,17 +60,6 @@ export function UrlCard({ api, sessionKey, sessionLabel, row, toolTitle, opening
       container.current?.focus();
     }
   }, [waiting]);
-
-  // The second step takes the focus as it appears, and gives it back when the user steps back.
-  const stepped = useRef(false);
-  useEffect(() => {
-    if (confirming) {
-      stepped.current = true;
-      confirm.current?.focus();
-    } else if (stepped.current) {
-      openAnyway.current?.focus();
-    }
-  }, [confirming]);
 
   useEffect(() => {
     if (!copied) {
@@ -268,42 +254,15 @@ export function UrlCard({ api, sessionKey, sessionLabel, row, toolTitle, opening
             </button>
             {cancelButton}
             {copyButton}
-            {confirming ? (
-              <div
-                ref={confirm}
-                className="url-confirm"
-                role="group"
-                aria-label="Open anyway?"
-                tabIndex={-1}
-              >
-                <p className="url-confirm-question">
-                  {url.headline} Open <span className="url-confirm-site">{shownSite(url)}</span>{' '}
-                  anyway?
-                </p>
-                <button type="button" className="danger confirm" onClick={() => open('window')}>
-                  <ExternalLink aria-hidden="true" size={16} />
-                  Open anyway
-                </button>
-                {hostOpens ? (
-                  <button type="button" className="danger" onClick={() => open('browser')}>
-                    <ExternalLink aria-hidden="true" size={16} />
-                    Open in browser anyway
-                  </button>
-                ) : null}
-                <button type="button" className="secondary" onClick={() => setConfirming(false)}>
-                  Back
-                </button>
-              </div>
-            ) : (
-              <button
-                ref={openAnyway}
-                type="button"
-                className="danger url-open-anyway"
-                onClick={() => setConfirming(true)}
-              >
-                Open anyway…
-              </button>
-            )}
+            <OpenAnyway
+              url={url}
+              choices={[
+                { label: 'Open anyway', run: () => open('window') },
+                ...(hostOpens
+                  ? [{ label: 'Open in browser anyway', run: () => open('browser') }]
+                  : []),
+              ]}
+            />
           </>
         ) : (
           <>
