@@ -72,6 +72,9 @@ export function useWebApp(options: WebAppOptions = {}) {
     echoPageErrors(page, merged.ignoreErrors);
     await merged.beforeLoad?.(page);
     await page.goto(merged.url ?? (await app!.newLink()));
+    // Let in: the host has traded the link for the page's key, so a reload from here on (as
+    // some tests make, with the host looking down) comes back with the key.
+    await page.waitForFunction(() => sessionStorage.getItem('airlock.pageKey') !== null);
     if (merged.startSession) {
       await startSession();
     }

@@ -7,6 +7,7 @@ function page(hash: string, storage: Map<string, string> = new Map()) {
   const store = {
     getItem: (name: string) => storage.get(name) ?? null,
     setItem: (name: string, value: string) => void storage.set(name, value),
+    removeItem: (name: string) => void storage.delete(name),
   };
   const location = { hash, pathname: '/', search: '' };
   return { replaceState, storage, made: () => pageCredentials(location, { replaceState }, store) };
@@ -39,12 +40,25 @@ describe('pageCredentials', () => {
     expect(page('', storage).made().key()).toBe('key-1');
   });
 
+  it('keeps the link through a reload until the host trades it, and no longer', () => {
+    const storage = new Map<string, string>();
+    page('#token=abc', storage).made();
+    const reloaded = page('', storage).made();
+    expect(reloaded.link).toBe('abc');
+    reloaded.keep('key-1');
+    expect(page('', storage).made().link).toBeUndefined();
+    expect([...storage.keys()]).toEqual(['airlock.pageKey']);
+  });
+
   it('keeps the key in memory when the storage refuses', () => {
     const broken = {
       getItem: () => {
         throw new Error('denied');
       },
       setItem: () => {
+        throw new Error('denied');
+      },
+      removeItem: () => {
         throw new Error('denied');
       },
     };
