@@ -115,7 +115,9 @@ describe('MCP servers in the settings view', () => {
     await view().getByRole('button', { name: 'Test Demo Agent' }).click();
     const result = view().getByRole('region', { name: 'Test of Demo Agent' });
     await result.getByText('started and answered').waitFor({ timeout: 60_000 });
-    const facts = await result.locator('dl').innerText();
+    // The handshake's raw keys sit under Details, in words above it.
+    await result.locator('summary', { hasText: 'Details' }).click();
+    const facts = (await result.locator('dl').allInnerTexts()).join('\n');
     expect(facts).toContain('Airlock offers');
     expect(facts).toContain('fs.writeTextFile: yes');
     expect(facts).toContain('terminal: yes');
