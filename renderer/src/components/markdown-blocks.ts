@@ -8,9 +8,12 @@
  * quote and indented block has ended there), never inside a fenced code block or an HTML block
  * that runs across blank lines, never before a list item (the list may go on, loose), and not at
  * all in a text with a link reference definition (`[label]: url`, which links before it use).
+ * An HTML block that ends at a blank line is passed over whole: a fence inside it is not one.
  * Where the text leaves any doubt (a fence or HTML block indented by one to three spaces, which
- * may open inside a list item or at the top), no later cut is made.
+ * may open inside a list item or at the top, or a lone tag that may go on a paragraph), no later
+ * cut is made.
  */
+import { htmlBlockNames } from 'micromark-util-html-tag-name';
 
 /** A list item's first line. */
 const ITEM = /^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)/;
@@ -24,6 +27,12 @@ const HTML_BLOCKS: [RegExp, RegExp][] = [
   [/^( *)<![A-Za-z]/, />/],
   [/^( *)<!\[CDATA\[/, /\]\]>/],
 ];
+/** A tag at the start of a line: its indentation, its name and what follows the name. */
+const TAG = /^( *)<\/?([A-Za-z][A-Za-z0-9-]*)(.*)$/;
+/** A whole opening or closing tag alone on its line, which opens an HTML block of any name. */
+const LONE_TAG =
+  /^(?:<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*\s*\/?>|<\/[A-Za-z][A-Za-z0-9-]*\s*>)\s*$/;
+const BLOCK_NAMES = new Set(htmlBlockNames);
 
 /** The text's top-level blocks, in order; joined, they are the text. */
 export function markdownBlocks(text: string): string[] {
@@ -34,6 +43,7 @@ export function markdownBlocks(text: string): string[] {
   let start = 0;
   let fence: { marker: string; length: number } | undefined;
   let htmlEnd: RegExp | undefined;
+  let htmlToBlank = false;
   let blankBefore = false;
   let at = 0;
   while (at < text.length) {
@@ -55,6 +65,8 @@ export function markdownBlocks(text: string): string[] {
       if (htmlEnd.test(line)) {
         htmlEnd = undefined;
       }
+    } else if (htmlToBlank) {
+      htmlToBlank = line.trim() !== '';
     } else {
       if (blankBefore && at > start && /^\S/.test(line) && !ITEM.test(line)) {
         blocks.push(text.slice(start, at));
@@ -62,7 +74,8 @@ export function markdownBlocks(text: string): string[] {
       }
       const match = FENCE.exec(line);
       const html = HTML_BLOCKS.find(([open]) => open.test(line));
-      const indent = match?.[1]!.length ?? (html ? /^ */.exec(line)![0].length : -1);
+      const tag = html ? undefined : TAG.exec(line);
+      const indent = match?.[1]!.length ?? (html || tag ? /^ */.exec(line)![0].length : -1);
       if (indent >= 1 && indent <= 3) {
         // Inside a list item or at the top: no telling without parsing, so no more cuts.
         blocks.push(text.slice(start));
@@ -72,6 +85,17 @@ export function markdownBlocks(text: string): string[] {
         fence = { marker: match[2]![0]!, length: match[2]!.length };
       } else if (html && indent === 0 && !html[1].test(line.slice(1))) {
         htmlEnd = html[1];
+      } else if (tag && indent === 0) {
+        if (BLOCK_NAMES.has(tag[2]!.toLowerCase()) && /^(?:\s|\/?>|$)/.test(tag[3]!)) {
+          htmlToBlank = true;
+        } else if (LONE_TAG.test(line)) {
+          if (!blankBefore && at > 0) {
+            // It opens a block, or goes on a paragraph: no telling without parsing.
+            blocks.push(text.slice(start));
+            return blocks;
+          }
+          htmlToBlank = true;
+        }
       }
     }
     blankBefore = line.trim() === '';

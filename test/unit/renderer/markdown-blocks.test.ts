@@ -47,6 +47,12 @@ const LINES = [
   'ends -->',
   '<div>',
   '</div>',
+  '<DIV class="x">',
+  '<p/>',
+  '<custom a="1">',
+  '</custom>',
+  '<span>text',
+  '  <div>',
   '<script>',
   '</script>',
   '<?php',
@@ -85,6 +91,22 @@ describe('markdownBlocks', () => {
       }),
       { numRuns: 2_000 },
     );
+  });
+
+  it('passes over an HTML block that ends at a blank line, fences and all', () => {
+    // The fence line belongs to the block `</div>` opens, so the fences after it pair up
+    // differently: cutting before ```` would give two code blocks where there is one.
+    expect(markdownBlocks('</div>\n```\n\n  ```\n\n````')).toEqual([
+      '</div>\n```\n\n  ```\n\n````',
+    ]);
+    expect(markdownBlocks('<custom>\n```\n\nafter')).toEqual(['<custom>\n```\n\n', 'after']);
+    expect(markdownBlocks('<span>text\n```\n\nin code')).toEqual(['<span>text\n```\n\nin code']);
+  });
+
+  it('makes no cut after a lone tag that may go on a paragraph', () => {
+    expect(markdownBlocks('Text\n<custom>\n\nmore\n\nand more')).toEqual([
+      'Text\n<custom>\n\nmore\n\nand more',
+    ]);
   });
 
   it('cuts between paragraphs, code blocks and headings', () => {
