@@ -70,7 +70,7 @@ export function focusWhenReady(key: string): void {
 }
 
 /** Where a session is started from: focus there (or nowhere) moves on to the new session. */
-const START_CONTROLS = '.new-session, [data-starts-session], [aria-label="New session"]';
+const START_CONTROLS = '[aria-label="New session"]';
 
 /** The composer. */
 export function Composer({
