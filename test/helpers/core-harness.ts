@@ -1,10 +1,23 @@
-/** Starts a real core against real agent processes and records what it emits. */
+/**
+ * Starts a real core against real agent processes and records what it emits. A test file sets
+ * one up with {@link useCore}, which disposes of every core it started after each test.
+ */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { events, type SessionSummary, type TranscriptEvent } from '../../preload/contract.js';
+import { afterEach } from 'vitest';
+import {
+  events,
+  type AirlockApi,
+  type CallChannel,
+  type CallRequest,
+  type CallResponse,
+  type SessionSummary,
+  type TranscriptEvent,
+} from '../../preload/contract.js';
 import type { ConnectionTimeouts } from '../../main/core/agent-connection.js';
 import { AirlockCore, type CoreOptions } from '../../main/core/core.js';
+import type { SecretStore } from '../../main/core/secrets.js';
 import type { AgentSpec } from '../../main/core/settings/catalog.js';
 import { demoAgentSpec } from './agents.js';
 
@@ -12,6 +25,15 @@ type Waiter = { check: () => boolean; resolve: () => void };
 
 /** How long a wait in a test may take before it fails, saying what it waited for. */
 export const DEFAULT_DEADLINE_MS = 10_000;
+
+/**
+ * The agent timeouts most tests give a core: a request answers within 10 s on a loaded machine,
+ * and a cancelled turn is ended after half a second rather than the app's five.
+ */
+export const TEST_TIMEOUTS: ConnectionTimeouts = { requestMs: 10_000, cancelGraceMs: 500 };
+
+/** The demo agent's name, as its tabs and the settings file know it. */
+export const DEMO = demoAgentSpec().name;
 
 /** The timer functions as loaded: a test that fakes the timers leaves these alone. */
 const { setTimeout: realSetTimeout, clearTimeout: realClearTimeout } = globalThis;
@@ -179,6 +201,21 @@ function describeIssue(issue: { path: PropertyKey[]; message: string } | undefin
   return issue ? `${issue.path.map(String).join('.') || '(top)'}: ${issue.message}` : 'invalid';
 }
 
+/** The settings file's `agent_servers` entries for `agents`. */
+function agentServers(agents: AgentSpec[]) {
+  return Object.fromEntries(
+    agents.map((spec) => [
+      spec.name,
+      {
+        command: spec.command,
+        args: spec.args,
+        env: spec.env,
+        ...(spec.urlDomains === undefined ? {} : { url_domains: spec.urlDomains }),
+      },
+    ]),
+  );
+}
+
 /**
  * A core with its own config folder, the demo agent, and `extra` agents in its settings file.
  * `overrides` replaces any other core option (a small `maxMessageBytes`, say).
@@ -190,18 +227,7 @@ export async function startCore(
 ) {
   const dir = await mkdtemp(join(tmpdir(), 'airlock-test-'));
   const settingsPath = join(dir, 'settings.json');
-  const servers = Object.fromEntries(
-    extra.map((spec) => [
-      spec.name,
-      {
-        command: spec.command,
-        args: spec.args,
-        env: spec.env,
-        ...(spec.urlDomains === undefined ? {} : { url_domains: spec.urlDomains }),
-      },
-    ]),
-  );
-  await writeFile(settingsPath, JSON.stringify({ agent_servers: servers }));
+  await writeFile(settingsPath, JSON.stringify({ agent_servers: agentServers(extra) }));
   const core = new AirlockCore({
     settingsPath,
     logsDir: join(dir, 'logs'),
@@ -239,4 +265,98 @@ export async function readySession(
     throw new Error(`session did not become ready: ${summary.status} ${summary.error ?? ''}`);
   }
   return key;
+}
+
+/** What {@link useCore} starts: each field a default for every core of the file. */
+export type CoreSetup = {
+  /** Agents in the settings file besides the demo agent (which the core always has). */
+  agents?: AgentSpec[];
+  /** The agents' timeouts ({@link TEST_TIMEOUTS} for most tests); the app's own when absent. */
+  timeouts?: ConnectionTimeouts;
+  /** More of the settings file, beside `agent_servers` (`context_servers`, say). */
+  settings?: Record<string, unknown>;
+  /** Where sign-in values are kept; none when absent, as on the web host. */
+  secrets?: SecretStore;
+  /** Puts a deadline on each call's answer (see {@link boundedCore}). */
+  bounded?: boolean;
+  /** Any other core option (a small `maxMessageBytes`, say). */
+  options?: Partial<CoreOptions>;
+};
+
+/** A started core, what it emitted, and what tests do with it. */
+export type CoreRun = {
+  core: AirlockCore;
+  recorder: Recorder;
+  /** The core's config folder, which is also its default working folder. */
+  dir: string;
+  settingsPath: string;
+  /** Sends a call as a host does and resolves with the contract's answer for it. */
+  call: AirlockApi['invoke'];
+  /** Creates a session and waits until it is ready; the demo agent in `dir` by default. */
+  ready(agentName?: string, cwd?: string): Promise<string>;
+  /** Creates a session and waits for where it settles: ready, failed, sign-in, or exited. */
+  settled(agentName?: string, cwd?: string): Promise<{ key: string; summary: SessionSummary }>;
+  /** Sends a prompt and waits for its turn to end and the tab to be ready again. */
+  turn(key: string, text: string): Promise<void>;
+  /** Another core on the same config folder and settings, as the app started again after a quit. */
+  again(): Promise<CoreRun>;
+};
+
+/**
+ * Registers the disposal of a file's cores after each test and returns `start`, which starts a
+ * core with `defaults` and, over them, the test's own setup. Modelled on the e2e `useWebApp`.
+ */
+export function useCore(defaults: CoreSetup = {}) {
+  const cores: AirlockCore[] = [];
+  afterEach(async () => {
+    await Promise.all(cores.splice(0).map((core) => core.dispose()));
+  });
+
+  async function launch(setup: CoreSetup, dir: string, settingsPath: string): Promise<CoreRun> {
+    const core = new AirlockCore({
+      settingsPath,
+      logsDir: join(dir, 'logs'),
+      demoAgent: demoAgentSpec(),
+      defaultCwd: dir,
+      timeouts: setup.timeouts,
+      ...(setup.secrets ? { secrets: setup.secrets } : {}),
+      ...setup.options,
+    });
+    cores.push(setup.bounded ? boundedCore(core) : core);
+    await deadline(core.init(), 'the core to start');
+    const recorder = new Recorder(core);
+    const call = <C extends CallChannel>(channel: C, request: CallRequest<C>) =>
+      core.invoke(channel, request) as Promise<CallResponse<C>>;
+    const settled = (agentName = DEMO, cwd = dir) => settledSession(core, recorder, agentName, cwd);
+    return {
+      core,
+      recorder,
+      dir,
+      settingsPath,
+      call,
+      settled,
+      ready: (agentName = DEMO, cwd = dir) => readySession(core, recorder, agentName, cwd),
+      async turn(key, text) {
+        const from = recorder.transcript(key).length;
+        await call('session:prompt', { key, text });
+        await recorder.event(key, 'turn_end', from);
+        await recorder.status(key, 'ready');
+      },
+      again: () => launch(setup, dir, settingsPath),
+    };
+  }
+
+  /** Starts a core in a new config folder; `own` adds to and overrides the file's defaults. */
+  async function start(own: CoreSetup = {}): Promise<CoreRun> {
+    const setup = { ...defaults, ...own, options: { ...defaults.options, ...own.options } };
+    const dir = await mkdtemp(join(tmpdir(), 'airlock-test-'));
+    const settingsPath = join(dir, 'settings.json');
+    await writeFile(
+      settingsPath,
+      JSON.stringify({ agent_servers: agentServers(setup.agents ?? []), ...setup.settings }),
+    );
+    return launch(setup, dir, settingsPath);
+  }
+
+  return { start };
 }

@@ -1,14 +1,11 @@
 import { writeFile } from 'node:fs/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import type { AgentSpec } from '../../../main/core/settings/catalog.js';
 import type { SessionSummary, TranscriptEvent } from '../../../preload/contract.js';
-import type { AirlockCore } from '../../../main/core/core.js';
 import { fixtureSpec } from '../../helpers/agents.js';
-import { readySession, startCore } from '../../helpers/core-harness.js';
+import { TEST_TIMEOUTS, useCore, type CoreRun } from '../../helpers/core-harness.js';
 
-const timeouts = { requestMs: 10_000, cancelGraceMs: 500 };
-
-let core: AirlockCore | undefined;
-afterEach(() => core?.dispose());
+const { start } = useCore({ timeouts: TEST_TIMEOUTS });
 
 /** The text of each system line, in order. */
 const systemLines = (events: TranscriptEvent[]) =>
@@ -17,24 +14,54 @@ const systemLines = (events: TranscriptEvent[]) =>
 const optionValue = (summary: SessionSummary | undefined, id: string) =>
   summary?.configOptions.find((option) => option.id === id)?.currentValue;
 
+/** Starts a core with `agent` and a ready session of it. */
+async function readyWith(agent: AgentSpec): Promise<CoreRun & { key: string }> {
+  const run = await start({ agents: [agent] });
+  return { ...run, key: await run.ready(agent.name) };
+}
+
+/** Sends `text`, which ends the agent's process, and waits for the tab to say so. */
+async function crash(run: CoreRun, key: string, text = 'crash'): Promise<number> {
+  await run.call('session:prompt', { key, text });
+  await run.recorder.status(key, 'exited');
+  return run.recorder.transcript(key).length;
+}
+
+/**
+ * Restarts the tab, waits for `status`, then for `lines` events from `before` on (the restart
+ * line and what follows it).
+ */
+async function restartTo(
+  run: CoreRun,
+  key: string,
+  before: number,
+  status: SessionSummary['status'],
+  lines: number,
+): Promise<SessionSummary> {
+  await run.call('session:restart', { key });
+  const summary = await run.recorder.status(key, status);
+  await run.recorder.until(
+    () => run.recorder.transcript(key).length >= before + lines,
+    'the restart line to be resolved',
+  );
+  return summary;
+}
+
 describe('session:restart', () => {
   it('sets the mode and options the user chose again before the tab is ready', async () => {
     const agent = fixtureSpec('restart-choices');
-    const started = await startCore([agent], timeouts);
-    core = started.core;
-    const { recorder } = started;
-    const key = await readySession(core, recorder, agent.name, started.dir);
-    await core.invoke('session:setMode', { key, modeId: 'plan' });
+    const run = await readyWith(agent);
+    const { core, recorder, key } = run;
+    await run.call('session:setMode', { key, modeId: 'plan' });
     for (const [configId, value] of [
       ['model', 'b'],
       ['effort', 'high'],
       ['verbose', true],
       ['sandbox', false],
     ] as const) {
-      await core.invoke('session:setConfigOption', { key, configId, value });
+      await run.call('session:setConfigOption', { key, configId, value });
     }
-    await core.invoke('session:prompt', { key, text: 'crash' });
-    await recorder.status(key, 'exited');
+    await crash(run, key);
 
     // Every summary from the restart on, to see what the tab showed when it became ready.
     const seen: SessionSummary[] = [];
@@ -44,7 +71,7 @@ describe('session:restart', () => {
       }
     });
     const before = recorder.transcript(key).length;
-    await core.invoke('session:restart', { key });
+    await run.call('session:restart', { key });
     const ready = await recorder.status(key, 'ready');
 
     // Ready only once the choices are back on the new session.
@@ -86,7 +113,7 @@ describe('session:restart', () => {
     ]);
 
     // The new process received them.
-    await core.invoke('session:prompt', { key, text: 'what did you receive?' });
+    await run.call('session:prompt', { key, text: 'what did you receive?' });
     await recorder.event(key, 'turn_end', before);
     expect(recorder.text(key)).toContain(
       'received: [{"sessionId":"scripted-1","modeId":"plan"},' +
@@ -97,43 +124,32 @@ describe('session:restart', () => {
 
   it('sends nothing for a choice the new session has already', async () => {
     const agent = fixtureSpec('restart-choices');
-    const started = await startCore([agent], timeouts);
-    core = started.core;
-    const { recorder } = started;
-    const key = await readySession(core, recorder, agent.name, started.dir);
+    const run = await readyWith(agent);
+    const { recorder, key } = run;
     // What the agent starts with anyway: its mode, and a toggle's value.
-    await core.invoke('session:setMode', { key, modeId: 'code' });
-    await core.invoke('session:setConfigOption', { key, configId: 'verbose', value: false });
-    await core.invoke('session:prompt', { key, text: 'crash' });
-    await recorder.status(key, 'exited');
-    const before = recorder.transcript(key).length;
-    await core.invoke('session:restart', { key });
-    await recorder.status(key, 'ready');
-    await recorder.until(
-      () => recorder.transcript(key).length >= before + 2,
-      'the restart line to be resolved',
-    );
+    await run.call('session:setMode', { key, modeId: 'code' });
+    await run.call('session:setConfigOption', { key, configId: 'verbose', value: false });
+    const before = await crash(run, key);
+    await restartTo(run, key, before, 'ready', 2);
     expect(systemLines(recorder.transcript(key).slice(before))).toEqual([
       `Restarting ${agent.name}…`,
       `Restarted ${agent.name} with your choices: Mode: Code; Verbose: off.`,
     ]);
-    await core.invoke('session:prompt', { key, text: 'what did you receive?' });
+    await run.call('session:prompt', { key, text: 'what did you receive?' });
     await recorder.event(key, 'turn_end', before);
     expect(recorder.text(key)).toBe('received: []');
   });
 
   it('forgets the choices a new process no longer offers, saying so once', async () => {
     const agent = { ...fixtureSpec('restart-choices'), env: { SCRIPTED_LATER_MODES: 'code' } };
-    const started = await startCore([agent], timeouts);
-    core = started.core;
-    const { recorder } = started;
-    const key = await readySession(core, recorder, agent.name, started.dir);
-    await core.invoke('session:setMode', { key, modeId: 'plan' });
-    await core.invoke('session:setConfigOption', { key, configId: 'model', value: 'b' });
+    const run = await readyWith(agent);
+    const { recorder, key } = run;
+    await run.call('session:setMode', { key, modeId: 'plan' });
+    await run.call('session:setConfigOption', { key, configId: 'model', value: 'b' });
     // A value the agent takes without listing it is named by itself.
-    await core.invoke('session:setConfigOption', { key, configId: 'effort', value: 'turbo' });
-    await core.invoke('session:setConfigOption', { key, configId: 'verbose', value: true });
-    await core.invoke('session:prompt', { key, text: 'what did you receive?' });
+    await run.call('session:setConfigOption', { key, configId: 'effort', value: 'turbo' });
+    await run.call('session:setConfigOption', { key, configId: 'verbose', value: true });
+    await run.call('session:prompt', { key, text: 'what did you receive?' });
     await recorder.event(key, 'turn_end');
     // A choice's value goes as it is, marked boolean only when it is one.
     expect(recorder.text(key)).toContain(
@@ -142,10 +158,8 @@ describe('session:restart', () => {
         '{"sessionId":"scripted-1","configId":"verbose","type":"boolean","value":true}',
     );
     const restart = async () => {
-      await core!.invoke('session:prompt', { key, text: 'crash' });
-      await recorder.status(key, 'exited');
-      const before = recorder.transcript(key).length;
-      await core!.invoke('session:restart', { key });
+      const before = await crash(run, key);
+      await run.call('session:restart', { key });
       await recorder.status(key, 'ready');
       await recorder.until(
         () =>
@@ -171,21 +185,12 @@ describe('session:restart', () => {
 
   it('sets back what a new process still offers, and says why it refused the rest', async () => {
     const agent = { ...fixtureSpec('restart-choices'), env: { SCRIPTED_LATER_MODES: 'refuse' } };
-    const started = await startCore([agent], timeouts);
-    core = started.core;
-    const { recorder } = started;
-    const key = await readySession(core, recorder, agent.name, started.dir);
-    await core.invoke('session:setMode', { key, modeId: 'plan' });
-    await core.invoke('session:setConfigOption', { key, configId: 'effort', value: 'medium' });
-    await core.invoke('session:prompt', { key, text: 'crash' });
-    await recorder.status(key, 'exited');
-    const before = recorder.transcript(key).length;
-    await core.invoke('session:restart', { key });
-    const ready = await recorder.status(key, 'ready');
-    await recorder.until(
-      () => recorder.transcript(key).length >= before + 3,
-      'the restart line to be resolved',
-    );
+    const run = await readyWith(agent);
+    const { recorder, key } = run;
+    await run.call('session:setMode', { key, modeId: 'plan' });
+    await run.call('session:setConfigOption', { key, configId: 'effort', value: 'medium' });
+    const before = await crash(run, key);
+    const ready = await restartTo(run, key, before, 'ready', 3);
     const [, refused, outcome] = systemLines(recorder.transcript(key).slice(before));
     // Within the contract's bound, which the agent's reason is not.
     expect(refused).toHaveLength(10_000);
@@ -196,7 +201,7 @@ describe('session:restart', () => {
     expect(ready.currentModeId).toBe('code');
     expect(optionValue(ready, 'effort')).toBe('medium');
     expect(recorder.dropped).toEqual([]);
-    await core.invoke('session:prompt', { key, text: 'what did you receive?' });
+    await run.call('session:prompt', { key, text: 'what did you receive?' });
     await recorder.event(key, 'turn_end', before);
     expect(recorder.text(key)).toBe(
       'received: [{"sessionId":"scripted-1","modeId":"plan"},' +
@@ -206,19 +211,10 @@ describe('session:restart', () => {
 
   it('says just "Restarted" when the user chose nothing', async () => {
     const agent = fixtureSpec('crash-mid-turn');
-    const started = await startCore([agent], timeouts);
-    core = started.core;
-    const { recorder } = started;
-    const key = await readySession(core, recorder, agent.name, started.dir);
-    await core.invoke('session:prompt', { key, text: 'go' });
-    await recorder.status(key, 'exited');
-    const before = recorder.transcript(key).length;
-    await core.invoke('session:restart', { key });
-    await recorder.status(key, 'ready');
-    await recorder.until(
-      () => recorder.transcript(key).length >= before + 2,
-      'the restart line to be resolved',
-    );
+    const run = await readyWith(agent);
+    const { recorder, key } = run;
+    const before = await crash(run, key, 'go');
+    await restartTo(run, key, before, 'ready', 2);
     expect(
       recorder
         .transcript(key)
@@ -229,26 +225,18 @@ describe('session:restart', () => {
 
   it('ends the "Restarting…" line with the error when the agent cannot start again', async () => {
     const agent = fixtureSpec('crash-mid-turn');
-    const started = await startCore([agent], timeouts);
-    core = started.core;
-    const { recorder } = started;
-    const key = await readySession(core, recorder, agent.name, started.dir);
-    await core.invoke('session:prompt', { key, text: 'go' });
-    await recorder.status(key, 'exited');
+    const run = await readyWith(agent);
+    const { recorder, key } = run;
+    await crash(run, key, 'go');
     // The restart reads the settings again: the agent's command is gone now.
     await writeFile(
-      started.settingsPath,
+      run.settingsPath,
       JSON.stringify({
         agent_servers: { [agent.name]: { command: '/nonexistent/agent-binary', args: [] } },
       }),
     );
     const before = recorder.transcript(key).length;
-    await core.invoke('session:restart', { key });
-    const failed = await recorder.status(key, 'failed');
-    await recorder.until(
-      () => recorder.transcript(key).length >= before + 2,
-      'the restart line to be resolved',
-    );
+    const failed = await restartTo(run, key, before, 'failed', 2);
     const [restarting, outcome] = recorder.transcript(key).slice(before);
     expect(outcome).toEqual({
       type: 'system',

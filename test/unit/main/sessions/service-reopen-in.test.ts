@@ -6,32 +6,13 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { AirlockCore } from '../../../../main/core/core.js';
+import { describe, expect, it } from 'vitest';
 import type { AgentSpec } from '../../../../main/core/settings/catalog.js';
-import type { HistoryView } from '../../../../preload/lasting-sessions.js';
 import { agentLogContains } from '../../../helpers/agent-log.js';
-import { demoAgentSpec, fixtureSpec } from '../../../helpers/agents.js';
-import {
-  boundedCore,
-  deadline,
-  readySession,
-  Recorder,
-  startCore,
-} from '../../../helpers/core-harness.js';
+import { fixtureSpec } from '../../../helpers/agents.js';
+import { DEMO, deadline, useCore, type Recorder } from '../../../helpers/core-harness.js';
 
-const DEMO = demoAgentSpec().name;
-
-const cores: AirlockCore[] = [];
-afterEach(async () => {
-  await Promise.all(cores.splice(0).map((core) => core.dispose()));
-});
-
-async function started(extra: AgentSpec[] = []) {
-  const run = await startCore(extra);
-  cores.push(boundedCore(run.core));
-  return run;
-}
+const { start } = useCore({ bounded: true });
 
 /** The tab's system lines, as the user reads them. */
 function systemLines(recorder: Recorder, key: string): string[] {
@@ -40,18 +21,19 @@ function systemLines(recorder: Recorder, key: string): string[] {
 
 describe('a session reopened with session/load', () => {
   it('gets its modes and options, a line for each MCP server left out, and no word of resuming', async () => {
-    const { core, recorder, dir, settingsPath } = await started();
+    const run = await start();
+    const { core, recorder, dir } = run;
     // An HTTP server, which the demo agent does not advertise: left out, with a line saying so.
-    const settings = JSON.parse(await readFile(settingsPath, 'utf8')) as object;
+    const settings = JSON.parse(await readFile(run.settingsPath, 'utf8')) as object;
     await writeFile(
-      settingsPath,
+      run.settingsPath,
       JSON.stringify({
         ...settings,
         context_servers: { docs: { url: 'https://mcp.example/mcp' } },
       }),
     );
     await deadline(core.init(), 'the core to start');
-    const key = await readySession(core, recorder, DEMO, dir);
+    const key = await run.ready();
     const note = `MCP server “docs” was not given to ${DEMO}: it is reached over HTTP, and ${DEMO} does not advertise HTTP MCP servers (mcpCapabilities.http).`;
     expect(systemLines(recorder, key)).toEqual([note]);
     const from = recorder.transcript(key).length;
@@ -61,24 +43,17 @@ describe('a session reopened with session/load', () => {
     const opened = recorder.summaries.get(key)!;
     await core.dispose();
 
-    const next = new AirlockCore({
-      settingsPath,
-      logsDir: join(dir, 'logs'),
-      demoAgent: demoAgentSpec(),
-      defaultCwd: dir,
-    });
-    await deadline(next.init(), 'the core to start');
-    cores.push(boundedCore(next));
-    const nextRecorder = new Recorder(next);
-    const listed = (await next.invoke('session:history', {
+    const next = await run.again();
+    const nextRecorder = next.recorder;
+    const listed = await next.call('session:history', {
       agentName: DEMO,
       cwd: dir,
-    })) as HistoryView;
-    const { key: reopened } = (await next.invoke('session:reopen', {
+    });
+    const { key: reopened } = await next.call('session:reopen', {
       agentName: DEMO,
       cwd: dir,
       sessionId: listed.entries[0]!.sessionId,
-    })) as { key: string };
+    });
     const summary = await nextRecorder.status(reopened, 'ready', 'failed');
     expect(summary.status).toBe('ready');
     expect(summary.modes.map((mode) => mode.id)).toEqual(['ask', 'code']);
@@ -102,12 +77,13 @@ describe('a session reopened where its agent cannot start', () => {
       env: {},
       builtIn: false,
     };
-    const { core, recorder, dir } = await started([missing]);
-    const { key } = (await core.invoke('session:reopen', {
+    const run = await start({ agents: [missing] });
+    const { recorder, dir } = run;
+    const { key } = await run.call('session:reopen', {
       agentName: missing.name,
       cwd: dir,
       sessionId: 'kept_1',
-    })) as { key: string };
+    });
     const summary = await recorder.status(key, 'failed');
     expect(summary.error).toBe(
       'Missing could not be started: /nonexistent/agent-binary does not exist',
@@ -119,12 +95,13 @@ describe('a reopen stopped while its agent starts', () => {
   it('says it was stopped, not how the start it stopped then failed', async () => {
     // Never answers initialize: the reopen waits on the connection until it is stopped.
     const agent = fixtureSpec('never-answer', 'Never Answers');
-    const { core, recorder, dir } = await started([agent]);
-    const { key } = (await core.invoke('session:reopen', {
+    const run = await start({ agents: [agent] });
+    const { core, recorder, dir } = run;
+    const { key } = await run.call('session:reopen', {
       agentName: agent.name,
       cwd: dir,
       sessionId: 'kept_1',
-    })) as { key: string };
+    });
     await recorder.status(key, 'starting');
     await core.invoke('session:stopStart', { key });
     // The stopped start fails once the process has gone: the log's last line says so first.
@@ -138,47 +115,41 @@ describe('a reopen stopped while its agent starts', () => {
 
 describe('one of two reopens stopped while their agent starts', () => {
   it('leaves that tab with no session to close when the start goes on for the other', async () => {
-    const { core, recorder, dir, settingsPath } = await started();
+    const run = await start();
+    const { core, recorder, dir } = run;
     for (const title of ['/title Stopped', '/title Going on']) {
-      const key = await readySession(core, recorder, DEMO, dir);
+      const key = await run.ready();
       const from = recorder.transcript(key).length;
       await core.invoke('session:prompt', { key, text: title });
       await recorder.event(key, 'turn_end', from);
     }
     await core.dispose();
 
-    const next = new AirlockCore({
-      settingsPath,
-      logsDir: join(dir, 'logs'),
-      demoAgent: demoAgentSpec(),
-      defaultCwd: dir,
-    });
-    await deadline(next.init(), 'the core to start');
-    cores.push(boundedCore(next));
-    const nextRecorder = new Recorder(next);
-    const { keys } = (await next.invoke('session:reopenSaved', {})) as { keys: string[] };
+    const next = await run.again();
+    const nextRecorder = next.recorder;
+    const { keys } = await next.call('session:reopenSaved', {});
     await nextRecorder.until(() => keys.every((key) => nextRecorder.summaries.has(key)));
     const titled = (title: string) =>
       keys.find((key) => nextRecorder.summaries.get(key)?.title === title)!;
     const stopped = titled('Stopped');
     const going = titled('Going on');
     // Both wait on one process starting: stopping one leaves it to the other.
-    await next.invoke('session:stopStart', { key: stopped });
+    await next.call('session:stopStart', { key: stopped });
     await nextRecorder.status(going, 'ready');
     expect(nextRecorder.summaries.get(stopped)?.status).toBe('failed');
 
-    const listed = (await next.invoke('session:history', {
+    const listed = await next.call('session:history', {
       agentName: DEMO,
       cwd: dir,
-    })) as HistoryView;
+    });
     const stoppedId = listed.entries.find((entry) => entry.title === 'Stopped')!.sessionId;
-    await next.invoke('session:close', { key: stopped });
+    await next.call('session:close', { key: stopped });
     // A turn on the other tab after the close: the agent reads its input in order, so a
     // session/close sent before it would be in the log by the turn's end.
     const from = nextRecorder.transcript(going).length;
-    await next.invoke('session:prompt', { key: going, text: 'hello' });
+    await next.call('session:prompt', { key: going, text: 'hello' });
     await nextRecorder.event(going, 'turn_end', from);
-    const { text } = (await next.invoke('agent:readLog', { agentName: DEMO })) as { text: string };
+    const { text } = await next.call('agent:readLog', { agentName: DEMO });
     expect(text).not.toContain(`session/close ${stoppedId}`);
   });
 });
