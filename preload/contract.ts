@@ -166,6 +166,8 @@ export const SessionSummary = z.object({
   title: shortText.optional(),
   agent: AgentIdentity.optional(),
   error: shortText.optional(),
+  /** What lies behind `error` (a JSON-RPC code, the agent's raw data), shown under Details. */
+  errorDetail: shortText.optional(),
   authMethods: z.array(AuthMethodView).max(100),
   exit: AgentExit.optional(),
   commands: z.array(CommandView).max(1000),
@@ -386,7 +388,13 @@ export const TranscriptEvent = z.discriminatedUnion('type', [
     exitStatus: TerminalExitView.optional(),
   }),
   z.object({ type: z.literal('turn_end'), stopReason: shortText }),
-  z.object({ type: z.literal('turn_error'), message: shortText }),
+  z.object({
+    type: z.literal('turn_error'),
+    /** Why the turn failed, in a sentence a person reads. */
+    message: shortText,
+    /** What lies behind it (a JSON-RPC code, the agent's raw data), shown under Details. */
+    detail: shortText.optional(),
+  }),
   z.object({ type: z.literal('agent_exit'), exit: AgentExit }),
   z.object({
     type: z.literal('system'),

@@ -381,7 +381,7 @@ export class AgentConnection {
         });
         await Promise.race([exit, deadline]).finally(() => clearTimeout(timer));
       }
-      throw toUserFacing(error, spec.name);
+      throw toUserFacing(error, spec.name, acp.methods.agent.initialize);
     } finally {
       if (onAbort) {
         signal?.removeEventListener('abort', onAbort);
@@ -428,7 +428,7 @@ export class AgentConnection {
         `${this.identity.configName} did not answer ${method} within ${this.timeouts.requestMs / 1000} s`,
       );
     } catch (error) {
-      throw await this.failure(error, mark);
+      throw await this.failure(error, mark, method);
     } finally {
       this.forget(params);
     }
@@ -465,7 +465,7 @@ export class AgentConnection {
       }
       return { stopReason: stopReason as acp.StopReason };
     } catch (error) {
-      throw await this.failure(error, mark);
+      throw await this.failure(error, mark, acp.methods.agent.session.prompt);
     } finally {
       this.forget(params);
     }
@@ -504,7 +504,11 @@ export class AgentConnection {
    * wrote to stderr while the request ran, its last line goes with the error: agents often
    * answer "Internal error" and say why only there.
    */
-  private async failure(error: unknown, mark: StderrMark): Promise<UserFacingError> {
+  private async failure(
+    error: unknown,
+    mark: StderrMark,
+    method: string,
+  ): Promise<UserFacingError> {
     if (this.connection.signal.aborted && !this.exited) {
       let timer: NodeJS.Timeout | undefined;
       const grace = new Promise<void>((resolve) => {
@@ -515,7 +519,7 @@ export class AgentConnection {
     if (this.exited && !(error instanceof UserFacingError)) {
       return new UserFacingError(`${this.identity.configName} ${this.exited.reason}`);
     }
-    const failure = toUserFacing(error, this.identity.configName);
+    const failure = toUserFacing(error, this.identity.configName, method);
     // What the agent wrote to stderr before its answer may be read just after it: stdout and
     // stderr are two pipes, read in the same turn of the event loop in either order.
     await new Promise((resolve) => setImmediate(resolve));
@@ -526,8 +530,8 @@ export class AgentConnection {
     }
     const message = `${failure.message}. Its log ends with: ${said}`;
     return failure instanceof AgentRequestError
-      ? new AgentRequestError(failure.code, message)
-      : new UserFacingError(message);
+      ? new AgentRequestError(failure.code, message, failure.detail)
+      : new UserFacingError(message, failure.detail);
   }
 
   private assertRunning(): void {
@@ -668,14 +672,22 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, message: string)
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-function toUserFacing(error: unknown, agentName: string): UserFacingError {
+/**
+ * A failure as a sentence a person reads. A JSON-RPC error's code, the request's method and the
+ * agent's raw `data` go to the error's `detail` (shown under Details), never into the sentence.
+ */
+function toUserFacing(error: unknown, agentName: string, method?: string): UserFacingError {
   if (error instanceof UserFacingError) {
     return error;
   }
   if (error instanceof acp.RequestError) {
     const detail = errorDetail(error.data);
     const message = `${error.message}${detail ? `: ${detail}` : ''}`;
-    return new AgentRequestError(error.code, `${agentName}: ${message} (${error.code})`);
+    return new AgentRequestError(
+      error.code,
+      `${agentName}: ${message}`,
+      protocolDetail(error.code, error.data, method),
+    );
   }
   if (error instanceof acp.MessageTooLargeError) {
     const limit = formatBytes(error.maxMessageBytes);
@@ -683,6 +695,16 @@ function toUserFacing(error: unknown, agentName: string): UserFacingError {
   }
   const message = error instanceof Error ? error.message : String(error);
   return new UserFacingError(`${agentName}: ${message}`);
+}
+
+/**
+ * What lies behind a JSON-RPC error, for Details: its code, the request it answered, and the
+ * agent's `data` as it sent it (cut to 1,000 characters).
+ */
+function protocolDetail(code: number, data: unknown, method: string | undefined): string {
+  const answering = method === undefined ? '' : ` answering ${method}`;
+  const sent = data === undefined ? '' : `; data: ${JSON.stringify(data).slice(0, 1000)}`;
+  return `JSON-RPC error ${code}${answering}${sent}`;
 }
 
 /**

@@ -410,6 +410,7 @@ export class AirlockCore {
       session.update({
         status: 'failed',
         error: `You stopped ${session.summary.agentName} while it was starting.`,
+        errorDetail: undefined,
       });
       return {};
     },
@@ -527,13 +528,13 @@ export class AirlockCore {
       const connection = await this.connectionFor(session.summary.agentName, session.summary.cwd);
       const run = ++session.startRun;
       session.startingOn = connection;
-      session.update({ status: 'starting', error: undefined });
+      session.update({ status: 'starting', error: undefined, errorDetail: undefined });
       try {
         await connection.request('authenticate', { methodId }, session.key);
       } catch (error) {
         if (session.startRun === run) {
           session.startingOn = undefined;
-          session.update({ status: 'auth_required', error: (error as Error).message });
+          session.update({ status: 'auth_required', ...shownError(error) });
         }
         return {};
       }
@@ -572,7 +573,7 @@ export class AirlockCore {
           other.summary.agentName === session.summary.agentName &&
           other.summary.status === 'auth_required'
         ) {
-          other.update({ status: 'starting', error: undefined });
+          other.update({ status: 'starting', error: undefined, errorDetail: undefined });
           void this.startSession(other);
         }
       }
@@ -642,7 +643,12 @@ export class AirlockCore {
     const line = `restart-${(this.nextId++).toString(36)}`;
     session.restartLine = line;
     session.append({ type: 'system', id: line, text: `Restarting ${agentName}…` });
-    session.update({ status: 'starting', error: undefined, exit: undefined });
+    session.update({
+      status: 'starting',
+      error: undefined,
+      errorDetail: undefined,
+      exit: undefined,
+    });
     void this.startSession(session);
   }
 
@@ -663,11 +669,12 @@ export class AirlockCore {
     }
   }
 
-  /** Ends a start that failed: the tab shows why. */
-  private startFailed(session: Session, message: string): void {
+  /** Ends a start that failed: the tab shows why, and what lies behind it under Details. */
+  private startFailed(session: Session, error: unknown): void {
     session.startingOn = undefined;
-    session.update({ status: 'failed', error: message });
-    this.resolveRestart(session, `${session.summary.agentName} could not restart: ${message}`);
+    const shown = shownError(error);
+    session.update({ status: 'failed', ...shown });
+    this.resolveRestart(session, `${session.summary.agentName} could not restart: ${shown.error}`);
   }
 
   /**
@@ -836,7 +843,7 @@ export class AirlockCore {
       connection = await pending;
     } catch (error) {
       if (session.startRun === run) {
-        this.startFailed(session, (error as Error).message);
+        this.startFailed(session, error);
       }
       return;
     }
@@ -913,7 +920,7 @@ export class AirlockCore {
       if (error instanceof AgentRequestError && error.code === AUTH_REQUIRED) {
         await this.signInAndRetry(session, connection, run, afterSignIn);
       } else {
-        this.startFailed(session, (error as Error).message);
+        this.startFailed(session, error);
       }
     }
   }
@@ -960,13 +967,13 @@ export class AirlockCore {
     afterSignIn: boolean,
   ): Promise<void> {
     const methods = authMethodsWithEnv(connection);
-    const waitForUser = (error?: string) => {
+    const waitForUser = (error?: unknown) => {
       session.startingOn = undefined;
       session.update({
         status: 'auth_required',
         authMethods: methods,
         agent: connection.identity,
-        error,
+        ...(error === undefined ? { error: undefined, errorDetail: undefined } : shownError(error)),
       });
       this.resolveRestart(
         session,
@@ -974,7 +981,11 @@ export class AirlockCore {
       );
     };
     if (afterSignIn) {
-      waitForUser(`${connection.identity.configName} still asks to sign in after signing in`);
+      waitForUser(
+        new UserFacingError(
+          `${connection.identity.configName} still asks to sign in after signing in`,
+        ),
+      );
       return;
     }
     let signIn = this.envSignIns.get(connection);
@@ -994,7 +1005,7 @@ export class AirlockCore {
       await signIn;
     } catch (error) {
       if (session.startRun === run) {
-        waitForUser((error as Error).message);
+        waitForUser(error);
       }
       return;
     }
@@ -1278,4 +1289,15 @@ async function readTail(path: string, bytes: number): Promise<string> {
 /** What an agent's process is started with from the settings, to tell when they change. */
 function launchSettings(spec: AgentSpec): string {
   return JSON.stringify([spec.command, spec.args, Object.entries(spec.env).sort()]);
+}
+
+/**
+ * A failure as a tab shows it: the sentence, and apart from it what lies behind it (a
+ * {@link UserFacingError}'s `detail`), which the tab keeps under Details.
+ */
+function shownError(error: unknown): { error: string; errorDetail: string | undefined } {
+  return {
+    error: (error as Error).message,
+    errorDetail: error instanceof UserFacingError ? error.detail : undefined,
+  };
 }

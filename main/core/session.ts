@@ -213,7 +213,12 @@ export class Session {
       if (connection.exit) {
         this.endTurn(turn, undefined);
       } else {
-        this.endTurn(turn, { type: 'turn_error', message: (error as Error).message });
+        const detail = error instanceof UserFacingError ? error.detail : undefined;
+        this.endTurn(turn, {
+          type: 'turn_error',
+          message: (error as Error).message,
+          ...(detail === undefined ? {} : { detail }),
+        });
       }
     }
   }

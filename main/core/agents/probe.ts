@@ -210,10 +210,9 @@ async function newSession(
 /** A failed request's words, and apart from them the JSON-RPC code the agent answered with. */
 function failure(error: unknown): { error: string; code?: number } {
   const message = (error as Error).message;
-  if (!(error instanceof AgentRequestError)) {
-    return { error: message };
-  }
-  return { error: message.replace(` (${error.code})`, ''), code: error.code };
+  return error instanceof AgentRequestError
+    ? { error: message, code: error.code }
+    : { error: message };
 }
 
 /**

@@ -18,6 +18,7 @@ import type {
   SessionSummary,
 } from '../../../preload/contract';
 import { ariaKeyShortcuts } from '../keyboard';
+import { ErrorDetails } from './error-details';
 import { useShortcuts } from '../use-shortcuts';
 
 /** What the host offers for signing in with variables: a keychain, or the settings file. */
@@ -204,7 +205,9 @@ export function AgentPanel({
     return (
       <section className="agent-panel" aria-label="Agent stopped">
         <h3>{session.status === 'failed' ? 'The session could not start' : 'The agent exited'}</h3>
-        {session.error ? <p role="alert">{session.error}</p> : null}
+        {session.error ? (
+          <ErrorDetails message={session.error} detail={session.errorDetail} />
+        ) : null}
         {session.exit ? (
           <>
             <p>

@@ -5,6 +5,7 @@ import { createContext, memo, useContext, useId, useReducer, useState } from 're
 import type { ContentView, ToolCallFields } from '../../../preload/contract';
 import type { Row } from '../state/transcript';
 import { ElicitationRowView } from './elicitation-row';
+import { ErrorDetails } from './error-details';
 import { UrlElicitationRowView } from './url-elicitation-row';
 import { LongTextRow } from './long-text';
 import { Markdown } from './markdown';
@@ -232,8 +233,8 @@ export const RowView = memo(function RowView({ row }: { row: Row }) {
       );
     case 'turn_error':
       return (
-        <div className="row turn-error" role="alert">
-          {row.message}
+        <div className="row turn-error">
+          <ErrorDetails message={row.message} detail={row.detail} />
         </div>
       );
     case 'exit':

@@ -102,7 +102,8 @@ export type Row =
       done?: UrlDone;
     }
   | { kind: 'turn_end'; id: number; stopReason: string }
-  | { kind: 'turn_error'; id: number; message: string }
+  /** `detail`: what lies behind the sentence (a JSON-RPC code…), shown under Details. */
+  | { kind: 'turn_error'; id: number; message: string; detail?: string }
   | { kind: 'exit'; id: number; exit: AgentExit }
   /** `lineId`: the core's name for a line a later one replaces ("Restarting…", say). */
   | { kind: 'system'; id: number; text: string; lineId?: string };
@@ -357,7 +358,11 @@ function applyEvent(t: Transcript, event: TranscriptEvent): void {
       return;
     case 'turn_error':
       t.open = false;
-      push(t, { kind: 'turn_error', message: event.message });
+      push(t, {
+        kind: 'turn_error',
+        message: event.message,
+        ...(event.detail === undefined ? {} : { detail: event.detail }),
+      });
       return;
     case 'agent_exit':
       t.open = false;

@@ -82,6 +82,7 @@ const FIELDS: Record<string, Carries> = {
   'terminal_output.exitStatus.signal': 'elsewhere',
   'turn_end.stopReason': 'elsewhere',
   'turn_error.message': 'elsewhere',
+  'turn_error.detail': 'elsewhere',
   'agent_exit.exit.signal': 'elsewhere',
   'agent_exit.exit.reason': 'elsewhere',
   'agent_exit.exit.stderrTail[]': 'elsewhere',

@@ -90,8 +90,9 @@ describe('an agent that needs authentication', () => {
     await recorder.until(() => recorder.summaries.get(key)?.error !== undefined);
     const summary = recorder.summaries.get(key)!;
     expect(summary.status).toBe('auth_required');
-    expect(summary.error).toBe(
-      'fixture-auth-fails: Internal error: The login server is down (-32603)',
+    expect(summary.error).toBe('fixture-auth-fails: Internal error: The login server is down');
+    expect(summary.errorDetail).toBe(
+      'JSON-RPC error -32603 answering authenticate; data: {"details":"The login server is down"}',
     );
     expect(summary.authMethods.map((method) => method.id)).toEqual(['login']);
   });
@@ -158,7 +159,8 @@ describe('an agent that reads its sign-in from environment variables', () => {
     const { summary } = await settle(agent);
     expect(summary.status).toBe('auth_required');
     // (What follows the reason is the agent's stderr, which may or may not have come yet.)
-    expect(summary.error).toMatch(/^env-agent: The key was revoked \(-32000\)/);
+    expect(summary.error).toMatch(/^env-agent: The key was revoked($|\. Its log ends with)/);
+    expect(summary.errorDetail).toBe('JSON-RPC error -32000 answering authenticate');
   });
 
   it("shows the agent's refusal when signing in with the variable fails", async () => {

@@ -45,44 +45,67 @@ async function startFailure(
 
 /** The message of the error `initialize` fails with when answered with this error. */
 async function answered(error: { code: number; message: string; data?: unknown }) {
+  return (await answeredWhole(error)).message;
+}
+
+/** The error `initialize` fails with when answered with this error: its sentence and detail. */
+async function answeredWhole(error: { code: number; message: string; data?: unknown }) {
   const failure = await startFailure({ error });
   expect(failure).toBeInstanceOf(AgentRequestError);
   expect((failure as AgentRequestError).code).toBe(error.code);
-  return (failure as Error).message;
+  return { message: (failure as Error).message, detail: (failure as AgentRequestError).detail };
 }
 
 describe('an error the agent answers', () => {
-  it('names the agent, the message and the code, and what `data.details` says', async () => {
+  it('names the agent, the message and what `data.details` says; the code goes to the detail', async () => {
     expect(
-      await answered({
+      await answeredWhole({
         code: -32603,
         message: 'Internal error',
         data: { details: 'Query closed before response received' },
       }),
-    ).toBe('stand-in: Internal error: Query closed before response received (-32603)');
+    ).toEqual({
+      message: 'stand-in: Internal error: Query closed before response received',
+      detail:
+        'JSON-RPC error -32603 answering initialize; data: {"details":"Query closed before response received"}',
+    });
   });
 
   it('takes `data.message` when there are no details, and `data` itself when it is words', async () => {
     const message = { code: -32000, message: 'Refused', data: { message: 'the key expired' } };
-    expect(await answered(message)).toBe('stand-in: Refused: the key expired (-32000)');
+    expect(await answered(message)).toBe('stand-in: Refused: the key expired');
     const details = { code: -32000, message: 'Refused', data: { details: 7, message: 'no quota' } };
-    expect(await answered(details)).toBe('stand-in: Refused: no quota (-32000)');
+    expect(await answered(details)).toBe('stand-in: Refused: no quota');
     const words = { code: -32000, message: 'Refused', data: '  the key expired \n' };
-    expect(await answered(words)).toBe('stand-in: Refused: the key expired (-32000)');
+    expect(await answered(words)).toBe('stand-in: Refused: the key expired');
   });
 
   it('adds nothing for data with no words: blank, a number, a list, an object without them', async () => {
     for (const data of ['  ', 42, ['the key expired'], { reason: 'the key expired' }, null]) {
-      expect(await answered({ code: -32603, message: 'Internal error', data })).toBe(
-        'stand-in: Internal error (-32603)',
-      );
+      expect(await answeredWhole({ code: -32603, message: 'Internal error', data })).toEqual({
+        message: 'stand-in: Internal error',
+        detail: `JSON-RPC error -32603 answering initialize; data: ${JSON.stringify(data)}`,
+      });
     }
   });
 
-  it('clips what the data says to 500 characters', async () => {
-    const data = { details: `${'a'.repeat(499)}bc` };
-    expect(await answered({ code: -32603, message: 'Internal error', data })).toBe(
-      `stand-in: Internal error: ${'a'.repeat(499)}b (-32603)`,
+  it('gives the code alone under Details when the agent sent no data', async () => {
+    expect(await answeredWhole({ code: -32601, message: 'Method not found' })).toEqual({
+      message: 'stand-in: Method not found',
+      detail: 'JSON-RPC error -32601 answering initialize',
+    });
+  });
+
+  it('clips what the data says to 500 characters, and the raw data under Details to 1,000', async () => {
+    const data = { details: `${'a'.repeat(499)}bc`, more: 'x'.repeat(1000) };
+    const { message, detail } = await answeredWhole({
+      code: -32603,
+      message: 'Internal error',
+      data,
+    });
+    expect(message).toBe(`stand-in: Internal error: ${'a'.repeat(499)}b`);
+    expect(detail).toBe(
+      `JSON-RPC error -32603 answering initialize; data: ${JSON.stringify(data).slice(0, 1000)}`,
     );
   });
 });
@@ -135,7 +158,10 @@ describe('a request that fails', () => {
     expect(failure).toBeInstanceOf(AgentRequestError);
     expect((failure as AgentRequestError).code).toBe(-32603);
     expect((failure as Error).message).toBe(
-      'stand-in: Internal error (-32603). Its log ends with: Error: cannot be used with root privileges',
+      'stand-in: Internal error. Its log ends with: Error: cannot be used with root privileges',
+    );
+    expect((failure as AgentRequestError).detail).toBe(
+      'JSON-RPC error -32603 answering session/new',
     );
   });
 
@@ -151,9 +177,9 @@ describe('a request that fails', () => {
     agent.reply(await sent(agent, 'session/new'), { error: { code: -32000, message: 'No' } });
     // At once: with the connection open and the process running, there is no exit to wait for.
     await expect.poll(() => answered).toBe(true);
-    expect(((await deadline(asked, 'the request to fail', 5_000)) as Error).message).toBe(
-      'stand-in: No (-32000)',
-    );
+    const failure = (await deadline(asked, 'the request to fail', 5_000)) as AgentRequestError;
+    expect(failure.message).toBe('stand-in: No');
+    expect(failure.detail).toBe('JSON-RPC error -32000 answering session/new');
   });
 
   it('blames the exit when the process ends while the request waits', async () => {

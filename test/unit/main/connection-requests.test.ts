@@ -152,7 +152,10 @@ describe('a turn', () => {
   it('fails with the error the agent answers', async () => {
     const failure = await turn({ error: { code: -32603, message: 'Internal error' } });
     expect(failure).toBeInstanceOf(AgentRequestError);
-    expect((failure as Error).message).toBe('stand-in: Internal error (-32603)');
+    expect((failure as Error).message).toBe('stand-in: Internal error');
+    expect((failure as AgentRequestError).detail).toBe(
+      'JSON-RPC error -32603 answering session/prompt',
+    );
   });
 });
 

@@ -86,8 +86,11 @@ describe('session/new', () => {
     const { summary } = await settle('new-fails-quietly');
     expect(summary.status).toBe('failed');
     expect(summary.error).toBe(
-      'fixture-new-fails-quietly: Internal error: Query closed before response received (-32603). ' +
+      'fixture-new-fails-quietly: Internal error: Query closed before response received. ' +
         'Its log ends with: Error: --dangerously-skip-permissions cannot be used with root privileges',
+    );
+    expect(summary.errorDetail).toBe(
+      'JSON-RPC error -32603 answering session/new; data: {"details":"Query closed before response received"}',
     );
   });
 

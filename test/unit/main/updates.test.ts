@@ -148,6 +148,24 @@ describe('the result of session/prompt', () => {
   });
 });
 
+describe('a turn the agent fails', () => {
+  it('ends with a sentence free of the JSON-RPC code, which goes to the detail', async () => {
+    const agent = fixtureSpec('prompt-fails');
+    const started = await startCore([agent], { requestMs: 10_000, cancelGraceMs: 500 });
+    core = started.core;
+    const { recorder } = started;
+    const key = await readySession(core, recorder, agent.name, started.dir);
+    await core.invoke('session:prompt', { key, text: 'go' });
+    const error = await recorder.event(key, 'turn_error');
+    expect(error.message).toMatch(
+      /^fixture-prompt-fails: Internal error: The model is overloaded($|\. Its log ends with)/,
+    );
+    expect(error.detail).toBe(
+      'JSON-RPC error -32603 answering session/prompt; data: {"details":"The model is overloaded"}',
+    );
+  });
+});
+
 describe('the bounds on what one update carries', () => {
   it('clips a string only when it is longer than its bound', () => {
     expect(clip('x'.repeat(10_000))).toBe('x'.repeat(10_000));

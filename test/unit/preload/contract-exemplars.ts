@@ -70,6 +70,7 @@ export const summary: SessionSummary = {
   title: 'Fix the flaky watcher test',
   agent: identity,
   error: 'Sign-in failed: the token expired',
+  errorDetail: 'JSON-RPC error -32000 answering authenticate',
   authMethods,
   exit,
   commands: [
@@ -262,7 +263,11 @@ export const transcript: TranscriptEvent[] = [
     exitStatus: { exitCode: 0, signal: null },
   },
   { type: 'turn_end', stopReason: 'end_turn' },
-  { type: 'turn_error', message: 'Internal error: the model is overloaded' },
+  {
+    type: 'turn_error',
+    message: 'Internal error: the model is overloaded',
+    detail: 'JSON-RPC error -32603 answering session/prompt',
+  },
   {
     type: 'agent_exit',
     exit: { code: null, signal: 'SIGTERM', reason: 'Stopped', stderrTail: [] },

@@ -291,7 +291,7 @@ const optional: Record<string, string[]> = {
   ],
   'session:history response': ['note', 'nextCursor'],
   'session:onDidChange': [
-    ...['title', 'agent', 'error', 'exit', 'currentModeId', 'usage'],
+    ...['title', 'agent', 'error', 'errorDetail', 'exit', 'currentModeId', 'usage'],
     ...['userTitle', 'firstPrompt', 'promptCapabilities'],
   ],
   'app:onDidChangeAgents': ['settingsError'],
@@ -302,6 +302,7 @@ const optional: Record<string, string[]> = {
   url_elicitation: ['toolCallId'],
   elicitation_resolved: ['ended', 'content'],
   terminal_output: ['exitStatus'],
+  turn_error: ['detail'],
   system: ['id'],
 };
 

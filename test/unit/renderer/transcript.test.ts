@@ -244,6 +244,18 @@ describe('rows of every kind', () => {
     ]);
   });
 
+  it('keeps what lies behind a turn error apart from its sentence, for Details', () => {
+    const detail = 'JSON-RPC error -32603 answering session/prompt';
+    const rows = rowsOf([
+      { type: 'turn_error', message: 'Demo: Internal error', detail },
+      { type: 'turn_error', message: 'Demo: no answer' },
+    ]);
+    expect(rows.map(({ id: _id, ...row }) => row)).toEqual([
+      { kind: 'turn_error', message: 'Demo: Internal error', detail },
+      { kind: 'turn_error', message: 'Demo: no answer' },
+    ]);
+  });
+
   it('replaces a system line by a later one with its id, and adds the others', () => {
     const rows = rowsOf([
       { type: 'prompt', text: 'hi' },
