@@ -173,6 +173,101 @@ describe('the stage', () => {
   });
 });
 
+describe('a form taller than the stage', () => {
+  for (const width of [1280, 420]) {
+    it(`says how many questions it has and how many are below, as the stage scrolls, at ${width}×800`, async () => {
+      await openAt(width, 800);
+      await send('/form');
+      await card().waitFor();
+      const total = await card().locator('.card-fields > .field').count();
+      expect(total).toBeGreaterThanOrEqual(8);
+      const footer = card().locator('.card-actions');
+      // Before: the footer showed Accept and said nothing of the fields out of view.
+      const first = footer.getByText(new RegExp(`^${total} questions · \\d+ more below$`));
+      await first.waitFor();
+      const below = Number(/(\d+) more below/.exec((await first.textContent())!)![1]);
+      expect(below).toBeGreaterThan(0);
+      expect(below).toBeLessThan(total);
+      // Scrolled to the end, none is below.
+      await dock().evaluate((stage) => stage.scrollTo({ top: stage.scrollHeight }));
+      await footer.getByText(`${total} questions · none below`, { exact: true }).waitFor();
+      // Tabbing back to the first field brings the rest below again.
+      await card().getByLabel('Name', { exact: true }).focus();
+      await dock().evaluate((stage) => stage.scrollTo({ top: 0 }));
+      await footer.getByText(`${total} questions · ${below} more below`, { exact: true }).waitFor();
+      await page().keyboard.press('Escape');
+      await record().getByText('Cancelled').waitFor();
+    });
+  }
+
+  it('says nothing of the sort when every question fits', async () => {
+    await openAt(1280, 800);
+    await send('/form-tool');
+    await card().waitFor();
+    await card().getByRole('button', { name: 'Accept' }).waitFor();
+    await expect(card().locator('.card-actions').textContent()).resolves.not.toMatch(
+      /question|below/,
+    );
+    await page().keyboard.press('Escape');
+    await turnEnded('Done');
+  });
+});
+
+describe('the strip and the message box while a card waits', () => {
+  for (const width of [1280, 420]) {
+    it(`shows whole transcript rows in the strip at ${width}×800, never a cut-off piece`, async () => {
+      await openAt(width, 800);
+      await send('/form');
+      await card().waitFor();
+      const go = record().getByRole('button', { name: 'Go to the question' });
+      await go.waitFor();
+      const cut = await page().evaluate(() => {
+        const strip = document.querySelector('.session > .transcript')!.getBoundingClientRect();
+        return [...document.querySelectorAll('.session > .transcript [data-index]')].flatMap(
+          (item) => {
+            const box = item.getBoundingClientRect();
+            const outside = box.bottom <= strip.top + 1 || box.top >= strip.bottom - 1;
+            const inside = box.top >= strip.top - 1 && box.bottom <= strip.bottom + 1;
+            return outside || inside ? [] : [`row ${item.getAttribute('data-index')}`];
+          },
+        );
+      });
+      expect(cut).toEqual([]);
+      // The waiting row, whole, is among them.
+      const [row, strip] = await Promise.all([record().boundingBox(), transcript().boundingBox()]);
+      expect(row!.y).toBeGreaterThanOrEqual(strip!.y - 1);
+      expect(row!.y + row!.height).toBeLessThanOrEqual(strip!.y + strip!.height + 1);
+      await page().keyboard.press('Escape');
+      await record().getByText('Cancelled').waitFor();
+    });
+  }
+
+  it('keeps the message box one line at 420 px, its buttons icons beside it', async () => {
+    await openAt(420, 800);
+    await send('/form');
+    await card().waitFor();
+    const form = page().locator('form.composer');
+    const attach = form.getByRole('button', { name: 'Attach image' });
+    const cancel = form.getByRole('button', { name: 'Cancel' });
+    const [box, attachBox, cancelBox] = await Promise.all([
+      composer().boundingBox(),
+      attach.boundingBox(),
+      cancel.boundingBox(),
+    ]);
+    // Before: 52 px, Attach image and Cancel stacked beside it.
+    expect(box!.height).toBeLessThanOrEqual(44);
+    for (const button of [attachBox!, cancelBox!]) {
+      expect(button.x).toBeGreaterThanOrEqual(box!.x + box!.width);
+      expect(button.y).toBeGreaterThanOrEqual(box!.y - 4);
+      expect(button.y + button.height).toBeLessThanOrEqual(box!.y + box!.height + 4);
+    }
+    expect(cancelBox!.x).toBeGreaterThanOrEqual(attachBox!.x + attachBox!.width);
+    // The icons are still the buttons they were: Cancel ends the turn, the card with it.
+    await cancel.click();
+    await turnEnded('Cancelled');
+  });
+});
+
 describe('a calm card head and session header', () => {
   it('names who asks, the tab, the tool call by its title and where the card stands; the command behind Details', async () => {
     await openAt(1280, 800);

@@ -3,6 +3,7 @@
  * "Attach image" button, and the hook that keeps them per tab and reads images the user
  * pastes, drops or picks. Only the agent's own capabilities decide what is offered.
  */
+import { ImagePlus } from 'lucide-react';
 import { useRef, useState, type ClipboardEvent, type DragEvent } from 'react';
 import {
   IMAGE_MIME_TYPES,
@@ -176,15 +177,25 @@ export function AttachmentChips({ attached, onRemoveFile, onRemoveImage }: Chips
 export function AttachImageButton({
   disabled,
   onPick,
+  compact = false,
 }: {
   disabled: boolean;
   onPick(files: File[]): void;
+  /** An icon only (named for assistive technology), as the one-line message box has it. */
+  compact?: boolean;
 }) {
   const input = useRef<HTMLInputElement>(null);
   return (
     <>
-      <button type="button" disabled={disabled} onClick={() => input.current?.click()}>
-        Attach image
+      <button
+        type="button"
+        className={compact ? 'icon-button' : undefined}
+        disabled={disabled}
+        aria-label={compact ? 'Attach image' : undefined}
+        title={compact ? 'Attach image' : undefined}
+        onClick={() => input.current?.click()}
+      >
+        {compact ? <ImagePlus size={16} aria-hidden="true" /> : 'Attach image'}
       </button>
       <input
         ref={input}

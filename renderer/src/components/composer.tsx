@@ -6,6 +6,7 @@
  * or Stop a start that hangs). While a card waits on the stage, it steps aside to one line. A
  * session that has just started gives it the focus, unless the user has put it somewhere.
  */
+import { CircleStop } from 'lucide-react';
 import {
   useEffect,
   useId,
@@ -282,7 +283,7 @@ export function Composer({
   const placeholder = disconnected
     ? 'Not connected to Airlock'
     : compact
-      ? 'Message the agent (the question above waits for your answer)'
+      ? 'Message the agent (a question waits)'
       : session.status === 'ready'
         ? 'Message the agent (Enter to send, Shift+Enter for a new line, / for commands, @ for files)'
         : statusText;
@@ -366,6 +367,7 @@ export function Composer({
         <div className="composer-actions">
           {acceptsImages ? (
             <AttachImageButton
+              compact={compact}
               disabled={disconnected}
               onPick={(picked) => void attachments.addImages(picked)}
             />
@@ -377,11 +379,14 @@ export function Composer({
           ) : session.status === 'prompting' ? (
             <button
               type="button"
+              className={compact ? 'icon-button' : undefined}
               onClick={onCancel}
               aria-keyshortcuts="Escape"
+              aria-label={compact ? 'Cancel' : undefined}
+              title={compact ? 'Cancel the turn (Esc)' : undefined}
               disabled={disconnected}
             >
-              Cancel
+              {compact ? <CircleStop size={16} aria-hidden="true" /> : 'Cancel'}
             </button>
           ) : (
             <button type="submit" disabled={!ready || draft.trim() === ''}>

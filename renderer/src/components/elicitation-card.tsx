@@ -9,7 +9,7 @@
 // The Form alone: @rjsf/core's index also exports a test registry that imports
 // @rjsf/validator-ajv8, which compiles with `new Function` (refused by the renderer's CSP).
 import Form from '@rjsf/core/lib/components/Form.js';
-import { useCallback, useMemo, useState, type KeyboardEvent } from 'react';
+import { useCallback, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { AirlockApi, ElicitationAction } from '../../../preload/contract';
 import type { AnswerContent } from '../../../preload/form-model';
 import { validateForm } from '../../../preload/form-validator';
@@ -32,6 +32,7 @@ import { loadDraft, saveDraft, type CardDraft } from '../state/card-drafts';
 import type { Row } from '../state/transcript';
 import { AgentWords } from './agent-words';
 import { askerName, CardHead } from './card-head';
+import { belowText, useFieldsBelow } from './use-fields-below';
 
 /** A transcript row holding an elicitation. */
 export type ElicitationRow = Extract<Row, { kind: 'elicitation' }>;
@@ -116,6 +117,11 @@ export function ElicitationCard({ api, sessionKey, sessionLabel, row, toolTitle 
       .finally(() => setBusy(undefined));
   };
 
+  // A form taller than the stage: the footer says how many questions it has, and how many are
+  // still below it.
+  const cardElement = useRef<HTMLDivElement>(null);
+  const below = belowText(useFieldsBelow(cardElement));
+
   const errors = validateForm(model, draft.values);
   const waiting = Object.keys(errors.fields).length;
 
@@ -146,6 +152,7 @@ export function ElicitationCard({ api, sessionKey, sessionLabel, row, toolTitle 
   const headingId = `${cardKey}-heading`;
   return (
     <div
+      ref={cardElement}
       className="elicitation-card"
       role="group"
       aria-labelledby={headingId}
@@ -226,6 +233,7 @@ export function ElicitationCard({ api, sessionKey, sessionLabel, row, toolTitle 
           <button type="button" onClick={() => respond('cancel')} aria-keyshortcuts="Escape">
             Cancel
           </button>
+          {below ? <span className="card-below">{below}</span> : null}
           <span className="card-keys" aria-hidden="true">
             {acceptable ? 'Enter accepts · ' : ''}Esc cancels
           </span>

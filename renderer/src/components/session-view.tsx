@@ -21,6 +21,7 @@ import { MessageText, messageText } from './message-copy';
 import { RowView, WaitingToolCalls } from './rows';
 import { EmptySession, SessionEmpty } from './session-empty';
 import './stage.css';
+import { useStripFit } from './use-strip-fit';
 import { StopTerminal } from './terminal-view';
 
 type Props = {
@@ -116,6 +117,9 @@ export function SessionView({
   // (A permission's tool call says it waits by its own fields.)
   const openCards = dockCards(transcript).open;
   const staged = openCards.length > 0;
+  // While a card waits, the transcript is a strip of whole rows above the stage.
+  const strip = useRef<HTMLDivElement>(null);
+  useStripFit(strip, scroller, staged);
   const waitingList = JSON.stringify(
     openCards.flatMap((row) =>
       row.kind === 'permission' || row.toolCallId === undefined || row.resolved
@@ -342,6 +346,7 @@ export function SessionView({
       <AgentPanel api={api} session={session} signIn={signIn} />
 
       <div
+        ref={strip}
         className="transcript"
         role="log"
         aria-label="Transcript"
