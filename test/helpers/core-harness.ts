@@ -358,5 +358,14 @@ export function useCore(defaults: CoreSetup = {}) {
     return launch(setup, dir, settingsPath);
   }
 
-  return { start };
+  /** Starts a core with `agent` besides the file's agents, and a ready session of it. */
+  async function startWith(
+    agent: AgentSpec,
+    own: CoreSetup = {},
+  ): Promise<CoreRun & { key: string; agentName: string }> {
+    const run = await start({ ...own, agents: [...(own.agents ?? defaults.agents ?? []), agent] });
+    return { ...run, key: await run.ready(agent.name), agentName: agent.name };
+  }
+
+  return { start, startWith };
 }

@@ -3,17 +3,19 @@
  * real scripted agent: the connection's count of waiting cards (its limit), and the
  * `elicitationId` of a URL card, which stays outstanding only while the card does.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { TranscriptEvent } from '../../../../preload/contract.js';
 import type { AirlockCore } from '../../../../main/core/core.js';
 import { MAX_PENDING_ELICITATIONS_PER_CONNECTION } from '../../../../main/core/elicitation/limits.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
-import { readySession, startCore, type Recorder } from '../../../helpers/core-harness.js';
+import {
+  readySession,
+  TEST_TIMEOUTS,
+  useCore,
+  type Recorder,
+} from '../../../helpers/core-harness.js';
 
-const timeouts = { requestMs: 10_000, cancelGraceMs: 500 };
-
-let core: AirlockCore | undefined;
-afterEach(() => core?.dispose());
+const { startWith } = useCore({ timeouts: TEST_TIMEOUTS });
 
 const form = {
   sessionId: '$SESSION',
@@ -32,13 +34,8 @@ const signIn = (elicitationId: string) => ({
 
 const full = `Invalid params: this connection already has ${MAX_PENDING_ELICITATIONS_PER_CONNECTION} elicitations waiting on the user.`;
 
-async function withAgent(scenario: string) {
-  const agent = fixtureSpec(scenario);
-  const started = await startCore([agent], timeouts, { openUrl: vi.fn(async () => undefined) });
-  core = started.core;
-  const key = await readySession(core, started.recorder, agent.name, started.dir);
-  return { ...started, core: started.core, key, agentName: agent.name };
-}
+const withAgent = (scenario: string) =>
+  startWith(fixtureSpec(scenario), { options: { openUrl: vi.fn(async () => undefined) } });
 
 type Card = Extract<TranscriptEvent, { type: 'elicitation' | 'url_elicitation' }>;
 

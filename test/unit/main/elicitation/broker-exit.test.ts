@@ -7,16 +7,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { TranscriptEvent } from '../../../../preload/contract.js';
-import type { AirlockCore } from '../../../../main/core/core.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
-import { readySession, startCore } from '../../../helpers/core-harness.js';
+import { TEST_TIMEOUTS, useCore } from '../../../helpers/core-harness.js';
 
-const timeouts = { requestMs: 10_000, cancelGraceMs: 500 };
-
-let core: AirlockCore | undefined;
-afterEach(() => core?.dispose());
+const { start } = useCore({ timeouts: TEST_TIMEOUTS });
 
 type UrlCard = Extract<TranscriptEvent, { type: 'url_elicitation' }>;
 
@@ -41,10 +37,9 @@ describe('an agent that dies with URL cards open', () => {
     const pidFile = join(await mkdtemp(join(tmpdir(), 'airlock-pid-')), 'agent.pid');
     const agent = { ...fixtureSpec('elicit'), env: { SCRIPTED_PID_FILE: pidFile } };
     const openUrl = vi.fn(async () => undefined);
-    const started = await startCore([agent], timeouts, { openUrl });
-    core = started.core;
-    const { recorder } = started;
-    const key = await readySession(core, recorder, agent.name, started.dir);
+    const started = await start({ agents: [agent], options: { openUrl } });
+    const { core, recorder } = started;
+    const key = await started.ready(agent.name);
 
     // Both asked at once; the agent waits for both answers, so it is mid-turn when it dies.
     await core.invoke('session:prompt', {

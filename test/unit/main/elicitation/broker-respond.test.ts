@@ -3,17 +3,18 @@
  * tool call names it, a refusal quotes an unknown session or request id only in part, and an
  * answer to a card that is not waiting is refused as such before anything else is checked.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { TranscriptEvent } from '../../../../preload/contract.js';
-import type { AirlockCore } from '../../../../main/core/core.js';
 import { answerCheckReady } from '../../../../main/core/elicitation/answer-check.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
-import { readySession, startCore, type Recorder } from '../../../helpers/core-harness.js';
+import {
+  readySession,
+  TEST_TIMEOUTS,
+  useCore,
+  type Recorder,
+} from '../../../helpers/core-harness.js';
 
-const timeouts = { requestMs: 10_000, cancelGraceMs: 500 };
-
-let core: AirlockCore | undefined;
-afterEach(() => core?.dispose());
+const { start, startWith } = useCore({ timeouts: TEST_TIMEOUTS });
 
 const form = {
   sessionId: '$SESSION',
@@ -22,13 +23,7 @@ const form = {
   requestedSchema: { type: 'object', properties: { branch: { type: 'string' } } },
 };
 
-async function withAgent() {
-  const agent = fixtureSpec('elicit');
-  const started = await startCore([agent], timeouts);
-  core = started.core;
-  const key = await readySession(core, started.recorder, agent.name, started.dir);
-  return { ...started, core: started.core, key, agentName: agent.name };
-}
+const withAgent = () => startWith(fixtureSpec('elicit'));
 
 /** The agent's answers, once its turn has ended. */
 async function answers(recorder: Recorder, key: string): Promise<unknown[]> {
@@ -91,9 +86,12 @@ describe('the elicitation broker', () => {
 
   it('takes a decline of a URL card whatever comes with it, and tells the agent only that', async () => {
     const agent = fixtureSpec('elicit');
-    const started = await startCore([agent], timeouts, { openUrl: vi.fn(async () => undefined) });
-    core = started.core;
-    const key = await readySession(core, started.recorder, agent.name, started.dir);
+    const started = await start({
+      agents: [agent],
+      options: { openUrl: vi.fn(async () => undefined) },
+    });
+    const { core } = started;
+    const key = await started.ready(agent.name);
     const { sessionId, mode, message } = { ...form, mode: 'url', message: 'Please sign in.' };
     await core.invoke('session:prompt', {
       key,

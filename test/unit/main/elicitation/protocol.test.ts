@@ -2,19 +2,16 @@
  * Form-mode elicitation end to end in the core: a real scripted agent sends raw
  * `elicitation/create` requests over stdio, and every way a card can end is answered.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TranscriptEvent } from '../../../../preload/contract.js';
 import { clientCapabilities } from '../../../../main/core/agent-connection.js';
 import type { AirlockCore } from '../../../../main/core/core.js';
 import { answerCheckReady } from '../../../../main/core/elicitation/answer-check.js';
 import { MAX_PENDING_ELICITATIONS_PER_CONNECTION } from '../../../../main/core/elicitation/limits.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
-import { readySession, startCore, type Recorder } from '../../../helpers/core-harness.js';
+import { TEST_TIMEOUTS, useCore, type Recorder } from '../../../helpers/core-harness.js';
 
-const timeouts = { requestMs: 10_000, cancelGraceMs: 500 };
-
-let core: AirlockCore | undefined;
-afterEach(() => core?.dispose());
+const { start, startWith } = useCore({ timeouts: TEST_TIMEOUTS });
 
 const nameForm = {
   sessionId: '$SESSION',
@@ -30,13 +27,7 @@ const nameForm = {
   },
 };
 
-async function withAgent(scenario = 'elicit') {
-  const agent = fixtureSpec(scenario);
-  const started = await startCore([agent], timeouts);
-  core = started.core;
-  const key = await readySession(core, started.recorder, agent.name, started.dir);
-  return { ...started, core: started.core, key };
-}
+const withAgent = (scenario = 'elicit') => startWith(fixtureSpec(scenario));
 
 /** Sends raw params for `elicitation/create` through the scripted agent's prompt. */
 async function ask(running: AirlockCore, key: string, ...params: unknown[]) {
@@ -283,13 +274,12 @@ describe('requests Airlock refuses with -32602', () => {
 describe('a request-scoped elicitation', () => {
   it('shows on the tab whose session/new it is about, and refuses ids that are not Airlock\u2019s', async () => {
     const agent = fixtureSpec('elicit-at-start');
-    const started = await startCore([agent], timeouts);
-    core = started.core;
-    const { recorder } = started;
-    const { key } = (await core.invoke('session:create', {
+    const started = await start({ agents: [agent] });
+    const { core, recorder } = started;
+    const { key } = await started.call('session:create', {
       agentName: agent.name,
       cwd: started.dir,
-    })) as { key: string };
+    });
     const card = (await recorder.event(key, 'elicitation')) as Card;
     expect(card.scope).toBe('request');
     expect(recorder.summaries.get(key)?.status).toBe('starting');

@@ -2,17 +2,13 @@
  * URL-mode elicitation in the core: a real scripted agent sends raw requests and completions;
  * the host's opener is recorded. The agent only ever learns the action.
  */
-import { writeFile } from 'node:fs/promises';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { TranscriptEvent } from '../../../../preload/contract.js';
-import type { AirlockCore, CoreOptions } from '../../../../main/core/core.js';
+import type { CoreOptions } from '../../../../main/core/core.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
-import { readySession, startCore, type Recorder } from '../../../helpers/core-harness.js';
+import { TEST_TIMEOUTS, useCore, type Recorder } from '../../../helpers/core-harness.js';
 
-const timeouts = { requestMs: 10_000, cancelGraceMs: 500 };
-
-let core: AirlockCore | undefined;
-afterEach(() => core?.dispose());
+const { start, startWith } = useCore({ timeouts: TEST_TIMEOUTS });
 
 type UrlCard = Extract<TranscriptEvent, { type: 'url_elicitation' }>;
 
@@ -24,18 +20,8 @@ const signIn = (elicitationId: string, url = 'https://github.com/login/oauth/aut
   message: 'Please sign in.',
 });
 
-async function withAgent(scenario: string, overrides: Partial<CoreOptions> = {}, settings = {}) {
-  const agent = fixtureSpec(scenario);
-  const started = await startCore([agent], timeouts, overrides);
-  core = started.core;
-  if (Object.keys(settings).length > 0) {
-    const servers = { [agent.name]: { command: agent.command, args: agent.args } };
-    await writeFile(started.settingsPath, JSON.stringify({ agent_servers: servers, ...settings }));
-    await core.init();
-  }
-  const key = await readySession(core, started.recorder, agent.name, started.dir);
-  return { ...started, key };
-}
+const withAgent = (scenario: string, options: Partial<CoreOptions> = {}, settings = {}) =>
+  startWith(fixtureSpec(scenario), { options, settings });
 
 async function answers(recorder: Recorder, key: string): Promise<unknown[]> {
   await recorder.event(key, 'turn_end');
@@ -184,11 +170,10 @@ describe('URL elicitations of two agents', () => {
     const openUrl = vi.fn(async () => undefined);
     const first = fixtureSpec('url-flow', 'agent-one');
     const second = fixtureSpec('url-flow', 'agent-two');
-    const started = await startCore([first, second], timeouts, { openUrl });
-    core = started.core;
-    const { recorder } = started;
-    const one = await readySession(core, recorder, first.name, started.dir);
-    const two = await readySession(core, recorder, second.name, started.dir);
+    const started = await start({ agents: [first, second], options: { openUrl } });
+    const { core, recorder } = started;
+    const one = await started.ready(first.name);
+    const two = await started.ready(second.name);
     // Both agents use the id "flow-1": allowed, since ids are unique per connection.
     await core.invoke('session:prompt', { key: one, text: 'https://one.example.com/' });
     await core.invoke('session:prompt', { key: two, text: 'https://two.example.com/' });
@@ -223,11 +208,10 @@ describe('the domains the user listed for an agent (url_domains)', () => {
       urlDomains: ['openai.com', 'https://chatgpt.com/'],
     };
     const unlisted = fixtureSpec('url-flow', 'unlisted');
-    const started = await startCore([listed, unlisted], timeouts, { openUrl });
-    core = started.core;
-    const { recorder } = started;
-    const one = await readySession(core, recorder, listed.name, started.dir);
-    const two = await readySession(core, recorder, unlisted.name, started.dir);
+    const started = await start({ agents: [listed, unlisted], options: { openUrl } });
+    const { core, recorder } = started;
+    const one = await started.ready(listed.name);
+    const two = await started.ready(unlisted.name);
     await core.invoke('session:prompt', { key: one, text: 'https://auth.example.com/consent' });
     await core.invoke('session:prompt', { key: two, text: 'https://auth.example.com/consent' });
     const listedCard = (await recorder.event(one, 'url_elicitation')) as UrlCard;
@@ -265,10 +249,8 @@ describe('the domains the user listed for an agent (url_domains)', () => {
 
 describe('a URL elicitation on the web host', () => {
   it('takes the page\u2019s consent as accept, with no content, and opens nothing itself', async () => {
-    const { core, recorder, key } = await withAgent('elicit');
-    const state = (await core.invoke('app:getState', {})) as {
-      urlElicitation: { default: string; opener: string };
-    };
+    const { core, recorder, key, call } = await withAgent('elicit');
+    const state = await call('app:getState', {});
     expect(state.urlElicitation).toEqual({ default: 'isolated_window', opener: 'page' });
     await core.invoke('session:prompt', { key, text: JSON.stringify([signIn('w-1')]) });
     const card = (await recorder.event(key, 'url_elicitation')) as UrlCard;
@@ -296,10 +278,8 @@ describe('a URL elicitation on the web host', () => {
 
 describe('URL mode turned off in the settings', () => {
   it('is not advertised, and a URL request is -32602', async () => {
-    const { core, recorder, key } = await withAgent('elicit', {}, { url_elicitation: 'off' });
-    const state = (await core.invoke('app:getState', {})) as {
-      urlElicitation: { default: string };
-    };
+    const { core, recorder, key, call } = await withAgent('elicit', {}, { url_elicitation: 'off' });
+    const state = await call('app:getState', {});
     expect(state.urlElicitation.default).toBe('off');
     await core.invoke('session:prompt', { key, text: JSON.stringify([signIn('off-1')]) });
     expect(await answers(recorder, key)).toEqual([
@@ -381,11 +361,10 @@ describe('the end of the waits of an agent or a tab', () => {
     const openUrl = vi.fn(async () => undefined);
     const first = fixtureSpec('url-flow', 'agent-exits');
     const second = fixtureSpec('elicit', 'agent-stays');
-    const started = await startCore([first, second], timeouts, { openUrl });
-    core = started.core;
-    const { recorder } = started;
-    const one = await readySession(core, recorder, first.name, started.dir);
-    const two = await readySession(core, recorder, second.name, started.dir);
+    const started = await start({ agents: [first, second], options: { openUrl } });
+    const { core, recorder } = started;
+    const one = await started.ready(first.name);
+    const two = await started.ready(second.name);
     // Agent two's card is opened, so it waits for the page, and its turn ends.
     await core.invoke('session:prompt', { key: two, text: JSON.stringify([signIn('flow-1')]) });
     const cardTwo = (await recorder.event(two, 'url_elicitation')) as UrlCard;
