@@ -575,8 +575,12 @@ export const AgentTestReport = z.object({
     .discriminatedUnion('ok', [
       z.object({
         ok: z.literal(true),
+        /** The session's modes and options, by the names the agent shows a person. */
         modes: z.array(shortText).max(100),
         configOptions: z.array(shortText).max(100),
+        /** The same by their ids, shown under Details. */
+        modeIds: z.array(shortText).max(100).optional(),
+        configOptionIds: z.array(shortText).max(100).optional(),
         signedInWith: shortText.optional(),
       }),
       z.object({

@@ -58,10 +58,20 @@ describe("the settings' Test", () => {
       expect.arrayContaining([
         'Can load past sessions, with their messages',
         'Takes images as attachments',
-        'Asks for input with forms and web pages: yes',
+        'Asks for input with forms and web pages',
         "Runs commands in the session's folder",
       ]),
     );
+    // A check mark says yes: no sentence beside one says it again.
+    expect(sentences.filter((sentence) => /: (yes|no)$/.test(sentence))).toEqual([]);
+    // The session's modes and options by their names; their ids only under Details.
+    const facts = result.locator('.agent-test-facts').first();
+    await expect(facts.getByText('Ask, Code', { exact: true }).isVisible()).resolves.toBe(true);
+    await expect(
+      facts.getByText('Reply style, Show thinking, Ask at start', { exact: true }).isVisible(),
+    ).resolves.toBe(true);
+    const optionIds = result.getByText('style, thinking, ask_at_start', { exact: true });
+    await expect(optionIds.isVisible()).resolves.toBe(false);
     // No protocol key where a person reads; the raw rows are there, closed, under Details.
     const visible = await result.innerText();
     expect(visible).not.toMatch(/elicitation\.|promptCapabilities|loadSession|ACP version/);
@@ -70,6 +80,8 @@ describe("the settings' Test", () => {
     await result.getByText('Details', { exact: true }).click();
     await rawUrl.waitFor();
     await result.getByText(/^ACP version \d+$/).waitFor();
+    await optionIds.waitFor();
+    await result.getByText('ask, code', { exact: true }).waitFor();
 
     // A session offers what Test said: the demo's URL request becomes a consent card.
     await shown.getByRole('button', { name: 'Back to sessions' }).click();

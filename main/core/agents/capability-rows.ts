@@ -138,7 +138,7 @@ export function sessionOffers({ capabilities, elicitation, authMethods }: Offers
 
 function elicitationOffer(modes: ElicitationModes): OfferRow {
   if (modes.form && modes.url) {
-    return { text: 'Asks for input with forms and web pages: yes', available: true };
+    return { text: 'Asks for input with forms and web pages', available: true };
   }
   if (modes.form) {
     return {
@@ -146,5 +146,5 @@ function elicitationOffer(modes: ElicitationModes): OfferRow {
       available: true,
     };
   }
-  return { text: 'Asks for input: no', available: false };
+  return { text: 'Does not ask for input with forms or web pages', available: false };
 }

@@ -32,7 +32,17 @@ export type ProbeAuthMethod = AuthMethodView;
 
 /** What `session/new` did, and the `env_var` method the probe signed in with first, if any. */
 export type ProbeSession =
-  | { ok: true; sessionId: string; modes: string[]; configOptions: string[]; signedInWith?: string }
+  | {
+      ok: true;
+      sessionId: string;
+      /** The modes' and options' ids, as the protocol names them. */
+      modes: string[];
+      configOptions: string[];
+      /** The same, by the names the agent shows a person, in the same order. */
+      modeNames: string[];
+      configOptionNames: string[];
+      signedInWith?: string;
+    }
   | {
       ok: false;
       authRequired: boolean;
@@ -200,6 +210,8 @@ async function newSession(
       sessionId: response.sessionId,
       modes: (response.modes?.availableModes ?? []).map((mode) => mode.id),
       configOptions: (response.configOptions ?? []).map((option) => option.id),
+      modeNames: (response.modes?.availableModes ?? []).map((mode) => mode.name),
+      configOptionNames: (response.configOptions ?? []).map((option) => option.name),
     };
   } catch (error) {
     const authRequired = error instanceof AgentRequestError && error.code === AUTH_REQUIRED;

@@ -267,8 +267,11 @@ function testReport(spec: AgentSpec, report: ProbeReport): AgentTestReport {
           session: session.ok
             ? {
                 ok: true as const,
-                modes: session.modes.slice(0, 100).map(clip),
-                configOptions: session.configOptions.slice(0, 100).map(clip),
+                // A person reads the names; the ids are for Details.
+                modes: session.modeNames.slice(0, 100).map(clip),
+                configOptions: session.configOptionNames.slice(0, 100).map(clip),
+                modeIds: session.modes.slice(0, 100).map(clip),
+                configOptionIds: session.configOptions.slice(0, 100).map(clip),
                 ...(session.signedInWith ? { signedInWith: clip(session.signedInWith) } : {}),
               }
             : {

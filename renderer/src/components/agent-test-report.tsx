@@ -1,8 +1,9 @@
 /**
  * What Test found about an agent, in place under it in the settings view: the same check as
  * `airlock probe`. It leads with what a session of the agent will offer, in sentences, then who
- * it is, whether a session starts, sign-in and the MCP servers a session is given; the raw
- * capability rows, the command, the protocol version and the log sit under "Details". All
+ * it is, whether a session starts (its modes and options by name), sign-in and the MCP servers a
+ * session is given; the raw capability rows, the modes' and options' ids, the command, the
+ * protocol version and the log sit under "Details". All
  * agent-supplied text is shown as text.
  */
 import { Check, Minus } from 'lucide-react';
@@ -154,6 +155,18 @@ function Report({ report }: { report: AgentTestReport }) {
             <>
               <dt>Error</dt>
               <dd>{session.detail}</dd>
+            </>
+          ) : null}
+          {session?.ok && session.modeIds?.length ? (
+            <>
+              <dt>Mode ids</dt>
+              <dd>{session.modeIds.join(', ')}</dd>
+            </>
+          ) : null}
+          {session?.ok && session.configOptionIds?.length ? (
+            <>
+              <dt>Option ids</dt>
+              <dd>{session.configOptionIds.join(', ')}</dd>
             </>
           ) : null}
           <CapabilityRows title="Capabilities" rows={report.capabilities} />

@@ -82,7 +82,7 @@ describe('airlock probe', () => {
     expect(lines).toContain('  promptCapabilities.image: yes');
     // What a session offers, in words, before the raw rows.
     expect(lines).toContain('In a session');
-    expect(lines).toContain('  + Asks for input with forms and web pages: yes');
+    expect(lines).toContain('  + Asks for input with forms and web pages');
     expect(lines).toContain('  + Takes images as attachments');
     expect(lines).toContain('Sign-in       none needed');
     expect(lines.some((line) => /^New session {3}ok \(demo_[0-9a-f-]+\)$/.test(line))).toBe(true);
@@ -142,7 +142,14 @@ describe('airlock probe', () => {
       // The settings name no MCP servers.
       mcpServers: [],
       // With FOO_KEY in its environment the agent opens sessions.
-      session: { ok: true, sessionId: 'scripted-1', modes: [], configOptions: [] },
+      session: {
+        ok: true,
+        sessionId: 'scripted-1',
+        modes: [],
+        configOptions: [],
+        modeNames: [],
+        configOptionNames: [],
+      },
     });
   });
 

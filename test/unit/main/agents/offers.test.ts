@@ -42,7 +42,7 @@ describe('sessionOffers', () => {
       'Keeps no list of past sessions to pick from',
       'Takes no images as attachments',
       'Takes attached files as links only, not their contents',
-      'Asks for input with forms and web pages: yes',
+      'Asks for input with forms and web pages',
       "Reads and writes files in the session's folder",
       "Runs commands in the session's folder",
       'Takes MCP servers on this computer only, none over HTTP',
@@ -73,7 +73,7 @@ describe('sessionOffers', () => {
       'Lists its past sessions in a folder',
       'Takes images as attachments',
       'Takes attached files with their contents',
-      'Asks for input with forms and web pages: yes',
+      'Asks for input with forms and web pages',
       "Reads and writes files in the session's folder",
       "Runs commands in the session's folder",
       'Takes MCP servers on this computer and over HTTP and SSE',
@@ -108,8 +108,8 @@ describe('sessionOffers', () => {
       text: 'Asks for input with forms; web pages are turned off in the settings',
       available: true,
     });
-    expect(row({}, 'Asks', { elicitation: { form: false, url: false } })).toEqual({
-      text: 'Asks for input: no',
+    expect(row({}, 'Does not ask', { elicitation: { form: false, url: false } })).toEqual({
+      text: 'Does not ask for input with forms or web pages',
       available: false,
     });
   });
@@ -175,7 +175,7 @@ describe('the probe in the core', () => {
     expect(report.offered).toEqual(clientCapabilities(sessionElicitationModes('isolated_window')));
     expect(report.offered?.elicitation).toEqual({ form: {}, url: {} });
     const said = reportOffers(report).map((offer) => offer.text);
-    expect(said).toContain('Asks for input with forms and web pages: yes');
+    expect(said).toContain('Asks for input with forms and web pages');
     expect(said).toContain('Takes images as attachments');
 
     // With URL mode off in the settings, neither sessions nor the probe advertise it.

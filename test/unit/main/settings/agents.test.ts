@@ -466,7 +466,14 @@ describe('testing an agent', () => {
       version: '0.1.0',
       protocolVersion: 1,
       authMethods: [],
-      session: { ok: true, modes: ['ask', 'code'] },
+      // The names a person reads, the ids apart for Details.
+      session: {
+        ok: true,
+        modes: ['Ask', 'Code'],
+        modeIds: ['ask', 'code'],
+        configOptions: ['Reply style', 'Show thinking', 'Ask at start'],
+        configOptionIds: ['style', 'thinking', 'ask_at_start'],
+      },
     });
     expect(report.capabilities).toContainEqual({ name: 'loadSession', value: expect.any(String) });
     expect(report.log).toBe(agentLogPath(join(dir, 'logs'), 'Demo Agent'));
@@ -586,8 +593,13 @@ describe('testing an agent', () => {
     expect(Array.from(long?.value ?? '')).toHaveLength(10_000);
     expect(long?.value.startsWith('"xxx')).toBe(true);
     expect(report.session).toMatchObject({ ok: true });
-    const modes = report.session?.ok ? report.session.modes : [];
-    const options = report.session?.ok ? report.session.configOptions : [];
+    const modes = report.session?.ok ? (report.session.modeIds ?? []) : [];
+    const options = report.session?.ok ? (report.session.configOptionIds ?? []) : [];
+    // A person reads the names; the ids, clipped the same way, are for Details.
+    expect(report.session?.ok ? report.session.modes : []).toEqual(Array(100).fill('Mode'));
+    expect(report.session?.ok ? report.session.configOptions : []).toEqual(
+      Array(100).fill('Option'),
+    );
     expect(options).toHaveLength(100);
     expect(options.at(-1)).toBe('o99');
     expect(modes).toHaveLength(100);
