@@ -25,7 +25,12 @@ const { app, page } = web;
 
 const { transcript, turnEnded, startSession, openNewSession, send } = appPage(page);
 
-type Theme = { name: string; colorScheme: 'light' | 'dark'; contrast?: 'more' };
+type Theme = {
+  name: string;
+  colorScheme: 'light' | 'dark';
+  contrast?: 'more';
+  forcedColors?: 'active';
+};
 const THEMES: Theme[] = [
   { name: 'light', colorScheme: 'light' },
   { name: 'dark', colorScheme: 'dark' },
@@ -41,6 +46,7 @@ async function open(url: string, theme: Theme, width = 1280): Promise<void> {
       bypassCSP: true,
       colorScheme: theme.colorScheme,
       contrast: theme.contrast ?? 'no-preference',
+      forcedColors: theme.forcedColors ?? 'none',
     },
   });
 }
@@ -167,6 +173,46 @@ describe.each(THEMES)('the main screens in the $name theme', (theme) => {
       await check('connection-lost', theme);
     } finally {
       await lost.stop();
+    }
+  });
+});
+
+/** High contrast as the system asks for it, and as it forces its own colours, light and dark. */
+const STAGE_THEMES: Theme[] = [
+  { name: 'contrast', colorScheme: 'light', contrast: 'more' },
+  { name: 'contrast-dark', colorScheme: 'dark', contrast: 'more' },
+  { name: 'forced', colorScheme: 'light', forcedColors: 'active' },
+  { name: 'forced-dark', colorScheme: 'dark', forcedColors: 'active' },
+];
+
+/** The cards the stage shows: a form, a web page that is a danger, a permission request. */
+const STAGE_CARDS = [
+  { screen: 'stage-form', command: '/form', card: /^Question from / },
+  { screen: 'stage-url-danger', command: '/url-lookalike', card: /asks you to open a web page$/ },
+  { screen: 'stage-permission', command: '/permission', card: /Permission request/ },
+];
+
+describe.each(STAGE_THEMES)('the stage with a card in the $name theme', (theme) => {
+  it('has no serious or critical violation, wide and narrow', async () => {
+    await open(await app().newLink(), theme);
+    await startSession();
+    for (const width of [1280, 420]) {
+      await page().setViewportSize({ width, height: 800 });
+      for (const { screen, command, card } of STAGE_CARDS) {
+        await send(command);
+        const shown = page()
+          .getByRole('region', { name: 'Questions from the agent' })
+          .getByRole('group', { name: card });
+        await shown.waitFor();
+        await check(screen, theme, width);
+        // Esc ends a form or URL card, and cancels the turn of a permission request.
+        await shown.press('Escape');
+        await page().locator('.dock.has-card').waitFor({ state: 'detached' });
+        await page()
+          .getByRole('status', { name: 'Session status' })
+          .filter({ hasText: 'Ready' })
+          .waitFor();
+      }
     }
   });
 });
