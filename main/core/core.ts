@@ -16,9 +16,7 @@ import {
   type CallRequest,
   type CallResponse,
   type ConfigOptionView,
-  type EventChannel,
   type EventPayload,
-  type TranscriptEvent,
 } from '../../preload/contract.js';
 import {
   AgentConnection,
@@ -32,6 +30,7 @@ import { AgentRequestError, AUTH_REQUIRED, UserFacingError } from './errors.js';
 import { ElicitationBroker } from './elicitation/broker.js';
 import { FileService } from './files/service.js';
 import { mcpServersFor } from './mcp-servers.js';
+import { Outbox, type CoreListener } from './outbox.js';
 import { completeFiles } from './files/complete.js';
 import { analyseUrl } from './elicitation/url-analysis.js';
 import { checkWorkingFolder, RecentFolders } from './recent-folders.js';
@@ -89,8 +88,7 @@ export type CoreOptions = {
   agentsReady?: Promise<unknown>;
 };
 
-/** A listener for every event the core emits. */
-export type CoreListener = <E extends EventChannel>(channel: E, payload: EventPayload<E>) => void;
+export type { CoreListener } from './outbox.js';
 
 type Handlers = { [C in CallChannel]: (request: CallRequest<C>) => Promise<CallResponse<C>> };
 
@@ -105,15 +103,12 @@ export class AirlockCore {
    * before its agent's settings changed keeps its tabs, but no new tab starts on it.
    */
   private readonly running = new Map<Promise<AgentConnection>, string>();
-  private readonly listeners = new Set<CoreListener>();
-  private readonly outbox = new Map<string, TranscriptEvent[]>();
-  private readonly changed = new Set<string>();
+  /** The events for the hosts, sent in batches. */
+  private readonly outbox = new Outbox((key) => this.sessions.get(key)?.summary);
   /** Updates for a session id not bound yet: `session/new`'s answer can trail its first updates. */
   private readonly early = new WeakMap<AgentConnection, Map<string, acp.SessionNotification[]>>();
-  private readonly closedSummaries = new Map<string, EventPayload<'session:onDidChange'>>();
   /** The `env_var` sign-in running or done on a connection, shared by its sessions. */
   private readonly envSignIns = new WeakMap<AgentConnection, Promise<void>>();
-  private flushScheduled = false;
   private nextId = 1;
   private readonly timeouts: ConnectionTimeouts;
   private readonly secrets: SecretStore;
@@ -186,9 +181,9 @@ export class AirlockCore {
         }
         const cwd = await checkWorkingFolder(typed);
         const key = `s${(this.nextId++).toString(36)}`;
-        const session = new Session(key, agentName, cwd, this.sink);
+        const session = new Session(key, agentName, cwd, this.outbox.sink);
         this.sessions.set(key, session);
-        this.sink.changed(key);
+        this.outbox.sink.changed(key);
         return session;
       },
       startNew: (session) => void this.startSession(session),
@@ -239,8 +234,7 @@ export class AirlockCore {
 
   /** Subscribes to every event; returns the unsubscribe function. */
   onEvent(listener: CoreListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.outbox.listen(listener);
   }
 
   /**
@@ -265,7 +259,7 @@ export class AirlockCore {
       const where = issue?.path.length ? ` (${issue.path.join('.')})` : '';
       throw new Error(`Invalid host command${where}: ${issue?.message ?? 'wrong shape'}`);
     }
-    this.emit('app:onCommand', parsed.data);
+    this.outbox.emit('app:onCommand', parsed.data);
   }
 
   /**
@@ -299,7 +293,7 @@ export class AirlockCore {
     // is no longer reported on it.
     for (const [key, session] of this.sessions) {
       session.close();
-      this.closedSummaries.set(key, session.summary);
+      this.outbox.tabClosed(key, session.summary);
     }
     this.sessions.clear();
     // A start that hangs is stopped now, not when its timeout ends.
@@ -353,16 +347,16 @@ export class AirlockCore {
       const cwd = await checkWorkingFolder(typed);
       await this.recentFolders.add(cwd);
       const key = `s${(this.nextId++).toString(36)}`;
-      const session = new Session(key, agentName, cwd, this.sink);
+      const session = new Session(key, agentName, cwd, this.outbox.sink);
       this.sessions.set(key, session);
-      this.sink.changed(key);
+      this.outbox.sink.changed(key);
       void this.startSession(session);
       return { key };
     },
     'session:getTranscript': async ({ key }) => {
       const events = this.session(key).events();
       // Send what is queued first, so a UI can take this snapshot plus every later event.
-      this.flush();
+      this.outbox.flush();
       return { events };
     },
     'session:prompt': async ({ key, text, attachments }) => {
@@ -422,7 +416,7 @@ export class AirlockCore {
       this.elicitations.tabClosed(key, session);
       void this.terminals.sessionEnded(session);
       this.sessions.delete(key);
-      this.closedSummaries.set(key, session.summary);
+      this.outbox.tabClosed(key, session.summary);
       const connection = session.connection;
       // The process stays while any other tab is ready on it or still starting on it (a tab
       // starting on a running process waits on it for session/new).
@@ -794,7 +788,7 @@ export class AirlockCore {
   }
 
   private emitAgents(): void {
-    this.emit('app:onDidChangeAgents', {
+    this.outbox.emit('app:onDidChangeAgents', {
       agents: this.agentEntries(),
       settingsError: this.catalog.error,
     });
@@ -1208,55 +1202,6 @@ export class AirlockCore {
     const promptKey = `p${(this.nextId++).toString(36)}`;
     const outcome = await session.requestPermission(promptKey, request, signal);
     return { outcome };
-  }
-
-  /** Collects events and summary changes, and emits them in batches once per macrotask. */
-  private readonly sink = {
-    append: (key: string, event: TranscriptEvent) => {
-      let queue = this.outbox.get(key);
-      if (!queue) {
-        queue = [];
-        this.outbox.set(key, queue);
-      }
-      queue.push(event);
-      this.scheduleFlush();
-    },
-    changed: (key: string) => {
-      this.changed.add(key);
-      this.scheduleFlush();
-    },
-  };
-
-  private scheduleFlush(): void {
-    if (this.flushScheduled) {
-      return;
-    }
-    this.flushScheduled = true;
-    setImmediate(() => this.flush());
-  }
-
-  private flush(): void {
-    this.flushScheduled = false;
-    const appended = [...this.outbox.entries()];
-    this.outbox.clear();
-    const changed = [...this.changed];
-    this.changed.clear();
-    for (const [key, queued] of appended) {
-      this.emit('session:onDidAppend', { key, events: queued });
-    }
-    for (const key of changed) {
-      const summary = this.sessions.get(key)?.summary ?? this.closedSummaries.get(key);
-      if (summary) {
-        this.emit('session:onDidChange', summary);
-      }
-    }
-    this.closedSummaries.clear();
-  }
-
-  private emit<E extends EventChannel>(channel: E, payload: EventPayload<E>): void {
-    for (const listener of this.listeners) {
-      listener(channel, payload);
-    }
   }
 }
 
