@@ -25,6 +25,7 @@ import {
   sessionElicitationModes,
   type ConnectionTimeouts,
 } from './agent-connection.js';
+import { AgentRouting } from './agents/routing.js';
 import { Attention, type AttentionListener } from './attention.js';
 import { AgentRequestError, AUTH_REQUIRED, UserFacingError } from './errors.js';
 import { ElicitationBroker } from './elicitation/broker.js';
@@ -49,7 +50,7 @@ import {
 import { watchSettings, type SettingsWatcher } from './settings/file.js';
 import { TerminalService } from './terminals/service.js';
 import { AgentSettings } from './settings/service.js';
-import { configViews, mapUpdate } from './updates.js';
+import { configViews } from './updates.js';
 import { duplicateNewSession, heldByAnotherTab } from './session-ids.js';
 
 /** How long a process started for no tab waits for one before it stops (`idleAgentMs`). */
@@ -105,8 +106,6 @@ export class AirlockCore {
   private readonly running = new Map<Promise<AgentConnection>, string>();
   /** The events for the hosts, sent in batches. */
   private readonly outbox = new Outbox((key) => this.sessions.get(key)?.summary);
-  /** Updates for a session id not bound yet: `session/new`'s answer can trail its first updates. */
-  private readonly early = new WeakMap<AgentConnection, Map<string, acp.SessionNotification[]>>();
   /** The `env_var` sign-in running or done on a connection, shared by its sessions. */
   private readonly envSignIns = new WeakMap<AgentConnection, Promise<void>>();
   private nextId = 1;
@@ -129,18 +128,23 @@ export class AirlockCore {
   private readonly agentSettings: AgentSettings;
   /** Tabs kept across restarts, history and reopening (see sessions/service.ts). */
   private readonly lasting: LastingSessions;
+  /** Each agent message to the tab it is for. */
+  private readonly routing = new AgentRouting({
+    tabs: () => this.sessions.values(),
+    nextPromptKey: () => `p${(this.nextId++).toString(36)}`,
+  });
   /** The cards waiting on the user, for the host's notifications and badge. */
   private readonly attention = new Attention((key) => this.sessions.get(key)?.summary.agentName);
   /** The agent's file requests, served inside each session's folder. */
   private readonly files = new FileService({
-    find: (connection, sessionId) => this.sessionOn(connection, sessionId),
+    find: (connection, sessionId) => this.routing.sessionOn(connection, sessionId),
     askBeforeWrites: () => this.catalog.askBeforeWrites === true,
     nextPromptKey: () => `p${(this.nextId++).toString(36)}`,
   });
 
   /** The commands agents run (`terminal/*`), each ended with its session, agent or the app. */
   private readonly terminals = new TerminalService((connection, sessionId) =>
-    this.sessionOn(connection, sessionId),
+    this.routing.sessionOn(connection, sessionId),
   );
 
   constructor(private readonly options: CoreOptions) {
@@ -150,7 +154,7 @@ export class AirlockCore {
     this.timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;
     this.secrets = options.secrets ?? NO_SECRET_STORE;
     this.elicitations = new ElicitationBroker({
-      sessionOn: (connection, sessionId) => this.sessionOn(connection, sessionId),
+      sessionOn: (connection, sessionId) => this.routing.sessionOn(connection, sessionId),
       tab: (key) => this.sessions.get(key),
       nextCardKey: () => `e${(this.nextId++).toString(36)}`,
       openUrl: options.openUrl,
@@ -885,11 +889,7 @@ export class AirlockCore {
       for (const note of mcp.notes) {
         session.append(note);
       }
-      const early = this.early.get(connection);
-      for (const notification of early?.get(response.sessionId) ?? []) {
-        this.applyUpdate(session, notification);
-      }
-      early?.delete(response.sessionId);
+      this.routing.bound(session, connection, response.sessionId);
       const applied = reapply ? await this.reapplyChoices(session, connection) : [];
       // Stopped or closed meanwhile (both end this start).
       if (session.startRun !== run) {
@@ -1071,8 +1071,8 @@ export class AirlockCore {
             elicitation: sessionElicitationModes(this.catalog.urlElicitation),
             signal: abort.signal,
             delegate: {
-              onUpdate: (notification) => started && this.routeUpdate(started, notification),
-              onPermission: (request, signal) => this.routePermission(started, request, signal),
+              onUpdate: (notification) => started && this.routing.update(started, notification),
+              onPermission: (request, signal) => this.routing.permission(started, request, signal),
               onElicitation: async (params, signal) => {
                 if (!started) {
                   throw acp.RequestError.invalidParams(
@@ -1128,80 +1128,6 @@ export class AirlockCore {
     this.connections.set(agentName, pending);
     this.running.set(pending, settings);
     return pending;
-  }
-
-  /** Finds the session an agent message is for, on the connection it came from. */
-  private sessionOn(
-    connection: AgentConnection | undefined,
-    sessionId: string,
-  ): Session | undefined {
-    for (const session of this.sessions.values()) {
-      if (session.connection === connection && session.acpSessionId === sessionId) {
-        return session;
-      }
-    }
-    return undefined;
-  }
-
-  private routeUpdate(connection: AgentConnection, notification: acp.SessionNotification): void {
-    const session = this.sessionOn(connection, notification.sessionId);
-    if (!session) {
-      this.keepEarly(connection, notification);
-      return;
-    }
-    this.applyUpdate(session, notification);
-  }
-
-  private keepEarly(connection: AgentConnection, notification: acp.SessionNotification): void {
-    let bySession = this.early.get(connection);
-    if (!bySession) {
-      bySession = new Map();
-      this.early.set(connection, bySession);
-    }
-    // Bounded: an agent sending updates for sessions that never exist cannot grow this.
-    const held = bySession.get(notification.sessionId);
-    if (held === undefined && bySession.size >= 16) {
-      return;
-    }
-    const kept = held ?? [];
-    if (kept.length < 1000) {
-      kept.push(notification);
-      bySession.set(notification.sessionId, kept);
-    }
-  }
-
-  private applyUpdate(session: Session, notification: acp.SessionNotification): void {
-    const effect = mapUpdate(notification.update);
-    for (const event of effect.events) {
-      session.append(event);
-    }
-    if (effect.summary) {
-      session.update(effect.summary);
-    }
-  }
-
-  private async routePermission(
-    connection: AgentConnection | undefined,
-    request: acp.RequestPermissionRequest,
-    signal: AbortSignal,
-  ): Promise<acp.RequestPermissionResponse> {
-    const session = this.sessionOn(connection, request.sessionId);
-    if (!session) {
-      throw acp.RequestError.invalidParams(
-        undefined,
-        `"${request.sessionId.slice(0, 100)}" is not a session on this connection.`,
-      );
-    }
-    if (request.options.length === 0) {
-      session.append({
-        type: 'system',
-        text: 'The agent asked for permission without any options; Airlock answered cancelled.',
-      });
-      return { outcome: { outcome: 'cancelled' } };
-    }
-    const promptKey = `p${(this.nextId++).toString(36)}`;
-    const outcome = await session.requestPermission(promptKey, request, signal);
-    return { outcome };
   }
 }
 

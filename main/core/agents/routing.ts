@@ -1,0 +1,111 @@
+/**
+ * Agent-to-tab routing: each message an agent sends about a session goes to the tab that runs
+ * that session on that very connection.
+ *
+ * A session id alone proves nothing (another agent could name it), so a message is routed only
+ * to a tab of its own connection. Updates for a session id no tab has bound yet are held a
+ * while: `session/new`'s answer can trail the session's first updates.
+ */
+import * as acp from '@agentclientprotocol/sdk';
+import type { AgentConnection } from '../agent-connection.js';
+import type { Session } from '../session.js';
+import { mapUpdate } from '../updates.js';
+
+/** What routing needs from the core. */
+export type RoutingDeps = {
+  /** Every open tab. */
+  tabs: () => Iterable<Session>;
+  /** A key for a new permission card, unique in the core. */
+  nextPromptKey: () => string;
+};
+
+/** Routes one core's agent messages to its tabs. */
+export class AgentRouting {
+  /** Updates for a session id not bound yet, by connection and session id. */
+  private readonly early = new WeakMap<AgentConnection, Map<string, acp.SessionNotification[]>>();
+
+  constructor(private readonly deps: RoutingDeps) {}
+
+  /** The tab an agent message is for, on the connection it came from. */
+  sessionOn(connection: AgentConnection | undefined, sessionId: string): Session | undefined {
+    for (const session of this.deps.tabs()) {
+      if (session.connection === connection && session.acpSessionId === sessionId) {
+        return session;
+      }
+    }
+    return undefined;
+  }
+
+  /** `session/update`: to its tab, or held until a tab binds its session id. */
+  update(connection: AgentConnection, notification: acp.SessionNotification): void {
+    const session = this.sessionOn(connection, notification.sessionId);
+    if (!session) {
+      this.keepEarly(connection, notification);
+      return;
+    }
+    applyUpdate(session, notification);
+  }
+
+  /** Gives `session`, just bound to `sessionId` on `connection`, the updates held for it. */
+  bound(session: Session, connection: AgentConnection, sessionId: string): void {
+    const early = this.early.get(connection);
+    for (const notification of early?.get(sessionId) ?? []) {
+      applyUpdate(session, notification);
+    }
+    early?.delete(sessionId);
+  }
+
+  /** `session/request_permission`: a card on its tab, answered when the user chooses. */
+  async permission(
+    connection: AgentConnection | undefined,
+    request: acp.RequestPermissionRequest,
+    signal: AbortSignal,
+  ): Promise<acp.RequestPermissionResponse> {
+    const session = this.sessionOn(connection, request.sessionId);
+    if (!session) {
+      throw acp.RequestError.invalidParams(
+        undefined,
+        `"${request.sessionId.slice(0, 100)}" is not a session on this connection.`,
+      );
+    }
+    if (request.options.length === 0) {
+      session.append({
+        type: 'system',
+        text: 'The agent asked for permission without any options; Airlock answered cancelled.',
+      });
+      return { outcome: { outcome: 'cancelled' } };
+    }
+    const promptKey = this.deps.nextPromptKey();
+    const outcome = await session.requestPermission(promptKey, request, signal);
+    return { outcome };
+  }
+
+  private keepEarly(connection: AgentConnection, notification: acp.SessionNotification): void {
+    let bySession = this.early.get(connection);
+    if (!bySession) {
+      bySession = new Map();
+      this.early.set(connection, bySession);
+    }
+    // Bounded: an agent sending updates for sessions that never exist cannot grow this.
+    const held = bySession.get(notification.sessionId);
+    if (held === undefined && bySession.size >= 16) {
+      return;
+    }
+    const kept = held ?? [];
+    if (kept.length < 1000) {
+      kept.push(notification);
+      bySession.set(notification.sessionId, kept);
+    }
+  }
+}
+
+/** Shows one update in its tab: transcript events, then summary changes. */
+function applyUpdate(session: Session, notification: acp.SessionNotification): void {
+  const effect = mapUpdate(notification.update);
+  for (const event of effect.events) {
+    session.append(event);
+  }
+  if (effect.summary) {
+    session.update(effect.summary);
+  }
+}
