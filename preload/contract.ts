@@ -317,6 +317,8 @@ export const TranscriptEvent = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('permission'),
     promptKey: PromptKey,
+    /** Who asks, as the agent said when it started (as on an elicitation's card). */
+    agent: AgentIdentity,
     toolCallId: shortText,
     title: shortText.optional(),
     options: z.array(PermissionOptionView).min(1).max(100),

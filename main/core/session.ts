@@ -268,8 +268,14 @@ export class Session {
     request: acp.RequestPermissionRequest,
     signal: AbortSignal,
   ): Promise<PermissionOutcome> {
+    const agent = this.connection?.identity;
+    if (!agent) {
+      // Requests reach a session only through its connection (core.ts), so this cannot happen.
+      throw new Error('A permission request reached a session that has no agent');
+    }
     const { update, card } = permissionEvents(
       promptKey,
+      agent,
       request,
       this.toolCalls.get(clip(request.toolCall.toolCallId)),
     );

@@ -8,6 +8,7 @@
  */
 import type * as acp from '@agentclientprotocol/sdk';
 import type {
+  AgentIdentity,
   PermissionOptionView,
   PermissionOutcome,
   ToolCallFields,
@@ -69,6 +70,7 @@ export class ToolCallLog {
  */
 export function permissionEvents(
   promptKey: string,
+  agent: AgentIdentity,
   request: acp.RequestPermissionRequest,
   known: ToolCallFields | undefined,
 ): {
@@ -83,6 +85,7 @@ export function permissionEvents(
     card: {
       type: 'permission',
       promptKey,
+      agent,
       toolCallId,
       title: tool.title,
       options: permissionOptions(request.options),

@@ -20,6 +20,9 @@ const { app, page, reopen } = useWebApp({
 
 const { status, transcript, turnEnded, send } = appPage(page);
 
+/** How the cards name the demo agent: its title and version, as it says when it starts. */
+const DEMO = 'Airlock Demo Agent 0.1.0';
+
 /** Waits until `count` turns have ended and the session is ready for the next. */
 async function turnsEnded(count: number): Promise<void> {
   await transcript()
@@ -101,8 +104,19 @@ describe('a permission card', () => {
       '19|19|  MIT',
     ]);
     await expect(diff.locator('figcaption').textContent()).resolves.toBe(`${DEMO_FILE}+2 −2`);
-    await expect(asking.textContent()).resolves.toContain('The agent asks to edit: Edit README.md');
+    await expect(asking.locator('.permission-ask').textContent()).resolves.toBe(
+      'EditIt asks to edit: Edit README.md',
+    );
     await expect(asking.locator('.tool-kind').textContent()).resolves.toBe('Edit');
+    // Its head names who asks, as a form's and a URL's card do, and the launch command waits
+    // under Details.
+    const head = asking.locator('header.card-head');
+    await head.getByRole('heading', { name: `${DEMO} asks for permission`, exact: true }).waitFor();
+    await expect(head.locator('.card-context').textContent()).resolves.toMatch(/^For /);
+    const launched = head.locator('.card-command');
+    await expect(launched.isVisible()).resolves.toBe(false);
+    await head.getByText('Details', { exact: true }).click();
+    await expect(launched.textContent()).resolves.toMatch(/^Launched with .*demo-agent/);
     await dock().getByText('1 permission request waiting').waitFor();
     // The transcript keeps its place in time: that something waits, and the way to it (the
     // question itself shows once, on the stage).
@@ -119,6 +133,9 @@ describe('a permission card', () => {
 
     await asking.getByRole('button', { name: 'Allow once' }).click();
     await record('Edit README.md').getByText('Allowed once: you chose “Allow once”').waitFor();
+    await expect(
+      record('Edit README.md').locator('.permission-row-ask').textContent(),
+    ).resolves.toBe(`${DEMO} asked to edit: Edit README.md`);
     await turnEnded('Done');
     // Answered, the card leaves the dock and its record stays; the tool call shows what was done.
     await asking.waitFor({ state: 'detached' });
@@ -134,7 +151,10 @@ describe('a permission card', () => {
     await asking.getByRole('button', { name: 'Reject' }).waitFor();
     // A new card takes the focus on its first choice.
     await page().waitForFunction(() => document.activeElement?.textContent === 'Allow once');
-    await expect(asking.textContent()).resolves.toContain('The agent asks to run: Run the tests');
+    await expect(asking.locator('.permission-ask').textContent()).resolves.toBe(
+      'CommandIt asks to run: Run the tests',
+    );
+    await asking.getByRole('heading', { name: `${DEMO} asks for permission` }).waitFor();
     const command = asking.locator('.tool-command');
     await expect(command.textContent()).resolves.toBe(
       `Command in ${app().configDir}$ bash -lc 'npm test -- --reporter=dot'`,

@@ -218,16 +218,14 @@ export function ElicitationDock({
       return undefined;
     }
     const measure = () => {
-      const head = stage.querySelector('.card-head, .permission-head');
+      const head = stage.querySelector('.card-head');
       const foot = stage.querySelector('.card-actions, .permission-answer');
       stage.style.scrollPaddingTop = `${head?.getBoundingClientRect().height ?? 0}px`;
       stage.style.scrollPaddingBottom = `${(foot?.getBoundingClientRect().height ?? 0) + 8}px`;
     };
     measure();
     const observer = new ResizeObserver(measure);
-    for (const part of stage.querySelectorAll(
-      '.card-head, .permission-head, .card-actions, .permission-answer',
-    )) {
+    for (const part of stage.querySelectorAll('.card-head, .card-actions, .permission-answer')) {
       observer.observe(part);
     }
     return () => observer.disconnect();
@@ -336,7 +334,12 @@ export function ElicitationDock({
       {shown ? (
         <CardPosition.Provider value={position}>
           {shown.kind === 'permission' ? (
-            <PermissionCard key={shown.promptKey} row={shown} respond={respondPermission} />
+            <PermissionCard
+              key={shown.promptKey}
+              row={shown}
+              sessionLabel={sessionLabel}
+              respond={respondPermission}
+            />
           ) : shown.kind === 'url_elicitation' ? (
             <UrlCard
               key={shown.cardKey}

@@ -15,7 +15,7 @@ import type {
 } from '../../../preload/contract';
 import type { Row } from '../state/transcript';
 import { AgentQuote } from './agent-words';
-import { CardCount } from './card-head';
+import { askerName, CardHead } from './card-head';
 import {
   CommandView,
   LocationsView,
@@ -28,7 +28,7 @@ import {
 /** A permission card's transcript row. */
 export type PermissionRow = Extract<Row, { kind: 'permission' }>;
 
-/** What a permission asks, after "The agent asks", by the kind of tool. */
+/** What a permission asks, after "It asks", by the kind of tool. */
 export const ASKS: Record<NonNullable<ToolCallFields['kind']>, string> = {
   read: 'to read',
   edit: 'to edit',
@@ -55,9 +55,12 @@ export function permissionSubject(row: PermissionRow): {
 /** The card, while it waits for an answer. */
 export function PermissionCard({
   row,
+  sessionLabel,
   respond,
 }: {
   row: PermissionRow;
+  /** The tab's name, as the card's head gives it ("For …"). */
+  sessionLabel: string;
   respond(promptKey: string, outcome: PermissionOutcome): void;
 }) {
   const { tool, title, kind } = permissionSubject(row);
@@ -95,19 +98,24 @@ export function PermissionCard({
     }
   };
 
+  const headingId = `${row.promptKey}-heading`;
   return (
     <section
       className="permission permission-pending"
       role="group"
       aria-label={`Permission request: ${title}`}
     >
-      <header className="permission-head">
-        <span className="permission-badge">Permission needed</span>
-        <span className="tool-kind">{TOOL_KIND_LABEL[kind]}</span>
-        <CardCount />
-      </header>
+      {/* The same head as a form's or a URL's card: who asks, for which tab, and Details. */}
+      <CardHead
+        headingId={headingId}
+        heading={`${askerName(row.agent)} asks for permission`}
+        agent={row.agent}
+        scope="session"
+        sessionLabel={sessionLabel}
+      />
       <p className="permission-ask">
-        {`The agent asks ${ASKS[kind]}: `}
+        <span className="tool-kind">{TOOL_KIND_LABEL[kind]}</span>
+        {`It asks ${ASKS[kind]}: `}
         <AgentQuote text={title} className="permission-title" />
       </p>
       <div className="permission-details">

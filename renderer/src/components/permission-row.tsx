@@ -6,6 +6,7 @@
  */
 import type { CardEnd, PermissionOptionView } from '../../../preload/contract';
 import { AgentQuote } from './agent-words';
+import { askerName } from './card-head';
 import { ASKS, permissionSubject, type PermissionRow } from './permission-card';
 import { WaitingLine } from './waiting-row';
 
@@ -68,7 +69,7 @@ export function PermissionRowView({ row }: { row: PermissionRow }) {
       aria-label={`Permission asked: ${title}`}
     >
       <p className="permission-row-ask">
-        {`The agent asked ${ASKS[kind]}: `}
+        {`${askerName(row.agent)} asked ${ASKS[kind]}: `}
         <AgentQuote text={title} className="permission-title" />
       </p>
       <p className={`permission-row-outcome outcome-${tone}`}>{text}</p>

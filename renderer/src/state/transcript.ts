@@ -66,6 +66,8 @@ export type Row =
       kind: 'permission';
       id: number;
       promptKey: string;
+      /** Who asks, as the agent said when it started. */
+      agent: AgentIdentity;
       title?: string;
       toolCallId: string;
       options: PermissionOptionView[];
@@ -275,6 +277,7 @@ function applyEvent(t: Transcript, event: TranscriptEvent): void {
         push(t, {
           kind: 'permission',
           promptKey: event.promptKey,
+          agent: event.agent,
           title: event.title,
           toolCallId: event.toolCallId,
           options: event.options,

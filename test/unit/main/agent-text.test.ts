@@ -64,6 +64,12 @@ const FIELDS: Record<string, Carries> = {
   'notice.title': 'prose',
   'notice.description': 'prose',
   'permission.promptKey': 'airlock',
+  // Who asks: the identity the connection made of the agent's `initialize` answer, passed on.
+  'permission.agent.configName': 'airlock',
+  'permission.agent.name': 'airlock',
+  'permission.agent.title': 'airlock',
+  'permission.agent.version': 'airlock',
+  'permission.agent.commandLine': 'airlock',
   'permission.toolCallId': 'id',
   'permission.title': 'shown',
   'permission.options[].optionId': 'id',
@@ -215,7 +221,8 @@ function mappedFields(): { path: string; text: string }[] {
     toolCall: { toolCallId: marked('c2'), ...tool },
     options: [{ optionId: marked('yes'), name: marked('Allow'), kind: 'allow_once' }],
   } as unknown as acp.RequestPermissionRequest;
-  const { update, card } = permissionEvents('p1', request, undefined);
+  const agent = { configName: 'Demo', protocolVersion: 1, commandLine: 'demo' };
+  const { update, card } = permissionEvents('p1', agent, request, undefined);
   visitStrings(TranscriptEvent, update, visit);
   visitStrings(TranscriptEvent, card, visit);
   const modes = modeViews({

@@ -278,6 +278,7 @@ describe('Attention, fed a batch by hand', () => {
   const permission = (promptKey: string, title?: string, toolTitle?: string): TranscriptEvent => ({
     type: 'permission',
     promptKey,
+    agent: { configName: 'Agent', protocolVersion: 1, commandLine: 'agent' },
     toolCallId: 'call-1',
     title,
     options: [{ optionId: 'yes', name: 'Allow', kind: 'allow_once' }],

@@ -152,8 +152,10 @@ describe('ToolCallLog', () => {
 
 describe('permissionEvents', () => {
   it('shows on the card what earlier updates said of the call, under what the request says', () => {
+    const agent = { configName: 'Demo', protocolVersion: 1, commandLine: 'demo' };
     const { update, card } = permissionEvents(
       'p1',
+      agent,
       {
         sessionId: 's',
         toolCall: { toolCallId: 'c1', rawInput: { command: 'make' } },
@@ -173,6 +175,7 @@ describe('permissionEvents', () => {
     expect(card).toEqual({
       type: 'permission',
       promptKey: 'p1',
+      agent,
       toolCallId: 'c1',
       title: 'Build',
       options: [{ optionId: 'y', name: 'Yes', kind: 'allow_once' }],

@@ -1,19 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { AirlockCore } from '../../../main/core/core.js';
+import { describe, expect, it } from 'vitest';
 import { fixtureSpec } from '../../helpers/agents.js';
-import { readySession, startCore } from '../../helpers/core-harness.js';
+import { useCore } from '../../helpers/core-harness.js';
 
 // A long grace period: where the agent confirms a cancel, the turn must end by its answer.
 const timeouts = { requestMs: 10_000, cancelGraceMs: 20_000 };
 
-let core: AirlockCore | undefined;
-afterEach(() => core?.dispose());
+const { start } = useCore({ timeouts });
 
 async function sessionWith(scenario: string) {
   const agent = fixtureSpec(scenario);
-  const started = await startCore([agent], timeouts);
-  core = started.core;
-  const key = await readySession(started.core, started.recorder, agent.name, started.dir);
+  const started = await start({ agents: [agent] });
+  const key = await started.ready(agent.name);
   return { ...started, key };
 }
 
@@ -23,6 +20,9 @@ describe('a permission request during a turn', () => {
     await core.invoke('session:prompt', { key, text: 'clean up' });
     const card = await recorder.event(key, 'permission');
     expect(card).toMatchObject({ toolCallId: 'call-1', title: 'Delete build/' });
+    // It names who asks, as the agent said when it started: the identity the tab shows.
+    expect(card.agent).toEqual(recorder.summaries.get(key)?.agent);
+    expect(card.agent).toMatchObject({ configName: 'fixture-permission', protocolVersion: 1 });
     expect(card.options).toEqual([
       { optionId: 'yes', name: 'Allow', kind: 'allow_once' },
       { optionId: 'no', name: 'Reject', kind: 'reject_once' },

@@ -212,6 +212,7 @@ export const transcript: TranscriptEvent[] = [
   {
     type: 'permission',
     promptKey: 'p1',
+    agent: identity,
     toolCallId: 'call_2',
     title: 'Run npm test?',
     options: [

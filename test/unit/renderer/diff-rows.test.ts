@@ -142,6 +142,7 @@ describe('a permission row', () => {
       {
         type: 'permission',
         promptKey: 'p1',
+        agent: { configName: 'Demo', protocolVersion: 1, commandLine: 'demo' },
         toolCallId: 'c1',
         options: [{ optionId: 'y', name: 'Yes', kind: 'allow_once' }],
         tool,

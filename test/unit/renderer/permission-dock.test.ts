@@ -24,6 +24,7 @@ const OPTIONS: PermissionOptionView[] = [
 const permission = (promptKey: string): TranscriptEvent => ({
   type: 'permission',
   promptKey,
+  agent: { configName: 'Demo', protocolVersion: 1, commandLine: 'demo' },
   toolCallId: `call-${promptKey}`,
   title: `Edit ${promptKey}.md`,
   options: OPTIONS,
@@ -99,8 +100,16 @@ describe('the transcript record of a permission request', () => {
   it('waits, saying only that, with the way to the card, until it ends', () => {
     const html = renderToStaticMarkup(createElement(PermissionRowView, { row: recordAfter() }));
     expect(html).toContain('aria-label="Permission asked: Edit p1.md"');
-    expect(html).not.toContain('The agent asked to edit: ');
+    expect(html).not.toContain('asked to edit: ');
     expect(html).toContain('A permission request is waiting for your answer');
     expect(html).toContain('Go to the request');
+  });
+
+  it('names the agent that asked, once answered', () => {
+    const html = renderToStaticMarkup(
+      createElement(PermissionRowView, { row: recordAfter(chose('once')) }),
+    );
+    expect(html).toContain('Demo asked to edit: ');
+    expect(html).not.toContain('The agent asked');
   });
 });

@@ -127,6 +127,7 @@ const cards: [string, TranscriptEvent][] = [
     {
       type: 'permission',
       promptKey: 'p1',
+      agent,
       toolCallId: 'c1',
       options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }],
     },

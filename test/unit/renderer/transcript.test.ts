@@ -96,6 +96,7 @@ describe('applyEvents', () => {
       {
         type: 'permission',
         promptKey: 'p1',
+        agent: { configName: 'Demo', protocolVersion: 1, commandLine: 'demo' },
         toolCallId: 'c1',
         title: 'Run',
         options: [{ optionId: 'a', name: 'Allow', kind: 'allow_once' }],
