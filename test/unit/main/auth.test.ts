@@ -1,22 +1,18 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentSpec } from '../../../main/core/settings/catalog.js';
-import type { AirlockCore, CoreOptions } from '../../../main/core/core.js';
+import type { CoreOptions } from '../../../main/core/core.js';
 import { EncryptedSecretFile } from '../../../main/core/secrets.js';
 import { fixtureSpec } from '../../helpers/agents.js';
-import { settledSession, startCore } from '../../helpers/core-harness.js';
+import { settledSession, TEST_TIMEOUTS, useCore } from '../../helpers/core-harness.js';
 
-const timeouts = { requestMs: 10_000, cancelGraceMs: 500 };
-
-let core: AirlockCore | undefined;
-afterEach(() => core?.dispose());
+const { start } = useCore({ timeouts: TEST_TIMEOUTS });
 
 async function settle(agent: AgentSpec, overrides: Partial<CoreOptions> = {}) {
-  const started = await startCore([agent], timeouts, overrides);
-  core = started.core;
-  return { ...started, ...(await settledSession(core, started.recorder, agent.name, started.dir)) };
+  const started = await start({ agents: [agent], options: overrides });
+  return { ...started, ...(await started.settled(agent.name)) };
 }
 
 describe('an agent that needs authentication', () => {
@@ -118,8 +114,8 @@ describe('an agent that reads its sign-in from environment variables', () => {
 
   it('signs in once for sessions that start together', async () => {
     const agent = { ...fixtureSpec('auth-env', 'env-agent'), env: { FOO_KEY: 'k' } };
-    const started = await startCore([agent], timeouts);
-    core = started.core;
+    const started = await start({ agents: [agent] });
+    const { core } = started;
     const { recorder, dir } = started;
     // Both ask for their session before either is signed in.
     const [first, second] = await Promise.all([
@@ -180,11 +176,11 @@ describe('an agent that reads its sign-in from environment variables', () => {
   it('keeps a value the user enters in the keychain store, restarts the agent with it and signs in', async () => {
     const secretsPath = join(await mkdtemp(join(tmpdir(), 'airlock-secrets-')), 'secrets.json');
     const secrets = new EncryptedSecretFile(secretsPath, testCipher);
-    const { core, recorder, key, settingsPath, dir } = await settle(
+    const { core, recorder, key, settingsPath, dir, call } = await settle(
       fixtureSpec('auth-env', 'env-agent'),
       { secrets },
     );
-    const state = (await core.invoke('app:getState', {})) as { secretStorage: unknown };
+    const state = await call('app:getState', {});
     expect(state.secretStorage).toEqual({ available: true, description: 'the system keychain' });
 
     const other = await settledSession(core, recorder, 'env-agent', dir);
@@ -218,12 +214,11 @@ describe('an agent that reads its sign-in from environment variables', () => {
   it("restarts only that agent's tabs waiting to sign in, not another agent's", async () => {
     const secretsPath = join(await mkdtemp(join(tmpdir(), 'airlock-secrets-')), 'secrets.json');
     const secrets = new EncryptedSecretFile(secretsPath, testCipher);
-    const started = await startCore(
-      [fixtureSpec('auth-env', 'env-agent'), fixtureSpec('auth-env', 'other-agent')],
-      timeouts,
-      { secrets },
-    );
-    core = started.core;
+    const started = await start({
+      agents: [fixtureSpec('auth-env', 'env-agent'), fixtureSpec('auth-env', 'other-agent')],
+      options: { secrets },
+    });
+    const { core } = started;
     const { recorder, dir } = started;
     const mine = await settledSession(core, recorder, 'env-agent', dir);
     const theirs = await settledSession(core, recorder, 'other-agent', dir);
@@ -283,11 +278,9 @@ describe('an agent that reads its sign-in from environment variables', () => {
   });
 
   it('on a host without a keychain, says so and keeps nothing', async () => {
-    const { core, key, summary } = await settle(fixtureSpec('auth-env', 'env-agent'));
+    const { core, key, summary, call } = await settle(fixtureSpec('auth-env', 'env-agent'));
     expect(summary.status).toBe('auth_required');
-    const state = (await core.invoke('app:getState', {})) as {
-      secretStorage: { available: boolean; description: string };
-    };
+    const state = await call('app:getState', {});
     expect(state.secretStorage.available).toBe(false);
     expect(state.secretStorage.description).toContain('settings file');
     await expect(

@@ -1,20 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { AirlockCore } from '../../../main/core/core.js';
+import { describe, expect, it } from 'vitest';
 import { fixtureSpec } from '../../helpers/agents.js';
-import { readySession, startCore } from '../../helpers/core-harness.js';
+import { TEST_TIMEOUTS, useCore } from '../../helpers/core-harness.js';
 
 // Generous: these tests are not about timeouts, and agents start slowly on a busy machine.
-const timeouts = { requestMs: 10_000, cancelGraceMs: 500 };
-
-let core: AirlockCore | undefined;
-afterEach(() => core?.dispose());
+const { start } = useCore({ timeouts: TEST_TIMEOUTS });
 
 describe('an agent that writes broken lines', () => {
   it('answers each with a protocol error and carries on with the valid messages', async () => {
     const agent = fixtureSpec('malformed-lines');
-    const started = await startCore([agent], timeouts);
-    core = started.core;
-    const key = await readySession(core, started.recorder, agent.name, started.dir);
+    const started = await start({ agents: [agent] });
+    const { core } = started;
+    const key = await started.ready(agent.name);
 
     await core.invoke('session:prompt', { key, text: 'go' });
     const end = await started.recorder.event(key, 'turn_end');
@@ -31,9 +27,9 @@ describe('an agent that writes broken lines', () => {
 describe('an agent that calls methods Airlock does not implement', () => {
   it('gets -32601 for each (and -32602 for bad params) and the turn goes on', async () => {
     const agent = fixtureSpec('unknown-methods');
-    const started = await startCore([agent], timeouts);
-    core = started.core;
-    const key = await readySession(core, started.recorder, agent.name, started.dir);
+    const started = await start({ agents: [agent] });
+    const { core } = started;
+    const key = await started.ready(agent.name);
 
     await core.invoke('session:prompt', { key, text: 'go' });
     const end = await started.recorder.event(key, 'turn_end');
@@ -56,9 +52,9 @@ describe('an agent that calls methods Airlock does not implement', () => {
 describe('an agent that sends a message over the size limit', () => {
   it('ends the turn with an error naming the limit, stops the agent, and can be restarted', async () => {
     const agent = fixtureSpec('oversized');
-    const started = await startCore([agent], timeouts, { maxMessageBytes: 64 * 1024 });
-    core = started.core;
-    const key = await readySession(core, started.recorder, agent.name, started.dir);
+    const started = await start({ agents: [agent], options: { maxMessageBytes: 64 * 1024 } });
+    const { core } = started;
+    const key = await started.ready(agent.name);
 
     await core.invoke('session:prompt', { key, text: 'go' });
     const exited = await started.recorder.status(key, 'exited');

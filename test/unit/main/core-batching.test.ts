@@ -3,22 +3,18 @@
  * macrotask and go in one batch, and a transcript fetched meanwhile sends what waits first, so a
  * UI that takes the snapshot and then every later event sees each event once.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TranscriptEvent } from '../../../preload/contract.js';
-import type { AirlockCore } from '../../../main/core/core.js';
 import { fixtureSpec } from '../../helpers/agents.js';
-import { readySession, startCore } from '../../helpers/core-harness.js';
+import { readySession, TEST_TIMEOUTS, useCore } from '../../helpers/core-harness.js';
 
-const timeouts = { requestMs: 10_000, cancelGraceMs: 500 };
-
-let core: AirlockCore | undefined;
-afterEach(() => core?.dispose());
+const { start } = useCore({ timeouts: TEST_TIMEOUTS });
 
 describe('a transcript fetched while events wait to be sent', () => {
   it('holds them, and they are not sent again after it', async () => {
     const agent = fixtureSpec('basic');
-    const started = await startCore([agent], timeouts);
-    core = started.core;
+    const started = await start({ agents: [agent] });
+    const { core } = started;
     const { recorder, dir } = started;
     const key = await readySession(core, recorder, agent.name, dir);
     // What reaches a UI that attaches now: the events sent once the snapshot has come.
@@ -33,9 +29,7 @@ describe('a transcript fetched while events wait to be sent', () => {
 
     // The prompt is in the transcript, and waits for the end of the macrotask to be sent.
     await core.invoke('session:prompt', { key, text: 'hello' });
-    const snapshot = (await core.invoke('session:getTranscript', { key })) as {
-      events: TranscriptEvent[];
-    };
+    const snapshot = await started.call('session:getTranscript', { key });
     attached = true;
     expect(snapshot.events).toEqual([{ type: 'prompt', text: 'hello' }]);
 
@@ -48,8 +42,8 @@ describe('a transcript fetched while events wait to be sent', () => {
 describe('a tab that closes', () => {
   it('sends its closed summary once, though the tab is gone when it is sent', async () => {
     const agent = fixtureSpec('basic');
-    const started = await startCore([agent], timeouts);
-    core = started.core;
+    const started = await start({ agents: [agent] });
+    const { core } = started;
     const { recorder, dir } = started;
     const key = await readySession(core, recorder, agent.name, dir);
     const statuses: string[] = [];
@@ -74,8 +68,8 @@ describe('a tab closed while its mode change is under way', () => {
   it('sends nothing more for it when the change is answered', async () => {
     // It answers the mode change only when the next prompt comes.
     const agent = { ...fixtureSpec('modes-echo'), env: { SCRIPTED_HOLD_SET_MODE: '1' } };
-    const started = await startCore([agent], timeouts);
-    core = started.core;
+    const started = await start({ agents: [agent] });
+    const { core } = started;
     const { recorder, dir } = started;
     // Another tab keeps the process, so the change is answered after the close.
     const other = await readySession(core, recorder, agent.name, dir);

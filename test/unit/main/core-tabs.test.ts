@@ -15,13 +15,15 @@ import type { AirlockCore } from '../../../main/core/core.js';
 import type { AgentSpec } from '../../../main/core/settings/catalog.js';
 import { fixtureSpec } from '../../helpers/agents.js';
 import { agentLogContains } from '../../helpers/agent-log.js';
-import { readySession, settledSession, startCore } from '../../helpers/core-harness.js';
+import {
+  readySession,
+  settledSession,
+  TEST_TIMEOUTS,
+  useCore,
+} from '../../helpers/core-harness.js';
 import { alive } from '../../helpers/processes.js';
 
-const timeouts = { requestMs: 10_000, cancelGraceMs: 500 };
-
-let core: AirlockCore | undefined;
-afterEach(() => core?.dispose());
+const { start } = useCore({ timeouts: TEST_TIMEOUTS });
 
 describe('a tab opened as soon as the last tab of its agent closed', () => {
   it('starts on a new process, not on the one that is stopping', async () => {
@@ -32,8 +34,8 @@ describe('a tab opened as soon as the last tab of its agent closed', () => {
       ...fixtureSpec('basic'),
       env: { SCRIPTED_PID_FILE: pidFile, SCRIPTED_IGNORE_TERM: '1', SCRIPTED_LINGER: '1' },
     };
-    const started = await startCore([agent], timeouts);
-    core = started.core;
+    const started = await start({ agents: [agent] });
+    const { core } = started;
     const { recorder, dir } = started;
     const first = await readySession(core, recorder, agent.name, dir);
     const pid = await readFile(pidFile, 'utf8');
@@ -63,8 +65,8 @@ describe('closing the last tab of one agent while another agent has tabs', () =>
       ...fixtureSpec('basic', 'staying'),
       env: { SCRIPTED_PID_FILE: join(pids, 'staying.pid') },
     };
-    const started = await startCore([closing, staying], timeouts);
-    core = started.core;
+    const started = await start({ agents: [closing, staying] });
+    const { core } = started;
     const { recorder, dir } = started;
     const key = await readySession(core, recorder, closing.name, dir);
     const other = await readySession(core, recorder, staying.name, dir);
@@ -82,8 +84,8 @@ describe('closing the last tab of one agent while another agent has tabs', () =>
 describe('a tab opened while another shows a permission card', () => {
   it('gets a key of its own, and the card still answers in its tab', async () => {
     const agent = fixtureSpec('permission');
-    const started = await startCore([agent], timeouts);
-    core = started.core;
+    const started = await start({ agents: [agent] });
+    const { core } = started;
     const { recorder, dir } = started;
     const first = await readySession(core, recorder, agent.name, dir);
     await core.invoke('session:prompt', { key: first, text: 'clean up' });
@@ -108,8 +110,8 @@ describe("a permission request for a session that is not the connection's", () =
       ...fixtureSpec('fixed-session'),
       env: { SCRIPTED_SESSION_ID: 'mine' },
     };
-    const started = await startCore([agent], timeouts);
-    core = started.core;
+    const started = await start({ agents: [agent] });
+    const { core } = started;
     const { recorder, dir } = started;
     const key = await readySession(core, recorder, agent.name, dir);
     const id = `${'a'.repeat(100)}${'b'.repeat(100)}`;
@@ -126,8 +128,8 @@ describe('updates for a session before session/new answers, at the limit', () =>
   it('are kept for the 16th session id sent, and not for the 17th', async () => {
     // Updates came for "early-1" to "early-20", one id after the other.
     const agent = { ...fixtureSpec('early-flood'), env: { SCRIPTED_OPENS: 'early-16,early-17' } };
-    const started = await startCore([agent], timeouts);
-    core = started.core;
+    const started = await start({ agents: [agent] });
+    const { core } = started;
     const { recorder, dir } = started;
     await readySession(core, recorder, agent.name, dir);
     const sixteenth = await readySession(core, recorder, agent.name, dir);
@@ -149,8 +151,8 @@ describe('updates for a session before session/new answers, at the limit', () =>
 describe('a text chunk', () => {
   it("is sent without the tab's summary, which it does not change", async () => {
     const agent = { ...fixtureSpec('fixed-session'), env: { SCRIPTED_SESSION_ID: 'mine' } };
-    const started = await startCore([agent], timeouts);
-    core = started.core;
+    const started = await start({ agents: [agent] });
+    const { core } = started;
     const { recorder, dir } = started;
     const key = await readySession(core, recorder, agent.name, dir);
     // What the core emits for the tab, in order.
@@ -186,8 +188,8 @@ describe("restarting a failed tab while another agent's tab runs", () => {
       env: { SCRIPTED_PID_FILE: pidFile },
     };
     const other = fixtureSpec('basic', 'other');
-    const started = await startCore([failing, other], timeouts);
-    core = started.core;
+    const started = await start({ agents: [failing, other] });
+    const { core } = started;
     const { recorder, dir } = started;
     const failed = await settledSession(core, recorder, failing.name, dir);
     expect(failed.summary.status).toBe('failed');
@@ -223,10 +225,9 @@ describe("restarting a failed tab while another agent's tab runs", () => {
 describe('session:setMode with a mode the agent did not list', () => {
   it('sets it when the agent accepts it', async () => {
     const agent = fixtureSpec('modes-echo');
-    const started = await startCore([agent], timeouts);
-    core = started.core;
-    const { recorder } = started;
-    const key = await readySession(core, recorder, agent.name, started.dir);
+    const started = await start({ agents: [agent] });
+    const { core, recorder } = started;
+    const key = await started.ready(agent.name);
 
     await core.invoke('session:setMode', { key, modeId: 'review' });
     await recorder.until(
@@ -241,8 +242,8 @@ describe('stopping one of two tabs that start on the same process', () => {
     const pidFile = join(await mkdtemp(join(tmpdir(), 'airlock-pid-')), 'agent.pid');
     // Answers session/new only once three are waiting.
     const agent: AgentSpec = { ...fixtureSpec('new-held'), env: { SCRIPTED_PID_FILE: pidFile } };
-    const started = await startCore([agent], timeouts);
-    core = started.core;
+    const started = await start({ agents: [agent] });
+    const { core } = started;
     const { recorder, dir } = started;
     const create = async () =>
       (
@@ -282,8 +283,7 @@ describe("a new tab after its agent's settings changed", () => {
       ...fixtureSpec('basic'),
       env: { SCRIPTED_PID_FILE: join(pids, 'before.pid') },
     };
-    const started = await startCore([agent], timeouts);
-    core = started.core;
+    const started = await start({ agents: [agent] });
     /** Saves the agent with its pid going to `after.pid` instead, and reloads the settings. */
     const edit = async () => {
       const settings = JSON.parse(await readFile(started.settingsPath, 'utf8')) as {
@@ -375,12 +375,11 @@ describe('agents wait until the core may start them (the login shell PATH, in th
   it('a tab starts its agent only then, with the environment as it is then', async () => {
     const { ready, open, pid } = await gate();
     const agent = fixtureSpec('basic');
-    const started = await startCore([agent], timeouts, { agentsReady: ready });
-    core = started.core;
-    const { key } = (await core.invoke('session:create', {
+    const started = await start({ agents: [agent], options: { agentsReady: ready } });
+    const { key } = await started.call('session:create', {
       agentName: agent.name,
       cwd: started.dir,
-    })) as { key: string };
+    });
     await started.recorder.status(key, 'starting');
     open();
     await started.recorder.status(key, 'ready');
@@ -391,11 +390,14 @@ describe('agents wait until the core may start them (the login shell PATH, in th
     const pidFile = join(await mkdtemp(join(tmpdir(), 'airlock-pid-')), 'agent.pid');
     vi.stubEnv('SCRIPTED_PID_FILE', pidFile);
     const agent = fixtureSpec('basic');
-    const started = await startCore([agent], timeouts, {
-      agentsReady: new Promise(() => undefined),
-      testDeadlineMs: 3_000,
+    const started = await start({
+      agents: [agent],
+      options: {
+        agentsReady: new Promise(() => undefined),
+        testDeadlineMs: 3_000,
+      },
     });
-    core = started.core;
+    const { core } = started;
     const report = await core.invoke('settings:testAgent', { agentName: agent.name });
     expect(report).toMatchObject({ ok: false, error: expect.stringMatching(/did not finish/) });
     await expect(readFile(pidFile, 'utf8')).rejects.toThrow(/ENOENT/);
@@ -405,6 +407,8 @@ describe('agents wait until the core may start them (the login shell PATH, in th
 describe('an agent started only to list its history', () => {
   /** An odd delay, so the idle timer is told from every other timer. */
   const IDLE_MS = 123_457;
+  /** The core {@link historyCore} started last. */
+  let core: AirlockCore | undefined;
 
   /** The scripted agent, writing its pid; and a core that stops idle agents after IDLE_MS. */
   async function historyCore(scenario = 'basic', others: AgentSpec[] = [], env = {}) {
@@ -413,7 +417,7 @@ describe('an agent started only to list its history', () => {
       ...fixtureSpec(scenario),
       env: { ...env, SCRIPTED_PID_FILE: pidFile },
     };
-    const started = await startCore([agent, ...others], timeouts, { idleAgentMs: IDLE_MS });
+    const started = await start({ agents: [agent, ...others], options: { idleAgentMs: IDLE_MS } });
     core = started.core;
     return { ...started, agent, pid: async () => Number(await readFile(pidFile, 'utf8')) };
   }

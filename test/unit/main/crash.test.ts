@@ -2,29 +2,24 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AirlockCore } from '../../../main/core/core.js';
+import { describe, expect, it, vi } from 'vitest';
 import type { AgentSpec } from '../../../main/core/settings/catalog.js';
 import { startFailure } from '../../../main/core/agent-connection.js';
 import { replyFor } from '../../../main/demo-agent/script.js';
 import { fixtureSpec } from '../../helpers/agents.js';
-import { readySession, startCore } from '../../helpers/core-harness.js';
+import { TEST_TIMEOUTS, useCore } from '../../helpers/core-harness.js';
 
-const timeouts = { requestMs: 10_000, cancelGraceMs: 500 };
-
-let core: AirlockCore | undefined;
-afterEach(() => core?.dispose());
+const { start } = useCore({ timeouts: TEST_TIMEOUTS });
 
 describe('an agent that crashes during a turn', () => {
   it('ends the turn, reports the exit with its stderr, and leaves other agents alone', async () => {
     const agent = fixtureSpec('crash-mid-turn');
-    const started = await startCore([agent], timeouts);
-    core = started.core;
-    const { recorder } = started;
+    const started = await start({ agents: [agent] });
+    const { core, recorder } = started;
     const [crashing, sibling, demo] = await Promise.all([
-      readySession(core, recorder, agent.name, started.dir),
-      readySession(core, recorder, agent.name, started.dir),
-      readySession(core, recorder, 'Demo Agent', started.dir),
+      started.ready(agent.name),
+      started.ready(agent.name),
+      started.ready('Demo Agent'),
     ]);
 
     await core.invoke('session:prompt', { key: crashing, text: 'go' });
@@ -54,9 +49,9 @@ describe('an agent that crashes during a turn', () => {
 
   it('stops an agent that closes its output but keeps running, and says so', async () => {
     const agent = fixtureSpec('close-output');
-    const started = await startCore([agent], timeouts);
-    core = started.core;
-    const key = await readySession(core, started.recorder, agent.name, started.dir);
+    const started = await start({ agents: [agent] });
+    const { core } = started;
+    const key = await started.ready(agent.name);
     await core.invoke('session:prompt', { key, text: 'go' });
     const summary = await started.recorder.status(key, 'exited');
     expect(summary.exit?.reason).toBe(
@@ -68,16 +63,13 @@ describe('an agent that crashes during a turn', () => {
 
   it('keeps the agent stderr in its log file, which the UI can read', async () => {
     const agent = fixtureSpec('crash-mid-turn');
-    const started = await startCore([agent], timeouts);
-    core = started.core;
-    const key = await readySession(core, started.recorder, agent.name, started.dir);
+    const started = await start({ agents: [agent] });
+    const { core } = started;
+    const key = await started.ready(agent.name);
     await core.invoke('session:prompt', { key, text: 'go' });
     await started.recorder.status(key, 'exited');
 
-    const log = (await core.invoke('agent:readLog', { agentName: agent.name })) as {
-      path: string;
-      text: string;
-    };
+    const log = await started.call('agent:readLog', { agentName: agent.name });
     expect(log.path).toBe(join(started.dir, 'logs', 'fixture-crash-mid-turn.log'));
     expect(existsSync(log.path)).toBe(true);
     expect(log.text).toContain('started: ');
@@ -90,8 +82,8 @@ describe('an agent that crashes during a turn', () => {
 
   it('has an empty log before its agent first runs; a name not in the settings has none', async () => {
     const agent = fixtureSpec('crash-mid-turn');
-    const started = await startCore([agent], timeouts);
-    core = started.core;
+    const started = await start({ agents: [agent] });
+    const { core } = started;
     const log = await core.invoke('agent:readLog', { agentName: agent.name });
     expect(log).toEqual({
       path: join(started.dir, 'logs', 'fixture-crash-mid-turn.log'),
@@ -104,10 +96,9 @@ describe('an agent that crashes during a turn', () => {
 
   it('restarts with a fresh process and session on session:restart', async () => {
     const agent = fixtureSpec('crash-mid-turn');
-    const started = await startCore([agent], timeouts);
-    core = started.core;
-    const { recorder } = started;
-    const key = await readySession(core, recorder, agent.name, started.dir);
+    const started = await start({ agents: [agent] });
+    const { core, recorder } = started;
+    const key = await started.ready(agent.name);
     await core.invoke('session:prompt', { key, text: 'go' });
     await recorder.status(key, 'exited');
 
@@ -127,15 +118,15 @@ describe('an agent that crashes during a turn', () => {
     await core.invoke('session:prompt', { key, text: 'go' });
     const exit = await recorder.event(key, 'agent_exit', before);
     expect(exit.exit.code).toBe(7);
-    const log = (await core.invoke('agent:readLog', { agentName: agent.name })) as { text: string };
+    const log = await started.call('agent:readLog', { agentName: agent.name });
     expect(log.text.match(/exited with code 7/g)).toHaveLength(2);
   });
 });
 
 describe('an agent that cannot be started', () => {
   it('fails the session with the reason', async () => {
-    const started = await startCore(
-      [
+    const started = await start({
+      agents: [
         {
           name: 'missing',
           command: join('/nonexistent', 'agent-binary'),
@@ -144,13 +135,11 @@ describe('an agent that cannot be started', () => {
           builtIn: false,
         },
       ],
-      timeouts,
-    );
-    core = started.core;
-    const { key } = (await core.invoke('session:create', {
+    });
+    const { key } = await started.call('session:create', {
       agentName: 'missing',
       cwd: started.dir,
-    })) as { key: string };
+    });
     const summary = await started.recorder.status(key, 'failed');
     expect(summary.error).toBe(
       'missing could not be started: /nonexistent/agent-binary does not exist',
@@ -159,15 +148,14 @@ describe('an agent that cannot be started', () => {
 
   it('keeps its start and the reason in its log', async () => {
     const missing = join('/nonexistent', 'agent-binary');
-    const started = await startCore(
-      [{ name: 'missing', command: missing, args: [], env: {}, builtIn: false }],
-      timeouts,
-    );
-    core = started.core;
-    const { key } = (await core.invoke('session:create', {
+    const started = await start({
+      agents: [{ name: 'missing', command: missing, args: [], env: {}, builtIn: false }],
+    });
+    const { core } = started;
+    const { key } = await started.call('session:create', {
       agentName: 'missing',
       cwd: started.dir,
-    })) as { key: string };
+    });
     await started.recorder.status(key, 'failed');
     // The log viewer is where the user looks next: it has the command tried and why it failed.
     const read = async () =>
@@ -192,12 +180,11 @@ describe('an agent that cannot be started', () => {
       command: '',
       ...spec,
     };
-    const started = await startCore([agent], timeouts);
-    core = started.core;
-    const { key } = (await core.invoke('session:create', {
+    const started = await start({ agents: [agent] });
+    const { key } = await started.call('session:create', {
       agentName: agent.name,
       cwd: started.dir,
-    })) as { key: string };
+    });
     return (await started.recorder.status(key, 'failed')).error;
   }
 

@@ -1,28 +1,22 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ConnectionTimeouts } from '../../../main/core/agent-connection.js';
-import type { AirlockCore } from '../../../main/core/core.js';
 import { fixtureSpec } from '../../helpers/agents.js';
-import { readySession, settledSession, startCore } from '../../helpers/core-harness.js';
+import { TEST_TIMEOUTS, useCore } from '../../helpers/core-harness.js';
 
-const timeouts = { requestMs: 10_000, cancelGraceMs: 500 };
-
-let core: AirlockCore | undefined;
-afterEach(() => core?.dispose());
+const { start } = useCore();
 
 /** Starts a session with a fixture and waits for where it settles. */
-async function settle(scenario: string, limits: ConnectionTimeouts = timeouts) {
+async function settle(scenario: string, limits: ConnectionTimeouts = TEST_TIMEOUTS) {
   const agent = fixtureSpec(scenario);
-  const started = await startCore([agent], limits);
-  core = started.core;
-  return { ...started, ...(await settledSession(core, started.recorder, agent.name, started.dir)) };
+  const started = await start({ agents: [agent], timeouts: limits });
+  return { ...started, ...(await started.settled(agent.name)) };
 }
 
 describe('initialize', () => {
   it('shows who the agent is and how it was launched', async () => {
     const agent = fixtureSpec('basic');
-    const started = await startCore([agent], timeouts);
-    core = started.core;
-    const key = await readySession(core, started.recorder, agent.name, started.dir);
+    const started = await start({ agents: [agent], timeouts: TEST_TIMEOUTS });
+    const key = await started.ready(agent.name);
     const identity = started.recorder.summaries.get(key)?.agent;
     expect(identity).toMatchObject({
       configName: 'fixture-basic',
@@ -53,7 +47,7 @@ describe('initialize', () => {
   });
 
   it('gives up after the request timeout when the agent never answers, and can try again', async () => {
-    const { core, recorder, key, summary } = await settle('never-answer', {
+    const { core, recorder, key, summary, call } = await settle('never-answer', {
       requestMs: 1500,
       cancelGraceMs: 500,
     });
@@ -65,9 +59,7 @@ describe('initialize', () => {
     await recorder.status(key, 'starting');
     const again = await recorder.status(key, 'failed');
     expect(again.error).toBe('fixture-never-answer did not answer initialize within 1.5 s');
-    const log = (await core.invoke('agent:readLog', { agentName: 'fixture-never-answer' })) as {
-      text: string;
-    };
+    const log = await call('agent:readLog', { agentName: 'fixture-never-answer' });
     expect(log.text.match(/started: /g)).toHaveLength(2);
     // The silent process was stopped, not left behind.
     expect(log.text).toContain('was stopped by SIGTERM');

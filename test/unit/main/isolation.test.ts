@@ -3,16 +3,12 @@
  * connection it came from, so updates and requests are routed by connection and id together.
  * And tabs of one agent that stream at the same time each get only their own turn.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import type { AirlockCore } from '../../../main/core/core.js';
+import { describe, expect, it } from 'vitest';
 import type { AgentSpec } from '../../../main/core/settings/catalog.js';
 import { fixtureSpec } from '../../helpers/agents.js';
-import { readySession, startCore, type Recorder } from '../../helpers/core-harness.js';
+import { readySession, TEST_TIMEOUTS, useCore, type Recorder } from '../../helpers/core-harness.js';
 
-const timeouts = { requestMs: 10_000, cancelGraceMs: 500 };
-
-let core: AirlockCore | undefined;
-afterEach(() => core?.dispose());
+const { start } = useCore({ timeouts: TEST_TIMEOUTS });
 
 /** The fixed-session agent under `name`, opening every session as `sessionId`. */
 function fixedSession(name: string, sessionId: string): AgentSpec {
@@ -23,8 +19,7 @@ function fixedSession(name: string, sessionId: string): AgentSpec {
 async function twoAgents(firstId: string, secondId: string) {
   const first = fixedSession('first', firstId);
   const second = fixedSession('second', secondId);
-  const started = await startCore([first, second], timeouts);
-  core = started.core;
+  const started = await start({ agents: [first, second] });
   const { recorder, dir } = started;
   // One after the other, so the first agent's tab is the first the core would find by id.
   const firstKey = await readySession(started.core, recorder, first.name, dir);
@@ -102,8 +97,7 @@ describe("an agent naming another agent's session", () => {
 describe('tabs of one agent streaming at the same time', () => {
   it('each get their own turns, whole and in order', async () => {
     const agent = fixtureSpec('burst-then-answer');
-    const started = await startCore([agent], timeouts);
-    core = started.core;
+    const started = await start({ agents: [agent] });
     const { recorder, dir } = started;
     const keys = await Promise.all(
       [0, 1, 2].map(() => readySession(started.core, recorder, agent.name, dir)),

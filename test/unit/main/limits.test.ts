@@ -5,27 +5,24 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { calls } from '../../../preload/contract.js';
 import { agentLogPath } from '../../../main/core/agent-connection.js';
 import type { AirlockCore } from '../../../main/core/core.js';
 import { StderrTail } from '../../../main/core/stderr-tail.js';
 import { fixtureSpec } from '../../helpers/agents.js';
-import { readySession, startCore } from '../../helpers/core-harness.js';
+import { readySession, TEST_TIMEOUTS, useCore } from '../../helpers/core-harness.js';
 
-const timeouts = { requestMs: 10_000, cancelGraceMs: 500 };
 /** The contract's bound on a short agent string, and the largest piece of streamed text. */
 const SHORT = 10_000;
 const PIECE = 64 * 1024;
 
-let core: AirlockCore | undefined;
-afterEach(() => core?.dispose());
+const { start } = useCore({ timeouts: TEST_TIMEOUTS });
 
 async function sessionWith(scenario: string) {
   const agent = fixtureSpec(scenario);
-  const started = await startCore([agent], timeouts);
-  core = started.core;
-  const key = await readySession(started.core, started.recorder, agent.name, started.dir);
+  const started = await start({ agents: [agent] });
+  const key = await started.ready(agent.name);
   return { ...started, agent, key };
 }
 
@@ -127,15 +124,14 @@ describe("an agent's stderr", () => {
 describe("an agent's log file", () => {
   it('is read back by its last 64 KiB only', async () => {
     const agent = fixtureSpec('basic');
-    const started = await startCore([agent], timeouts);
-    core = started.core;
+    const started = await start({ agents: [agent] });
     // A log grown over earlier runs: 2 MB of numbered lines.
     const logsDir = join(started.dir, 'logs');
     await mkdir(logsDir, { recursive: true });
     const old = Array.from({ length: 100_000 }, (_unused, n) => `earlier run ${n}\n`).join('');
     expect(old.length).toBeGreaterThan(1_000_000);
     await writeFile(agentLogPath(logsDir, agent.name), old);
-    await readySession(started.core, started.recorder, agent.name, started.dir);
+    await started.ready(agent.name);
 
     const response = await started.core.invoke('agent:readLog', { agentName: agent.name });
     const { text } = calls['agent:readLog'].response.parse(response);
@@ -149,8 +145,7 @@ describe("an agent's log file", () => {
 describe('updates for a session before session/new answers', () => {
   it('are kept, at most 1000 for a session and for at most 16 sessions', async () => {
     const agent = fixtureSpec('early-flood');
-    const started = await startCore([agent], timeouts);
-    core = started.core;
+    const started = await start({ agents: [agent] });
     const { recorder, dir } = started;
     const first = await readySession(started.core, recorder, agent.name, dir);
     // 1500 came before the answer; the first 1000 are shown, in order.

@@ -2,29 +2,27 @@ import { mkdtemp, readFile, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AgentConnection } from '../../../main/core/agent-connection.js';
 import type { AirlockCore } from '../../../main/core/core.js';
 import type { AgentSpec } from '../../../main/core/settings/catalog.js';
 import { standInDelegate } from '../../fixtures/conn-stand-in.js';
 import { fixtureSpec, TSX_LOADER } from '../../helpers/agents.js';
-import { readySession, startCore } from '../../helpers/core-harness.js';
+import { readySession, TEST_TIMEOUTS, useCore } from '../../helpers/core-harness.js';
 import { alive } from '../../helpers/processes.js';
 
-const timeouts = { requestMs: 10_000, cancelGraceMs: 500 };
 const wrapper = fileURLToPath(new URL('../../fixtures/agents/wrapper.ts', import.meta.url));
 
-let core: AirlockCore | undefined;
-afterEach(() => core?.dispose());
+const { start } = useCore({ timeouts: TEST_TIMEOUTS });
 
 async function pidFile(): Promise<string> {
   return join(await mkdtemp(join(tmpdir(), 'airlock-pid-')), 'agent.pid');
 }
 
 async function runAgent(agent: AgentSpec): Promise<AirlockCore> {
-  const started = await startCore([agent], timeouts);
-  core = started.core;
-  await readySession(core, started.recorder, agent.name, started.dir);
+  const started = await start({ agents: [agent] });
+  const { core } = started;
+  await started.ready(agent.name);
   return core;
 }
 
@@ -65,8 +63,8 @@ describe('stopping agents', () => {
 describe('starting agents', () => {
   it('starts an agent in the working folder of the session that starts it', async () => {
     const agent = fixtureSpec('cwd');
-    const started = await startCore([agent], timeouts);
-    core = started.core;
+    const started = await start({ agents: [agent] });
+    const { core } = started;
     const folder = await mkdtemp(join(tmpdir(), 'airlock-project-'));
     const key = await readySession(core, started.recorder, agent.name, folder);
     await core.invoke('session:prompt', { key, text: 'where?' });
@@ -81,7 +79,7 @@ describe('starting agents', () => {
       {
         logsDir: await mkdtemp(join(tmpdir(), 'airlock-logs-')),
         delegate: standInDelegate(),
-        timeouts,
+        timeouts: TEST_TIMEOUTS,
       },
     );
     try {

@@ -3,16 +3,12 @@
  * settles the answer before it has handled the updates that arrived with it, so the core waits
  * for those before it appends the turn's end.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import type { AirlockCore } from '../../../main/core/core.js';
+import { describe, expect, it } from 'vitest';
 import type { TranscriptEvent } from '../../../preload/contract.js';
 import { fixtureSpec } from '../../helpers/agents.js';
-import { readySession, startCore } from '../../helpers/core-harness.js';
+import { TEST_TIMEOUTS, useCore } from '../../helpers/core-harness.js';
 
-const timeouts = { requestMs: 10_000, cancelGraceMs: 500 };
-
-let core: AirlockCore | undefined;
-afterEach(() => core?.dispose());
+const { start } = useCore({ timeouts: TEST_TIMEOUTS });
 
 /** What "N" makes the agent say: "0 " to "N-1 ". */
 function counted(count: number): string {
@@ -22,10 +18,9 @@ function counted(count: number): string {
 describe('a turn whose last updates arrive with its answer', () => {
   it('ends after all of them, turn after turn', async () => {
     const agent = fixtureSpec('burst-then-answer');
-    const started = await startCore([agent], timeouts);
-    core = started.core;
-    const { recorder } = started;
-    const key = await readySession(core, recorder, agent.name, started.dir);
+    const started = await start({ agents: [agent] });
+    const { core, recorder } = started;
+    const key = await started.ready(agent.name);
 
     for (const count of [1, 50, 500]) {
       const from = recorder.transcript(key).length;
@@ -41,10 +36,9 @@ describe('a turn whose last updates arrive with its answer', () => {
 
   it('ends with its error after all of them', async () => {
     const agent = fixtureSpec('burst-then-answer');
-    const started = await startCore([agent], timeouts);
-    core = started.core;
-    const { recorder } = started;
-    const key = await readySession(core, recorder, agent.name, started.dir);
+    const started = await start({ agents: [agent] });
+    const { core, recorder } = started;
+    const key = await started.ready(agent.name);
 
     await core.invoke('session:prompt', { key, text: 'fail 500' });
     const error = await recorder.event(key, 'turn_error');
