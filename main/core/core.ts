@@ -19,12 +19,12 @@ import {
   type EventPayload,
 } from '../../preload/contract.js';
 import {
-  AgentConnection,
   agentLogPath,
   DEFAULT_TIMEOUTS,
-  sessionElicitationModes,
+  type AgentConnection,
   type ConnectionTimeouts,
 } from './agent-connection.js';
+import { AgentPool } from './agents/pool.js';
 import { AgentRouting } from './agents/routing.js';
 import { Attention, type AttentionListener } from './attention.js';
 import { AgentRequestError, AUTH_REQUIRED, UserFacingError } from './errors.js';
@@ -40,7 +40,7 @@ import { authMethodsWithEnv, readyEnvMethod } from './sign-in.js';
 import { attachedContent, promptAccepts } from './prompt-content.js';
 import { Session, type Choice } from './session.js';
 import { lastingCapabilities } from './sessions/history.js';
-import { demoStateEnv, LastingSessions } from './sessions/service.js';
+import { LastingSessions } from './sessions/service.js';
 import {
   commandLine,
   loadAgentCatalog,
@@ -52,9 +52,6 @@ import { TerminalService } from './terminals/service.js';
 import { AgentSettings } from './settings/service.js';
 import { configViews } from './updates.js';
 import { duplicateNewSession, heldByAnotherTab } from './session-ids.js';
-
-/** How long a process started for no tab waits for one before it stops (`idleAgentMs`). */
-const IDLE_AGENT_MS = 60_000;
 
 /** What a host provides to the core. */
 export type CoreOptions = {
@@ -97,13 +94,8 @@ type Handlers = { [C in CallChannel]: (request: CallRequest<C>) => Promise<CallR
 export class AirlockCore {
   private catalog: AgentCatalog = { agents: [], urlElicitation: 'isolated_window' };
   private readonly sessions = new Map<string, Session>();
-  /** The process a new tab of each agent starts on: the latest, started with its settings. */
-  private readonly connections = new Map<string, Promise<AgentConnection>>();
-  /**
-   * Every process started and not ended, with the settings it started with. A process started
-   * before its agent's settings changed keeps its tabs, but no new tab starts on it.
-   */
-  private readonly running = new Map<Promise<AgentConnection>, string>();
+  /** The agent processes the tabs run on. */
+  private readonly pool: AgentPool;
   /** The events for the hosts, sent in batches. */
   private readonly outbox = new Outbox((key) => this.sessions.get(key)?.summary);
   /** The `env_var` sign-in running or done on a connection, shared by its sessions. */
@@ -114,12 +106,6 @@ export class AirlockCore {
   private readonly elicitations: ElicitationBroker;
   /** The working folders used recently, in the config folder beside the settings file. */
   private readonly recentFolders: RecentFolders;
-  /** Stops an agent process that is still starting (its `initialize` has not answered). */
-  private readonly startAborts = new Map<Promise<AgentConnection>, AbortController>();
-  /** The promise each started connection came from, as `connections` holds it. */
-  private readonly pendingOf = new WeakMap<AgentConnection, Promise<AgentConnection>>();
-  /** Processes waiting to stop unless a tab starts on them (see `stopWhenIdle`). */
-  private readonly idleTimers = new Map<Promise<AgentConnection>, NodeJS.Timeout>();
   /** Watches the settings file once `init` has run. */
   private settingsWatcher: SettingsWatcher | undefined;
   /** The latest reload of the settings file (see `reloadAgents`). */
@@ -170,6 +156,56 @@ export class AirlockCore {
       agentsReady: options.agentsReady,
       savedEnv: (agentName) => this.secrets.get(agentName),
     });
+    this.pool = new AgentPool({
+      catalog: () => this.catalog,
+      tabs: () => this.sessions.values(),
+      secrets: this.secrets,
+      settingsPath: options.settingsPath,
+      logsDir: options.logsDir,
+      timeouts: this.timeouts,
+      maxMessageBytes: options.maxMessageBytes,
+      agentsReady: options.agentsReady,
+      idleAgentMs: options.idleAgentMs,
+      delegate: (started) => ({
+        onUpdate: (notification) => {
+          const connection = started();
+          if (connection) {
+            this.routing.update(connection, notification);
+          }
+        },
+        onPermission: (request, signal) => this.routing.permission(started(), request, signal),
+        onElicitation: async (params, signal) => {
+          const connection = started();
+          if (!connection) {
+            throw acp.RequestError.invalidParams(
+              undefined,
+              'no session or request of this connection is waiting yet.',
+            );
+          }
+          return this.elicitations.create(connection, params, signal);
+        },
+        onElicitationComplete: (params) => {
+          const connection = started();
+          if (connection) {
+            this.elicitations.complete(connection, params);
+          }
+        },
+        onReadTextFile: (params) => this.files.read(started(), params),
+        onWriteTextFile: (params, signal) => this.files.write(started(), params, signal),
+        terminals: this.terminals.handlersFor(started),
+      }),
+      exited: (connection, exit) => {
+        if (connection) {
+          this.elicitations.connectionEnded(connection);
+          void this.terminals.connectionEnded(connection);
+        }
+        for (const session of this.sessions.values()) {
+          if (session.connection === connection) {
+            session.agentExited(exit);
+          }
+        }
+      },
+    });
     this.onEvent((channel, payload) => {
       if (channel === 'session:onDidAppend') {
         this.attention.appended(payload as EventPayload<'session:onDidAppend'>);
@@ -177,8 +213,8 @@ export class AirlockCore {
     });
     this.lasting = new LastingSessions({
       file: join(dirname(options.settingsPath), 'sessions.json'),
-      connectionFor: (agentName, cwd) => this.connectionFor(agentName, cwd),
-      stopWhenIdle: (agentName) => this.stopWhenIdle(agentName),
+      connectionFor: (agentName, cwd) => this.pool.connectionFor(agentName, cwd),
+      stopWhenIdle: (agentName) => this.pool.stopWhenIdle(agentName),
       newTab: async (agentName, typed) => {
         if (!this.catalog.agents.some((agent) => agent.name === agentName)) {
           throw new UserFacingError(`No agent named "${agentName}"`);
@@ -300,25 +336,9 @@ export class AirlockCore {
       this.outbox.tabClosed(key, session.summary);
     }
     this.sessions.clear();
-    // A start that hangs is stopped now, not when its timeout ends.
-    for (const abort of this.startAborts.values()) {
-      abort.abort();
-    }
-    for (const timer of this.idleTimers.values()) {
-      clearTimeout(timer);
-    }
-    this.idleTimers.clear();
-    const pending = [...this.running.keys()];
-    this.connections.clear();
-    this.running.clear();
-    await Promise.all([
-      kept,
-      // No command an agent ran outlives the app.
-      this.terminals.dispose(),
-      ...pending.map((started) =>
-        started.then((connection) => connection.stop()).catch(() => undefined),
-      ),
-    ]);
+    const stopped = this.pool.dispose();
+    // No command an agent ran outlives the app.
+    await Promise.all([kept, this.terminals.dispose(), stopped]);
   }
 
   private readonly handlers: Handlers = {
@@ -421,20 +441,9 @@ export class AirlockCore {
       void this.terminals.sessionEnded(session);
       this.sessions.delete(key);
       this.outbox.tabClosed(key, session.summary);
-      const connection = session.connection;
-      // The process stays while any other tab is ready on it or still starting on it (a tab
-      // starting on a running process waits on it for session/new).
-      if (
-        connection &&
-        ![...this.sessions.values()].some(
-          (other) => other.connection === connection || other.startingOn === connection,
-        )
-      ) {
-        const pending = this.pendingOf.get(connection);
-        if (this.connections.get(session.summary.agentName) === pending) {
-          this.connections.delete(session.summary.agentName);
-        }
-        void connection.stop();
+      // The process stays while any other tab is ready on it or still starting on it.
+      if (session.connection) {
+        this.pool.release(session.summary.agentName, session.connection);
       }
       return {};
     },
@@ -523,7 +532,10 @@ export class AirlockCore {
       if (!method || method.kind !== 'agent') {
         throw new UserFacingError('That sign-in method is not one Airlock can run');
       }
-      const connection = await this.connectionFor(session.summary.agentName, session.summary.cwd);
+      const connection = await this.pool.connectionFor(
+        session.summary.agentName,
+        session.summary.cwd,
+      );
       const run = ++session.startRun;
       session.startingOn = connection;
       session.update({ status: 'starting', error: undefined, errorDetail: undefined });
@@ -619,23 +631,7 @@ export class AirlockCore {
   private async restart(session: Session): Promise<void> {
     await this.init();
     const agentName = session.summary.agentName;
-    const running = this.connections.get(agentName);
-    // Stopped unless a tab uses that very process: a tab left on an older one (the agent's
-    // settings changed since it started) does not keep the newer one from starting again.
-    if (
-      running &&
-      ![...this.sessions.values()].some(
-        (other) =>
-          this.onProcess(other.connection, running) || this.onProcess(other.startingOn, running),
-      )
-    ) {
-      this.connections.delete(agentName);
-      this.startAborts.get(running)?.abort();
-      void running.then(
-        (connection) => connection.stop(),
-        () => undefined,
-      );
-    }
+    this.pool.releaseCurrent(agentName);
     this.emitAgents();
     // One line that says what is happening and then how it ended (see `resolveRestart`).
     const line = `restart-${(this.nextId++).toString(36)}`;
@@ -648,14 +644,6 @@ export class AirlockCore {
       exit: undefined,
     });
     void this.startSession(session);
-  }
-
-  /** Whether a tab's connection, or what its start waits on, is the process `pending` starts. */
-  private onProcess(
-    on: Promise<AgentConnection> | AgentConnection | undefined,
-    pending: Promise<AgentConnection>,
-  ): boolean {
-    return on !== undefined && (on instanceof Promise ? on : this.pendingOf.get(on)) === pending;
   }
 
   /** Replaces the session's "Restarting…" line, if one is waiting, with how it ended. */
@@ -691,32 +679,9 @@ export class AirlockCore {
     session.connection = undefined;
     session.acpSessionId = undefined;
     this.resolveRestart(session, `Stopped restarting ${session.summary.agentName}.`);
-    if (!on) {
-      return;
+    if (on) {
+      this.pool.release(session.summary.agentName, on, session);
     }
-    const pending = on instanceof Promise ? on : this.pendingOf.get(on);
-    const inUse = [...this.sessions.values()].some(
-      (other) =>
-        other !== session &&
-        ((other.startingOn !== undefined &&
-          (other.startingOn === on || other.startingOn === pending)) ||
-          (other.connection !== undefined &&
-            (other.connection === on || this.pendingOf.get(other.connection) === pending))),
-    );
-    if (inUse) {
-      return;
-    }
-    const agentName = session.summary.agentName;
-    if (pending && this.connections.get(agentName) === pending) {
-      this.connections.delete(agentName);
-    }
-    if (pending) {
-      this.startAborts.get(pending)?.abort();
-    }
-    void Promise.resolve(on).then(
-      (connection) => connection.stop(),
-      () => undefined,
-    );
   }
 
   /**
@@ -834,7 +799,7 @@ export class AirlockCore {
    */
   private async startSession(session: Session): Promise<void> {
     const run = ++session.startRun;
-    const pending = this.connectionFor(session.summary.agentName, session.summary.cwd);
+    const pending = this.pool.connectionFor(session.summary.agentName, session.summary.cwd);
     session.startingOn = pending;
     let connection: AgentConnection;
     try {
@@ -868,7 +833,8 @@ export class AirlockCore {
       }
       if (typeof response?.sessionId !== 'string' || response.sessionId.length === 0) {
         throw new UserFacingError(
-          `${session.summary.agentName} answered session/new without a session id`,
+          `${session.summary.agentName} did not say which session it started`,
+          'The answer to session/new has no sessionId',
         );
       }
       if (heldByAnotherTab(this.sessions.values(), session, connection, response.sessionId)) {
@@ -1007,128 +973,6 @@ export class AirlockCore {
       await this.openSession(session, connection, run, true);
     }
   }
-
-  /**
-   * Stops `agentName`'s current process `idleAgentMs` from now unless a tab uses it or starts
-   * on it by then. A later call starts the wait again.
-   */
-  private stopWhenIdle(agentName: string): void {
-    const pending = this.connections.get(agentName);
-    if (!pending) {
-      return;
-    }
-    clearTimeout(this.idleTimers.get(pending));
-    const timer = setTimeout(() => {
-      this.idleTimers.delete(pending);
-      const used = [...this.sessions.values()].some(
-        (session) =>
-          this.onProcess(session.startingOn, pending) ||
-          this.onProcess(session.connection, pending),
-      );
-      if (used) {
-        return;
-      }
-      if (this.connections.get(agentName) === pending) {
-        this.connections.delete(agentName);
-      }
-      void pending.then(
-        (connection) => connection.stop(),
-        () => undefined,
-      );
-    }, this.options.idleAgentMs ?? IDLE_AGENT_MS);
-    timer.unref();
-    this.idleTimers.set(pending, timer);
-  }
-
-  /** The running agent, or a new process started in `cwd` (the first session's folder). */
-  private connectionFor(agentName: string, cwd: string): Promise<AgentConnection> {
-    const spec = this.catalog.agents.find((agent) => agent.name === agentName);
-    const existing = this.connections.get(agentName);
-    const settings = spec && launchSettings(spec);
-    // The settings changed since it started (an edit in the app or by hand): a new process.
-    if (existing && (!spec || this.running.get(existing) === settings)) {
-      return existing;
-    }
-    if (!spec || settings === undefined) {
-      return Promise.reject(new UserFacingError(`No agent named "${agentName}"`));
-    }
-    let started: AgentConnection | undefined;
-    // The user may stop a start that hangs (`session:stopStart`, or closing its tab).
-    const abort = new AbortController();
-    // Values the user saved for this agent join its environment (and win over the settings
-    // file's: they are what the user entered last, in the app).
-    const pending = Promise.all([
-      this.secrets.get(agentName).catch(() => ({})),
-      this.options.agentsReady?.catch(() => undefined),
-    ])
-      .then(([saved]) =>
-        AgentConnection.start(
-          { ...spec, env: { ...spec.env, ...saved, ...demoStateEnv(spec, this.options) }, cwd },
-          {
-            logsDir: this.options.logsDir,
-            timeouts: this.timeouts,
-            maxMessageBytes: this.options.maxMessageBytes,
-            elicitation: sessionElicitationModes(this.catalog.urlElicitation),
-            signal: abort.signal,
-            delegate: {
-              onUpdate: (notification) => started && this.routing.update(started, notification),
-              onPermission: (request, signal) => this.routing.permission(started, request, signal),
-              onElicitation: async (params, signal) => {
-                if (!started) {
-                  throw acp.RequestError.invalidParams(
-                    undefined,
-                    'no session or request of this connection is waiting yet.',
-                  );
-                }
-                return this.elicitations.create(started, params, signal);
-              },
-              onElicitationComplete: (params) => {
-                if (started) {
-                  this.elicitations.complete(started, params);
-                }
-              },
-              onReadTextFile: (params) => this.files.read(started, params),
-              onWriteTextFile: (params, signal) => this.files.write(started, params, signal),
-              terminals: this.terminals.handlersFor(() => started),
-              onExit: (exit) => {
-                this.running.delete(pending);
-                if (this.connections.get(agentName) === pending) {
-                  this.connections.delete(agentName);
-                }
-                if (started) {
-                  this.elicitations.connectionEnded(started);
-                  void this.terminals.connectionEnded(started);
-                }
-                for (const session of this.sessions.values()) {
-                  if (session.connection === started) {
-                    session.agentExited(exit);
-                  }
-                }
-              },
-            },
-          },
-        ),
-      )
-      .then((connection) => {
-        started = connection;
-        this.pendingOf.set(connection, pending);
-        return connection;
-      });
-    pending.catch(() => {
-      this.running.delete(pending);
-      if (this.connections.get(agentName) === pending) {
-        this.connections.delete(agentName);
-      }
-    });
-    this.startAborts.set(pending, abort);
-    void pending.then(
-      () => this.startAborts.delete(pending),
-      () => this.startAborts.delete(pending),
-    );
-    this.connections.set(agentName, pending);
-    this.running.set(pending, settings);
-    return pending;
-  }
 }
 
 /** How a value of `option` reads to the user: its choice's name, or on and off. */
@@ -1155,11 +999,6 @@ async function readTail(path: string, bytes: number): Promise<string> {
   } finally {
     await handle.close();
   }
-}
-
-/** What an agent's process is started with from the settings, to tell when they change. */
-function launchSettings(spec: AgentSpec): string {
-  return JSON.stringify([spec.command, spec.args, Object.entries(spec.env).sort()]);
 }
 
 /**
