@@ -225,9 +225,14 @@ describe('a form taller than the stage', () => {
 });
 
 describe('the strip and the message box while a card waits', () => {
-  for (const width of [1280, 420]) {
-    it(`shows whole transcript rows in the strip at ${width}×800, never a cut-off piece`, async () => {
-      await openAt(width, 800);
+  for (const [width, height] of [
+    [1280, 800],
+    [420, 800],
+    [1280, 720],
+    [420, 720],
+  ] as const) {
+    it(`shows whole transcript rows in the strip at ${width}×${height}, never a cut-off piece`, async () => {
+      await openAt(width, height);
       await send('/form');
       await card().waitFor();
       const go = record().getByRole('button', { name: 'Go to the question' });

@@ -5,18 +5,12 @@
  */
 import { useLayoutEffect, type RefObject } from 'react';
 
-/** At most this many times the strip's room, when the last row alone is taller than the room. */
-const LAST_ROW_LIMIT = 3;
-/** A strip this low is a short window's sliver, left as the stylesheet has it. */
-const SLIVER_PX = 40;
+/** The most the last row alone may take when it is taller than the strip's room, in pixels. */
+const LAST_ROW_LIMIT_PX = 120;
 
 function fit(strip: HTMLElement, scroller: HTMLElement): void {
   strip.style.height = '';
   const room = strip.getBoundingClientRect().height;
-  if (room < SLIVER_PX) {
-    // A short window's sliver (stage.css): the stage keeps the room.
-    return;
-  }
   const items = [...scroller.querySelectorAll<HTMLElement>('[data-index]')].sort(
     (a, b) => Number(b.dataset.index) - Number(a.dataset.index),
   );
@@ -29,7 +23,7 @@ function fit(strip: HTMLElement, scroller: HTMLElement): void {
     whole += height;
   }
   const last = items[0]?.getBoundingClientRect().height ?? room;
-  const height = whole > 0 ? whole : Math.min(last, room * LAST_ROW_LIMIT);
+  const height = whole > 0 ? whole : Math.min(last, Math.max(room, LAST_ROW_LIMIT_PX));
   const shown = `${Math.ceil(height)}px`;
   strip.style.height = shown;
 }
