@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import type { AgentExit, AgentIdentity, AuthMethodView } from '../../preload/contract.js';
 import { AgentRequestError, UserFacingError } from './errors.js';
+import { noAnswer } from './request-words.js';
 import { parseInitializeResponse, type InitializeResult } from './initialize.js';
 import { commandLine, type AgentSpec, type UrlElicitation } from './settings/catalog.js';
 import { StderrTail, type StderrMark } from './stderr-tail.js';
@@ -343,7 +344,7 @@ export class AgentConnection {
             clientInfo: { ...CLIENT_INFO },
           }),
           timeouts.requestMs,
-          `${spec.name} did not answer initialize within ${timeouts.requestMs / 1000} s`,
+          noAnswer(spec.name, acp.methods.agent.initialize, timeouts.requestMs),
         ),
         exitDuringInit,
         stopped,
@@ -425,7 +426,7 @@ export class AgentConnection {
       return await withTimeout(
         this.connection.agent.request(method, params),
         this.timeouts.requestMs,
-        `${this.identity.configName} did not answer ${method} within ${this.timeouts.requestMs / 1000} s`,
+        noAnswer(this.identity.configName, method, this.timeouts.requestMs),
       );
     } catch (error) {
       throw await this.failure(error, mark, method);
@@ -460,7 +461,8 @@ export class AgentConnection {
       const stopReason = (response as { stopReason?: unknown } | null)?.stopReason;
       if (typeof stopReason !== 'string') {
         throw new UserFacingError(
-          `${this.identity.configName} answered session/prompt without a stop reason`,
+          `${this.identity.configName} ended the turn without saying why it stopped`,
+          'The answer to session/prompt has no stopReason',
         );
       }
       return { stopReason: stopReason as acp.StopReason };
@@ -663,11 +665,19 @@ function stopProcess(child: AgentProcess, closed = false): void {
   child.once('close', () => clearTimeout(timer));
 }
 
-/** Rejects with `message` when `promise` has not settled within `ms`. */
-export function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+/**
+ * Rejects with `failure` (a sentence, or a sentence and its detail) when `promise` has not
+ * settled within `ms`.
+ */
+export function withTimeout<T>(
+  promise: Promise<T>,
+  ms: number,
+  failure: string | { message: string; detail: string },
+): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
+  const { message, detail } = typeof failure === 'string' ? { message: failure } : failure;
   const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new UserFacingError(message)), ms);
+    timer = setTimeout(() => reject(new UserFacingError(message, detail)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

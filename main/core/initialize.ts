@@ -61,7 +61,8 @@ export function parseInitializeResponse(raw: unknown, spec: AgentSpec): Initiali
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? issue.path.join('.') : 'the result';
     throw new UserFacingError(
-      `${spec.name} answered initialize with an invalid result: ${where}: ${issue?.message ?? 'wrong shape'}`,
+      `${spec.name} answered in a way Airlock cannot read when it started`,
+      `The answer to initialize is invalid at ${where}: ${issue?.message ?? 'wrong shape'}`,
     );
   }
   const result = parsed.data;

@@ -86,8 +86,8 @@ export function mcpServersFor(
         } else {
           leaveOut(
             server,
-            `it is reached over ${SPOKEN[server.transport]}, and ${agentName} does not advertise ` +
-              `${SPOKEN[server.transport]} MCP servers (mcpCapabilities.${server.transport})`,
+            `it is reached over ${SPOKEN[server.transport]}, and ${agentName} does not say it ` +
+              `can use ${SPOKEN[server.transport]} MCP servers`,
           );
         }
         break;

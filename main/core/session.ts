@@ -158,6 +158,7 @@ export class Session {
       status,
       agent: connection.identity,
       error: undefined,
+      errorDetail: undefined,
       exit: undefined,
       authMethods: [],
       currentModeId: response.modes?.currentModeId,

@@ -292,6 +292,8 @@ export type CoreRun = {
   settingsPath: string;
   /** Sends a call as a host does and resolves with the contract's answer for it. */
   call: AirlockApi['invoke'];
+  /** Creates a session and resolves with its key at once, while it starts. */
+  create(agentName?: string, cwd?: string): Promise<string>;
   /** Creates a session and waits until it is ready; the demo agent in `dir` by default. */
   ready(agentName?: string, cwd?: string): Promise<string>;
   /** Creates a session and waits for where it settles: ready, failed, sign-in, or exited. */
@@ -335,6 +337,8 @@ export function useCore(defaults: CoreSetup = {}) {
       settingsPath,
       call,
       settled,
+      create: async (agentName = DEMO, cwd = dir) =>
+        (await call('session:create', { agentName, cwd })).key,
       ready: (agentName = DEMO, cwd = dir) => readySession(core, recorder, agentName, cwd),
       async turn(key, text) {
         const from = recorder.transcript(key).length;

@@ -202,7 +202,7 @@ async function newSession(
       return {
         ok: false,
         authRequired: false,
-        error: 'the answer to session/new has no session id',
+        error: 'it did not say which session it started',
       };
     }
     return {

@@ -10,6 +10,7 @@ import {
 } from '../../../preload/lasting-sessions.js';
 import { MAX_SESSION_NAME_CHARS } from '../../../preload/contract.js';
 import type { AgentConnection } from '../agent-connection.js';
+import { UserFacingError } from '../errors.js';
 import { oneLine } from '../tab-title.js';
 
 /** The most pages one history call asks for before it answers with a cursor. */
@@ -78,8 +79,9 @@ export async function listHistory(
     });
     const parsed = page.safeParse(raw);
     if (!parsed.success) {
-      throw new Error(
-        `${connection.identity.configName} answered session/list with an invalid result`,
+      throw new UserFacingError(
+        `${connection.identity.configName} sent a list of its sessions that Airlock cannot read`,
+        'The answer to session/list does not have the shape the protocol gives it',
       );
     }
     for (const item of parsed.data.sessions) {

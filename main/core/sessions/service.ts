@@ -169,7 +169,7 @@ export class LastingSessions {
       if (!can.list) {
         return {
           supported: false,
-          note: `${agentName} keeps no history of its sessions that Airlock can list (it does not offer session/list).`,
+          note: `${agentName} keeps no history of its sessions that Airlock can list.`,
           entries: [],
           canReopen,
         };
@@ -229,19 +229,21 @@ export class LastingSessions {
     );
     const pending = this.deps.connectionFor(agentName, cwd);
     session.startingOn = pending;
-    const failed = (error: string) => {
+    const failed = (error: string, errorDetail?: string) => {
       if (session.startRun === run) {
         session.startingOn = undefined;
         session.connection = undefined;
         session.acpSessionId = undefined;
-        session.update({ status: 'failed', error });
+        session.update({ status: 'failed', error, errorDetail });
       }
     };
+    const detailOf = (error: unknown) =>
+      error instanceof UserFacingError ? error.detail : undefined;
     let connection: AgentConnection;
     try {
       connection = await pending;
     } catch (error) {
-      failed((error as Error).message);
+      failed((error as Error).message, detailOf(error));
       return;
     }
     if (session.startRun !== run) {
@@ -251,7 +253,8 @@ export class LastingSessions {
     const can = lastingCapabilities(connection);
     if (!can.load && !can.resume) {
       failed(
-        `${agentName} cannot reopen earlier sessions: it offers neither session/load nor session/resume. Restart starts a new session in ${cwd}.`,
+        `${agentName} cannot reopen earlier sessions. Restart starts a new session in ${cwd}.`,
+        'The agent offers neither session/load nor session/resume.',
       );
       return;
     }
@@ -272,7 +275,7 @@ export class LastingSessions {
         ? await connection.request('session/load', params, session.key)
         : await connection.request('session/resume', params, session.key);
     } catch (error) {
-      failed(`Could not reopen this session: ${(error as Error).message}`);
+      failed(`Could not reopen this session: ${(error as Error).message}`, detailOf(error));
       return;
     }
     if (session.startRun !== run || session.summary.status === 'closed') {

@@ -1,18 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ConnectionTimeouts } from '../../../main/core/agent-connection.js';
-import type { AirlockCore } from '../../../main/core/core.js';
 import { fixtureSpec } from '../../helpers/agents.js';
-import { readySession, startCore } from '../../helpers/core-harness.js';
+import { useCore } from '../../helpers/core-harness.js';
 
-let core: AirlockCore | undefined;
-afterEach(() => core?.dispose());
+const { start } = useCore();
 
 async function promptingSession(agentName: string, timeouts: ConnectionTimeouts, text: string) {
   const agents =
     agentName === 'Demo Agent' ? [] : [fixtureSpec(agentName.replace(/^fixture-/, ''))];
-  const started = await startCore(agents, timeouts);
-  core = started.core;
-  const key = await readySession(started.core, started.recorder, agentName, started.dir);
+  const started = await start({ agents, timeouts });
+  const key = await started.ready(agentName);
   await started.core.invoke('session:prompt', { key, text });
   await started.recorder.event(key, 'chunk');
   return { ...started, key };
@@ -65,9 +62,8 @@ describe('cancelling a turn', () => {
   });
 
   it('does nothing when no turn is running', async () => {
-    const started = await startCore([], { requestMs: 10_000, cancelGraceMs: 500 });
-    core = started.core;
-    const key = await readySession(started.core, started.recorder, 'Demo Agent', started.dir);
+    const started = await start({ timeouts: { requestMs: 10_000, cancelGraceMs: 500 } });
+    const key = await started.ready('Demo Agent');
     await started.core.invoke('session:cancel', { key });
     expect(started.recorder.transcript(key)).toEqual([]);
     expect(started.recorder.summaries.get(key)?.status).toBe('ready');

@@ -209,7 +209,7 @@ describe('airlock probe', () => {
     expect(report).toMatchObject({
       ok: false,
       agent: 'node',
-      error: 'node did not answer initialize within 5 s',
+      error: 'node did not finish starting within 5 s',
     });
     // The log holds what the agent wrote to stderr.
     expect(await readFile(report.log, 'utf8')).toContain('scripted agent: playing never-answer');

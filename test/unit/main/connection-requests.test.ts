@@ -67,7 +67,8 @@ describe('a request', () => {
     await vi.advanceTimersByTimeAsync(2_000);
     const failure = await asked;
     expect(failure).toBeInstanceOf(UserFacingError);
-    expect((failure as Error).message).toBe('stand-in did not answer session/new within 2 s');
+    expect((failure as Error).message).toBe('stand-in did not start a session within 2 s');
+    expect((failure as UserFacingError).detail).toBe('No answer to session/new within 2 s');
   });
 });
 
@@ -144,7 +145,10 @@ describe('a turn', () => {
       const failure = await turn({ result });
       expect(failure).toBeInstanceOf(UserFacingError);
       expect((failure as Error).message).toBe(
-        'stand-in answered session/prompt without a stop reason',
+        'stand-in ended the turn without saying why it stopped',
+      );
+      expect((failure as UserFacingError).detail).toBe(
+        'The answer to session/prompt has no stopReason',
       );
     }
   });

@@ -153,7 +153,7 @@ describe('an agent that does not answer initialize', () => {
     );
     await vi.advanceTimersByTimeAsync(2_000);
     expect(((await deadline(starting, 'the start to fail', 5_000)) as Error).message).toBe(
-      'stand-in did not answer initialize within 2 s',
+      'stand-in did not finish starting within 2 s',
     );
     expect(agent.signals).toEqual(['SIGTERM']);
   });

@@ -5,34 +5,27 @@
  * while another tab shares its process.
  */
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TranscriptEvent } from '../../../preload/contract.js';
-import type { AirlockCore } from '../../../main/core/core.js';
 import { pidOf, withPid } from '../../helpers/agent-pid.js';
-import { readySession, startCore } from '../../helpers/core-harness.js';
+import { readySession, useCore } from '../../helpers/core-harness.js';
 import { alive } from '../../helpers/processes.js';
 
 const timeouts = { requestMs: 60_000, cancelGraceMs: 500 };
 
-let core: AirlockCore | undefined;
-afterEach(() => core?.dispose());
+const { start } = useCore({ timeouts });
 
 type SystemEvent = Extract<TranscriptEvent, { type: 'system' }>;
 
 /** Ignores SIGTERM and stays when its stdin closes, so it ends only at SIGKILL. */
 const lingers = { SCRIPTED_IGNORE_TERM: '1', SCRIPTED_LINGER: '1' };
 
-async function create(agentName: string, cwd: string): Promise<string> {
-  const { key } = (await core!.invoke('session:create', { agentName, cwd })) as { key: string };
-  return key;
-}
-
 describe('stopping a start', () => {
   it("stops its agent's process while tabs of other agents run or start", async () => {
     const mine = await withPid('never-answer-new', 'mine');
     const theirs = await withPid('never-answer-new', 'theirs');
-    const started = await startCore([mine, theirs], timeouts);
-    core = started.core;
+    const started = await start({ agents: [mine, theirs] });
+    const { core, create } = started;
     const { recorder, dir } = started;
     // Another agent's tab that is running, and one that is starting.
     const running = await readySession(core, recorder, 'Demo Agent', dir);
@@ -50,8 +43,8 @@ describe('stopping a start', () => {
 
   it('leaves the process serving a tab that is ready on it', async () => {
     const agent = await withPid('new-held-after', 'held');
-    const started = await startCore([agent], timeouts);
-    core = started.core;
+    const started = await start({ agents: [agent] });
+    const { core, create } = started;
     const { recorder, dir } = started;
     const ready = await readySession(core, recorder, agent.name, dir);
     const pid = await pidOf(agent.pidFile);
@@ -71,8 +64,8 @@ describe('stopping a start', () => {
   it('leaves the process to a tab still starting on it when the last ready tab closes', async () => {
     // Holds a second session/new until a third arrives, then answers both.
     const agent = await withPid('new-held-after', 'closing', { SCRIPTED_RELEASE_AT: '2' });
-    const started = await startCore([agent], timeouts);
-    core = started.core;
+    const started = await start({ agents: [agent] });
+    const { core, create } = started;
     const { recorder, dir } = started;
     const ready = await readySession(core, recorder, agent.name, dir);
     const pid = await pidOf(agent.pidFile);
@@ -92,8 +85,8 @@ describe('stopping a start', () => {
   it('opens the next tab on a new process', async () => {
     // It takes its time to go (until SIGKILL, 3 s after SIGTERM): the next tab comes meanwhile.
     const agent = await withPid('never-answer-new', 'hangs', lingers);
-    const started = await startCore([agent], timeouts);
-    core = started.core;
+    const started = await start({ agents: [agent] });
+    const { core, create } = started;
     const { recorder, dir } = started;
     const stopped = await create(agent.name, dir);
     const pid = await pidOf(agent.pidFile);
@@ -111,8 +104,8 @@ describe('a restart stopped while it starts', () => {
   it('is not ended by the stopped start, and says it was stopped', async () => {
     // It takes its time to go: the restart comes before the stopped start's process has gone.
     const agent = await withPid('never-answer-new', 'restarts', lingers);
-    const started = await startCore([agent], timeouts);
-    core = started.core;
+    const started = await start({ agents: [agent] });
+    const { core, create } = started;
     const { recorder, dir } = started;
     const key = await create(agent.name, dir);
     const pid = await pidOf(agent.pidFile);
@@ -145,8 +138,8 @@ describe('a restart stopped while it starts', () => {
 describe('closing a tab mid-turn while another tab shares its process', () => {
   it('tells the agent to cancel the turn', async () => {
     const agent = await withPid('new-held-after', 'shared', { SCRIPTED_ANSWER_NEW: '2' });
-    const started = await startCore([agent], timeouts);
-    core = started.core;
+    const started = await start({ agents: [agent] });
+    const { core } = started;
     const { recorder, dir } = started;
     const closed = await readySession(core, recorder, agent.name, dir);
     const stays = await readySession(core, recorder, agent.name, dir);

@@ -115,7 +115,7 @@ describe('reopening a session from the history', () => {
     })) as { key: string };
     expect((await recorder.status(reopened, 'ready', 'failed')).status).toBe('ready');
     expect(systemLines(recorder, reopened)).toEqual([
-      `MCP server “docs” was not given to Kept Demo: it is reached over HTTP, and Kept Demo does not advertise HTTP MCP servers (mcpCapabilities.http).`,
+      `MCP server “docs” was not given to Kept Demo: it is reached over HTTP, and Kept Demo does not say it can use HTTP MCP servers.`,
     ]);
   }, 60_000);
 });

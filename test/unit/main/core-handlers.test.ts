@@ -7,26 +7,23 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AirlockCore } from '../../../main/core/core.js';
 import { NO_SECRET_STORE, type SecretStore } from '../../../main/core/secrets.js';
 import { demoAgentSpec, fixtureSpec } from '../../helpers/agents.js';
-import { readySession, startCore } from '../../helpers/core-harness.js';
+import { readySession, useCore } from '../../helpers/core-harness.js';
 
 // Far longer than any wait below, except the cancel's grace period: nothing else ends by a timeout.
 const timeouts = { requestMs: 60_000, cancelGraceMs: 300 };
 
-let core: AirlockCore | undefined;
-afterEach(() => core?.dispose());
-
-type State = { sessions: { key: string }[] } & Record<string, unknown>;
+const { start } = useCore({ timeouts });
 
 describe('app:getState', () => {
   it('says the host has no folder picker, no keychain and no URL opener when it gives none', async () => {
     const basic = fixtureSpec('basic');
-    const started = await startCore([basic], timeouts);
-    core = started.core;
-    const state = (await core.invoke('app:getState', {})) as State;
+    const started = await start({ agents: [basic] });
+    const { core } = started;
+    const state = await started.call('app:getState', {});
     expect(state).toMatchObject({
       settingsPath: started.settingsPath,
       defaultCwd: started.dir,
@@ -38,8 +35,8 @@ describe('app:getState', () => {
     await expect(core.invoke('app:pickFolder', {})).resolves.toEqual({ path: null });
 
     // A tab is listed with its summary, so a window opened later shows it.
-    const key = await readySession(core, started.recorder, basic.name, started.dir);
-    const later = (await core.invoke('app:getState', {})) as State;
+    const key = await started.ready(basic.name);
+    const later = await started.call('app:getState', {});
     expect(later.sessions).toEqual([started.recorder.summaries.get(key)]);
     await expect(core.invoke('app:getRecentFolders', {})).resolves.toEqual({
       folders: [started.dir],
@@ -52,12 +49,14 @@ describe('app:getState', () => {
       available: true,
       description: 'Kept in the test keychain.',
     };
-    const started = await startCore([], timeouts, {
-      pickFolder: async () => '/picked/folder',
-      openUrl: async () => undefined,
-      secrets,
+    const started = await start({
+      options: {
+        pickFolder: async () => '/picked/folder',
+        openUrl: async () => undefined,
+        secrets,
+      },
     });
-    core = started.core;
+    const { core } = started;
     await expect(core.invoke('app:getState', {})).resolves.toMatchObject({
       canPickFolder: true,
       secretStorage: { available: true, description: 'Kept in the test keychain.' },
@@ -69,8 +68,8 @@ describe('app:getState', () => {
 
 describe('session:create', () => {
   it('refuses an agent the settings do not name, with no tab', async () => {
-    const started = await startCore([fixtureSpec('basic')], timeouts);
-    core = started.core;
+    const started = await start({ agents: [fixtureSpec('basic')] });
+    const { core } = started;
     await expect(
       core.invoke('session:create', { agentName: 'nobody', cwd: started.dir }),
     ).rejects.toThrow('No agent named "nobody"');
@@ -81,14 +80,14 @@ describe('session:create', () => {
   it('gives a tab opened while a permission card waits a key of its own', async () => {
     // The card takes the next id too: a key counted the wrong way would repeat the first tab's.
     const agent = fixtureSpec('permission');
-    const started = await startCore([agent], timeouts);
-    core = started.core;
-    const first = await readySession(core, started.recorder, agent.name, started.dir);
+    const started = await start({ agents: [agent] });
+    const { core } = started;
+    const first = await started.ready(agent.name);
     await core.invoke('session:prompt', { key: first, text: 'go' });
     await started.recorder.event(first, 'permission');
-    const second = await readySession(core, started.recorder, agent.name, started.dir);
+    const second = await started.ready(agent.name);
     expect(second).not.toBe(first);
-    const state = (await core.invoke('app:getState', {})) as State;
+    const state = await started.call('app:getState', {});
     expect(state.sessions.map((session) => session.key)).toEqual([first, second]);
   });
 });
@@ -96,12 +95,12 @@ describe('session:create', () => {
 describe('session:prompt', () => {
   it('refuses a tab still starting', async () => {
     const agent = fixtureSpec('never-answer-new');
-    const started = await startCore([agent], timeouts);
-    core = started.core;
-    const { key } = (await core.invoke('session:create', {
+    const started = await start({ agents: [agent] });
+    const { core } = started;
+    const { key } = await started.call('session:create', {
       agentName: agent.name,
       cwd: started.dir,
-    })) as { key: string };
+    });
     // Refused before its attachments are read: an image it cannot know the agent takes would be
     // refused for that, and a wrong reason given. (`toHaveProperty`, not `toThrow`: a rejection
     // with no error at all passes `toThrow` with a message.)
@@ -116,8 +115,8 @@ describe('session:prompt', () => {
 
   it('checks again after reading the attachments: a turn that began meanwhile refuses it', async () => {
     const agent = fixtureSpec('never-answer-prompt');
-    const started = await startCore([agent], timeouts);
-    core = started.core;
+    const started = await start({ agents: [agent] });
+    const { core } = started;
     const { recorder, dir } = started;
     await writeFile(join(dir, 'notes.txt'), 'some notes');
     const key = await readySession(core, recorder, agent.name, dir);
@@ -164,8 +163,8 @@ describe('session:prompt', () => {
 describe('files:complete', () => {
   it("completes paths in the tab's folder", async () => {
     const agent = fixtureSpec('basic');
-    const started = await startCore([agent], timeouts);
-    core = started.core;
+    const started = await start({ agents: [agent] });
+    const { core } = started;
     const folder = join(started.dir, 'work');
     await mkdir(folder);
     await writeFile(join(folder, 'readme.md'), '# hi');
@@ -180,18 +179,18 @@ describe('session:stopStart', () => {
   it('refuses a tab that is not starting, and stops one that is, saying so', async () => {
     const agent = fixtureSpec('never-answer-new');
     const basic = fixtureSpec('basic');
-    const started = await startCore([agent, basic], timeouts);
-    core = started.core;
-    const ready = await readySession(core, started.recorder, basic.name, started.dir);
+    const started = await start({ agents: [agent, basic] });
+    const { core } = started;
+    const ready = await started.ready(basic.name);
     await expect(core.invoke('session:stopStart', { key: ready })).rejects.toThrow(
       'The session is not starting',
     );
     expect(started.recorder.summaries.get(ready)?.status).toBe('ready');
 
-    const { key } = (await core.invoke('session:create', {
+    const { key } = await started.call('session:create', {
       agentName: agent.name,
       cwd: started.dir,
-    })) as { key: string };
+    });
     await core.invoke('session:stopStart', { key });
     const stopped = await started.recorder.status(key, 'failed');
     expect(stopped.error).toBe(`You stopped ${agent.name} while it was starting.`);
@@ -201,8 +200,8 @@ describe('session:stopStart', () => {
 describe('dispose', () => {
   it('closes every tab first, so the UI hears each one closed', async () => {
     const agent = fixtureSpec('basic');
-    const started = await startCore([agent], timeouts);
-    const key = await readySession(started.core, started.recorder, agent.name, started.dir);
+    const started = await start({ agents: [agent] });
+    const key = await started.ready(agent.name);
     const statuses: string[] = [];
     started.core.onEvent((channel, payload) => {
       if (channel === 'session:onDidChange') {
@@ -236,8 +235,8 @@ describe('dispose', () => {
 // was wrong, in the words of the contract's check.
 describe('what reaches the core unchecked', () => {
   it('refuses a call of no known channel, and a request of the wrong shape, saying why', async () => {
-    const started = await startCore([], timeouts);
-    core = started.core;
+    const started = await start();
+    const { core } = started;
     await expect(core.invoke('app:quit', {})).rejects.toHaveProperty('message', 'Unknown call');
     await expect(core.invoke('session:rename', { key: 5 })).rejects.toHaveProperty(
       'message',
@@ -246,8 +245,7 @@ describe('what reaches the core unchecked', () => {
   });
 
   it('refuses a host command that is no object, with no field to name', async () => {
-    const started = await startCore([], timeouts);
-    core = started.core;
+    const started = await start();
     expect(() => started.core.hostCommand(null as never)).toThrow(
       new Error('Invalid host command: Invalid input: expected object, received null'),
     );

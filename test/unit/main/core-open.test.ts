@@ -4,25 +4,18 @@
  * request fails as the process goes, or the stop came while the chosen mode was being set back;
  * and a mode chosen alone is set back on a restart.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import type { AirlockCore } from '../../../main/core/core.js';
+import { describe, expect, it } from 'vitest';
 import type { AgentSpec } from '../../../main/core/settings/catalog.js';
 import { agentLogContains } from '../../helpers/agent-log.js';
 import { pidOf, withPid } from '../../helpers/agent-pid.js';
 import { fixtureSpec } from '../../helpers/agents.js';
-import {
-  DEFAULT_DEADLINE_MS,
-  readySession,
-  settledSession,
-  startCore,
-} from '../../helpers/core-harness.js';
+import { DEFAULT_DEADLINE_MS, readySession, useCore } from '../../helpers/core-harness.js';
 import { alive } from '../../helpers/processes.js';
 
 // Far longer than any wait below: nothing here should end by a timeout.
 const timeouts = { requestMs: 60_000, cancelGraceMs: 500 };
 
-let core: AirlockCore | undefined;
-afterEach(() => core?.dispose());
+const { start } = useCore({ timeouts });
 
 /**
  * An agent in a few lines, for an answer the scripted fixture cannot give: `session/new` answers
@@ -51,20 +44,19 @@ describe("session/new's answer", () => {
       env: {},
       builtIn: false,
     };
-    const started = await startCore([empty, nothing], timeouts);
-    core = started.core;
+    const started = await start({ agents: [empty, nothing] });
     for (const agent of [empty, nothing]) {
-      const { summary } = await settledSession(core, started.recorder, agent.name, started.dir);
+      const { summary } = await started.settled(agent.name);
       expect(summary.status).toBe('failed');
-      expect(summary.error).toBe(`${agent.name} answered session/new without a session id`);
+      expect(summary.error).toBe(`${agent.name} did not say which session it started`);
     }
   });
 
   it('is not taken for a tab stopped while it waited', async () => {
     // Holds every session/new until three wait, then answers them all.
     const agent = fixtureSpec('new-held');
-    const started = await startCore([agent], timeouts);
-    core = started.core;
+    const started = await start({ agents: [agent] });
+    const { core } = started;
     const { recorder, dir } = started;
     const create = async () =>
       (
@@ -92,12 +84,10 @@ describe("session/new's answer", () => {
   it('fails as its process goes, for a tab stopped while it waited, without a word', async () => {
     // The only tab: stopping it stops the process, and the request fails with its end.
     const agent = await withPid('new-held', 'held-alone');
-    const started = await startCore([agent], timeouts);
-    core = started.core;
+    const started = await start({ agents: [agent] });
+    const { core } = started;
     const { recorder, dir } = started;
-    const { key } = (await core.invoke('session:create', { agentName: agent.name, cwd: dir })) as {
-      key: string;
-    };
+    const { key } = await started.call('session:create', { agentName: agent.name, cwd: dir });
     const pid = await pidOf(agent.pidFile);
     await agentLogContains(core, agent.name, '1 session/new waiting');
     await core.invoke('session:stopStart', { key });
@@ -116,8 +106,8 @@ describe('a restart stopped while it sets the chosen mode back', () => {
   it('leaves the tab stopped, not ready', async () => {
     // Each session/set_mode is answered only when the next prompt comes.
     const agent = await withPid('modes-echo', 'modes-held', { SCRIPTED_HOLD_SET_MODE: '1' });
-    const started = await startCore([agent], timeouts);
-    core = started.core;
+    const started = await start({ agents: [agent] });
+    const { core } = started;
     const { recorder, dir } = started;
     const key = await readySession(core, recorder, agent.name, dir);
     const setting = core.invoke('session:setMode', { key, modeId: 'plan' });
@@ -157,10 +147,9 @@ describe('a restart stopped while it sets the chosen mode back', () => {
 describe('a restart of a tab where only a mode was chosen', () => {
   it('sets the mode back before the tab is ready', async () => {
     const agent = fixtureSpec('restart-choices');
-    const started = await startCore([agent], timeouts);
-    core = started.core;
-    const { recorder } = started;
-    const key = await readySession(core, recorder, agent.name, started.dir);
+    const started = await start({ agents: [agent] });
+    const { core, recorder } = started;
+    const key = await started.ready(agent.name);
     await core.invoke('session:setMode', { key, modeId: 'plan' });
     await core.invoke('session:prompt', { key, text: 'crash' });
     await recorder.status(key, 'exited');

@@ -5,29 +5,27 @@
  * agent's other tabs waiting to sign in, shown starting, and no other agent's.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { AirlockCore } from '../../../main/core/core.js';
+import { describe, expect, it } from 'vitest';
 import type { SecretStore } from '../../../main/core/secrets.js';
 import { fixtureSpec } from '../../helpers/agents.js';
 import { pidOf, withPid } from '../../helpers/agent-pid.js';
-import { readySession, settledSession, startCore } from '../../helpers/core-harness.js';
+import { readySession, settledSession, useCore } from '../../helpers/core-harness.js';
 
 // Far longer than any wait below: nothing here ends by a timeout.
 const timeouts = { requestMs: 60_000, cancelGraceMs: 300 };
 
-let core: AirlockCore | undefined;
-afterEach(() => core?.dispose());
+const { start } = useCore({ timeouts });
 
 describe('a call for a tab that cannot take it', () => {
   it('refuses a mode or an option for a tab still starting, and lets a running tab past', async () => {
     const agent = fixtureSpec('never-answer-new');
     const basic = fixtureSpec('basic');
-    const started = await startCore([agent, basic], timeouts);
-    core = started.core;
-    const { key } = (await core.invoke('session:create', {
+    const started = await start({ agents: [agent, basic] });
+    const { core } = started;
+    const { key } = await started.call('session:create', {
       agentName: agent.name,
       cwd: started.dir,
-    })) as { key: string };
+    });
     await started.recorder.status(key, 'starting');
     // (`toHaveProperty`, not `toThrow`: a rejection with no error at all passes `toThrow`.)
     await expect(core.invoke('session:setMode', { key, modeId: 'ask' })).rejects.toHaveProperty(
@@ -40,7 +38,7 @@ describe('a call for a tab that cannot take it', () => {
     expect(started.recorder.summaries.get(key)?.status).toBe('starting');
 
     // A running tab gets past that check, to the option's own.
-    const ready = await readySession(core, started.recorder, basic.name, started.dir);
+    const ready = await started.ready(basic.name);
     await expect(
       core.invoke('session:setConfigOption', { key: ready, configId: 'model', value: 'fast' }),
     ).rejects.toHaveProperty('message', 'The agent offers no option "model"');
@@ -48,9 +46,9 @@ describe('a call for a tab that cannot take it', () => {
 
   it('refuses any call for a tab closed, naming it closed', async () => {
     const agent = fixtureSpec('basic');
-    const started = await startCore([agent], timeouts);
-    core = started.core;
-    const key = await readySession(core, started.recorder, agent.name, started.dir);
+    const started = await start({ agents: [agent] });
+    const { core } = started;
+    const key = await started.ready(agent.name);
     await core.invoke('session:close', { key });
     for (const [channel, request] of [
       ['session:rename', { key, title: 'later' }],
@@ -68,8 +66,8 @@ describe('a call for a tab that cannot take it', () => {
 
 describe('onEvent', () => {
   it('stops telling a listener that unsubscribed', async () => {
-    const started = await startCore([], timeouts);
-    core = started.core;
+    const started = await start();
+    const { core } = started;
     const heard: string[] = [];
     const unsubscribe = core.onEvent((channel) => heard.push(channel));
     // A host command is emitted at once, as the call returns.
@@ -102,8 +100,11 @@ describe('agent:saveSecrets', () => {
   it('starts a new process with the values, though a tab stays on an older one', async () => {
     const secrets = memorySecrets();
     secrets.kept.set('env-agent', { FOO_KEY: 'kept-secret' });
-    const started = await startCore([fixtureSpec('auth-env', 'env-agent')], timeouts, { secrets });
-    core = started.core;
+    const started = await start({
+      agents: [fixtureSpec('auth-env', 'env-agent')],
+      options: { secrets },
+    });
+    const { core } = started;
     const { recorder, dir, settingsPath } = started;
     const older = await readySession(core, recorder, 'env-agent', dir);
     // The values forgotten and the agent's settings changed: the next tab starts a process of
@@ -131,10 +132,13 @@ describe('agent:saveSecrets', () => {
   it("starts the agent's other tabs waiting to sign in again, shown starting, and no other agent's", async () => {
     const secrets = memorySecrets();
     const envAgent = await withPid('auth-env', 'env-agent');
-    const started = await startCore([envAgent, fixtureSpec('auth-env', 'other-agent')], timeouts, {
-      secrets,
+    const started = await start({
+      agents: [envAgent, fixtureSpec('auth-env', 'other-agent')],
+      options: {
+        secrets,
+      },
     });
-    core = started.core;
+    const { core } = started;
     const { recorder, dir } = started;
     const mine = await settledSession(core, recorder, 'env-agent', dir);
     const sibling = await settledSession(core, recorder, 'env-agent', dir);
@@ -189,9 +193,12 @@ describe('agent:saveSecrets', () => {
 
   it('refuses a method the agent does not offer, keeping nothing', async () => {
     const secrets = memorySecrets();
-    const started = await startCore([fixtureSpec('auth-env', 'env-agent')], timeouts, { secrets });
-    core = started.core;
-    const { key } = await settledSession(core, started.recorder, 'env-agent', started.dir);
+    const started = await start({
+      agents: [fixtureSpec('auth-env', 'env-agent')],
+      options: { secrets },
+    });
+    const { core } = started;
+    const { key } = await started.settled('env-agent');
     await expect(
       core.invoke('agent:saveSecrets', { key, methodId: 'nope', values: { FOO_KEY: 'x' } }),
     ).rejects.toHaveProperty('message', 'That sign-in method takes no values');

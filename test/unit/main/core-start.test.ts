@@ -5,30 +5,23 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SessionSummary } from '../../../preload/contract.js';
-import type { AirlockCore } from '../../../main/core/core.js';
 import { agentLogContains } from '../../helpers/agent-log.js';
 import { pidOf, withPid } from '../../helpers/agent-pid.js';
-import { DEFAULT_DEADLINE_MS, settledSession, startCore } from '../../helpers/core-harness.js';
+import { DEFAULT_DEADLINE_MS, settledSession, useCore } from '../../helpers/core-harness.js';
 import { alive } from '../../helpers/processes.js';
 
 // Far longer than any wait below: nothing here should end by a timeout.
 const timeouts = { requestMs: 60_000, cancelGraceMs: 500 };
 
-let core: AirlockCore | undefined;
-afterEach(() => core?.dispose());
-
-async function create(agentName: string, cwd: string): Promise<string> {
-  const { key } = (await core!.invoke('session:create', { agentName, cwd })) as { key: string };
-  return key;
-}
+const { start } = useCore();
 
 describe('a start stopped while its agent starts', () => {
   it('still says the user stopped it once its process has gone', async () => {
     const agent = await withPid('never-answer', 'never-initialized');
-    const started = await startCore([agent], timeouts);
-    core = started.core;
+    const started = await start({ agents: [agent], timeouts });
+    const { core, create } = started;
     const { recorder, dir } = started;
     const key = await create(agent.name, dir);
     const pid = await pidOf(agent.pidFile);
@@ -52,8 +45,8 @@ describe('a start stopped while another tab starts on the same process', () => {
   it('sends no session/new for the stopped tab once the process is up', async () => {
     // Holds every session/new until three wait, then answers them all.
     const agent = await withPid('new-held', 'held');
-    const started = await startCore([agent], timeouts);
-    core = started.core;
+    const started = await start({ agents: [agent], timeouts });
+    const { core, create } = started;
     const { recorder, dir } = started;
     const stopped = await create(agent.name, dir);
     const waiting = await create(agent.name, dir);
@@ -75,8 +68,8 @@ describe('a restart while another tab starts on the running process', () => {
   it('joins that process rather than stopping it under the other tab', async () => {
     // Holds every session/new until three wait, then answers them all.
     const agent = await withPid('new-held', 'held');
-    const started = await startCore([agent], timeouts);
-    core = started.core;
+    const started = await start({ agents: [agent], timeouts });
+    const { core, create } = started;
     const { recorder, dir } = started;
     // A tab stopped while its process started: that process goes with it.
     const restarted = await create(agent.name, dir);
@@ -99,8 +92,11 @@ describe('a restart while another tab waits for the running process to start', (
   it('waits on that process too rather than stopping it under the other tab', async () => {
     // Never answers initialize: each start waits on its process until the request's limit.
     const agent = await withPid('never-answer', 'never-initialized');
-    const started = await startCore([agent], { requestMs: 3_000, cancelGraceMs: 500 });
-    core = started.core;
+    const started = await start({
+      agents: [agent],
+      timeouts: { requestMs: 3_000, cancelGraceMs: 500 },
+    });
+    const { core, create } = started;
     const { recorder, dir } = started;
     const restarted = await create(agent.name, dir);
     const first = await pidOf(agent.pidFile);
@@ -111,7 +107,7 @@ describe('a restart while another tab waits for the running process to start', (
     await expect.poll(() => pidOf(agent.pidFile), { timeout: DEFAULT_DEADLINE_MS }).not.toBe(first);
     await core.invoke('session:restart', { key: restarted });
     // Both starts end the same way, at the limit of that one process's initialize.
-    const reason = `${agent.name} did not answer initialize within 3 s`;
+    const reason = `${agent.name} did not finish starting within 3 s`;
     for (const key of [waiting, restarted]) {
       await recorder.until(
         () => recorder.summaries.get(key)?.error?.includes(reason) === true,
@@ -126,8 +122,8 @@ describe('a sign-in stopped, then run again on a newer process', () => {
   it("ignores the stopped sign-in's failure when it comes after the new one began", async () => {
     // Each sign-in waits for SIGUSR2, which the test sends only to the newer process.
     const agent = await withPid('auth-required', 'signin', { SCRIPTED_AUTH_HANG: 'signal' });
-    const started = await startCore([agent], timeouts);
-    core = started.core;
+    const started = await start({ agents: [agent], timeouts });
+    const { core } = started;
     const { recorder, dir, settingsPath } = started;
     const other = (await settledSession(core, recorder, agent.name, dir)).key;
     const key = (await settledSession(core, recorder, agent.name, dir)).key;

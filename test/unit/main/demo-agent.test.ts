@@ -1,17 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { replyFor } from '../../../main/demo-agent/script.js';
 import { UserFacingError } from '../../../main/core/errors.js';
-import type { AirlockCore } from '../../../main/core/core.js';
-import { readySession, startCore } from '../../helpers/core-harness.js';
+import { useCore } from '../../helpers/core-harness.js';
 
-let core: AirlockCore | undefined;
-afterEach(() => core?.dispose());
+const { start } = useCore();
 
 describe('a session with the demo agent', () => {
   it('identifies the agent and streams a reply that ends the turn', async () => {
-    const started = await startCore();
-    core = started.core;
-    const key = await readySession(core, started.recorder, 'Demo Agent', started.dir);
+    const started = await start();
+    const { core } = started;
+    const key = await started.ready('Demo Agent');
     const summary = started.recorder.summaries.get(key)!;
     expect(summary.agent).toMatchObject({
       title: 'Airlock Demo Agent',
@@ -61,10 +59,9 @@ describe('a session with the demo agent', () => {
   });
 
   it('sets its options: a select and a toggle, each changing what it does', async () => {
-    const started = await startCore();
-    core = started.core;
-    const { recorder } = started;
-    const key = await readySession(core, recorder, 'Demo Agent', started.dir);
+    const started = await start();
+    const { core, recorder } = started;
+    const key = await started.ready('Demo Agent');
     const option = (id: string) =>
       recorder.summaries.get(key)?.configOptions.find((candidate) => candidate.id === id);
 
@@ -85,9 +82,9 @@ describe('a session with the demo agent', () => {
   });
 
   it('refuses an option the agent does not offer, a value of the wrong kind, and one the agent rejects', async () => {
-    const started = await startCore();
-    core = started.core;
-    const key = await readySession(core, started.recorder, 'Demo Agent', started.dir);
+    const started = await start();
+    const { core } = started;
+    const key = await started.ready('Demo Agent');
     const set = (configId: string, value: string | boolean) =>
       core!.invoke('session:setConfigOption', { key, configId, value });
 

@@ -2,21 +2,21 @@
  * The demo agent's URL-mode flows against the real core: the consent page it serves on
  * 127.0.0.1 completes the elicitation when the user decides there.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { TranscriptEvent } from '../../../preload/contract.js';
-import type { AirlockCore } from '../../../main/core/core.js';
-import { readySession, startCore } from '../../helpers/core-harness.js';
+import { useCore } from '../../helpers/core-harness.js';
 
-let core: AirlockCore | undefined;
-afterEach(() => core?.dispose());
+const { start } = useCore();
 
 type UrlCard = Extract<TranscriptEvent, { type: 'url_elicitation' }>;
 
 async function demo() {
   const openUrl = vi.fn(async () => undefined);
-  const started = await startCore([], { requestMs: 10_000, cancelGraceMs: 500 }, { openUrl });
-  core = started.core;
-  const key = await readySession(core, started.recorder, 'Demo Agent', started.dir);
+  const started = await start({
+    timeouts: { requestMs: 10_000, cancelGraceMs: 500 },
+    options: { openUrl },
+  });
+  const key = await started.ready('Demo Agent');
   return { ...started, key, openUrl };
 }
 

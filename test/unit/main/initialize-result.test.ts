@@ -23,7 +23,9 @@ describe('parseInitializeResponse', () => {
       parseInitializeResponse(raw, spec);
     } catch (error) {
       expect(error).toBeInstanceOf(UserFacingError);
-      return (error as Error).message;
+      // The sentence, then what Details holds, if anything.
+      const { message, detail } = error as UserFacingError;
+      return detail === undefined ? message : `${message} | Details: ${detail}`;
     }
     throw new Error('accepted');
   };
@@ -83,14 +85,15 @@ describe('parseInitializeResponse', () => {
 
   it('names the first wrong field, or the result, in the error', () => {
     expect(problem(null)).toBe(
-      'probe answered initialize with an invalid result: the result: Invalid input: expected object, received null',
+      'probe answered in a way Airlock cannot read when it started | Details: ' +
+        'The answer to initialize is invalid at the result: Invalid input: expected object, received null',
     );
     expect(problem({ ...valid, authMethods: [{ id: '', name: 'M' }] })).toMatch(
-      /^probe answered initialize with an invalid result: authMethods\.0\.id: Too small/,
+      /^probe answered in a way Airlock cannot read when it started \| Details: The answer to initialize is invalid at authMethods\.0\.id: Too small/,
     );
-    expect(problem({ protocolVersion: -1 })).toMatch(/: protocolVersion: Too small/);
+    expect(problem({ protocolVersion: -1 })).toMatch(/ at protocolVersion: Too small/);
     expect(problem({ protocolVersion: 1.5 })).toMatch(
-      /: protocolVersion: Invalid input: expected int/,
+      / at protocolVersion: Invalid input: expected int/,
     );
   });
 
@@ -108,11 +111,11 @@ describe('parseInitializeResponse', () => {
     expect(
       parseInitializeResponse({ ...valid, authMethods: many(100) }, spec).authMethods,
     ).toHaveLength(100);
-    expect(problem({ ...valid, authMethods: many(101) })).toMatch(/: authMethods: Too big/);
+    expect(problem({ ...valid, authMethods: many(101) })).toMatch(/ at authMethods: Too big/);
     const agentInfo = { name: long, version: long, title: long };
     expect(parseInitializeResponse({ ...valid, agentInfo }, spec).identity.name).toBe(long);
     expect(problem({ ...valid, agentInfo: { ...agentInfo, title: `${long}x` } })).toMatch(
-      /: agentInfo\.title: Too big/,
+      / at agentInfo\.title: Too big/,
     );
     const vars = (count: number) => Array.from({ length: count }, (_, i) => ({ name: `V${i}` }));
     const args = (count: number) => Array.from({ length: count }, () => '-a');
@@ -121,17 +124,17 @@ describe('parseInitializeResponse', () => {
       parseInitializeResponse({ ...valid, authMethods: envVar({ vars: vars(100) }) }, spec),
     ).not.toThrow();
     expect(problem({ ...valid, authMethods: envVar({ vars: vars(101) }) })).toMatch(
-      /: authMethods\.0\.vars: Too big/,
+      / at authMethods\.0\.vars: Too big/,
     );
     expect(problem({ ...valid, authMethods: envVar({ vars: [{ name: '' }] }) })).toMatch(
-      /: authMethods\.0\.vars\.0\.name: Too small/,
+      / at authMethods\.0\.vars\.0\.name: Too small/,
     );
     const terminal = (count: number) => [method({ type: 'terminal', args: args(count) })];
     expect(() =>
       parseInitializeResponse({ ...valid, authMethods: terminal(100) }, spec),
     ).not.toThrow();
     expect(problem({ ...valid, authMethods: terminal(101) })).toMatch(
-      /: authMethods\.0\.args: Too big/,
+      / at authMethods\.0\.args: Too big/,
     );
   });
 

@@ -34,7 +34,11 @@ describe('initialize', () => {
     const { summary } = await settle('wrong-shape');
     expect(summary.status).toBe('failed');
     expect(summary.error).toBe(
-      'fixture-wrong-shape answered initialize with an invalid result: protocolVersion: Invalid input: expected number, received string',
+      'fixture-wrong-shape answered in a way Airlock cannot read when it started',
+    );
+    // The field that is wrong, under Details.
+    expect(summary.errorDetail).toBe(
+      'The answer to initialize is invalid at protocolVersion: Invalid input: expected number, received string',
     );
   });
 
@@ -52,13 +56,14 @@ describe('initialize', () => {
       cancelGraceMs: 500,
     });
     expect(summary.status).toBe('failed');
-    expect(summary.error).toBe('fixture-never-answer did not answer initialize within 1.5 s');
+    expect(summary.error).toBe('fixture-never-answer did not finish starting within 1.5 s');
+    expect(summary.errorDetail).toBe('No answer to initialize within 1.5 s');
 
     // A failed start is not cached: a restart launches the agent again (and fails the same way).
     await core.invoke('session:restart', { key });
     await recorder.status(key, 'starting');
     const again = await recorder.status(key, 'failed');
-    expect(again.error).toBe('fixture-never-answer did not answer initialize within 1.5 s');
+    expect(again.error).toBe('fixture-never-answer did not finish starting within 1.5 s');
     const log = await call('agent:readLog', { agentName: 'fixture-never-answer' });
     expect(log.text.match(/started: /g)).toHaveLength(2);
     // The silent process was stopped, not left behind.
@@ -70,7 +75,8 @@ describe('session/new', () => {
   it('fails the session when the result has no session id', async () => {
     const { summary } = await settle('wrong-shape-new');
     expect(summary.status).toBe('failed');
-    expect(summary.error).toBe('fixture-wrong-shape-new answered session/new without a session id');
+    expect(summary.error).toBe('fixture-wrong-shape-new did not say which session it started');
+    expect(summary.errorDetail).toBe('The answer to session/new has no sessionId');
     expect(summary.agent).toBeUndefined();
   });
 
@@ -90,7 +96,8 @@ describe('session/new', () => {
     // Long enough for a slow start on a busy machine: initialize shares the limit.
     const { summary } = await settle('never-answer-new', { requestMs: 3000, cancelGraceMs: 500 });
     expect(summary.status).toBe('failed');
-    expect(summary.error).toBe('fixture-never-answer-new did not answer session/new within 3 s');
+    expect(summary.error).toBe('fixture-never-answer-new did not start a session within 3 s');
+    expect(summary.errorDetail).toBe('No answer to session/new within 3 s');
   });
 });
 

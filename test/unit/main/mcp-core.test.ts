@@ -4,16 +4,14 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { AirlockCore } from '../../../main/core/core.js';
+import { describe, expect, it } from 'vitest';
 import { agentLogContains } from '../../helpers/agent-log.js';
 import { TSX_LOADER } from '../../helpers/agents.js';
-import { readySession, startCore } from '../../helpers/core-harness.js';
+import { useCore } from '../../helpers/core-harness.js';
 
 const fixture = fileURLToPath(new URL('../../fixtures/agents/mcp-agent.ts', import.meta.url));
 
-let core: AirlockCore | undefined;
-afterEach(() => core?.dispose());
+const { start } = useCore();
 
 /** The fixture agent advertising `transports`, with `own` servers of its own. */
 const agent = (transports: string, own?: object) => ({
@@ -36,13 +34,13 @@ const SETTINGS = {
 
 /** Starts a core with {@link SETTINGS}, opens a session of `agentName`, and returns what it got. */
 async function sessionOf(agentName: string) {
-  const started = await startCore();
-  core = started.core;
+  const started = await start();
+  const { core } = started;
   await writeFile(started.settingsPath, JSON.stringify(SETTINGS));
   await core.init();
-  const key = await readySession(core, started.recorder, agentName, started.dir);
+  const key = await started.ready(agentName);
   await agentLogContains(core, agentName, 'session/new mcpServers: ');
-  const { text } = (await core.invoke('agent:readLog', { agentName })) as { text: string };
+  const { text } = await started.call('agent:readLog', { agentName });
   const line = text.split('\n').find((row) => row.startsWith('session/new mcpServers: '))!;
   const received: unknown = JSON.parse(line.slice('session/new mcpServers: '.length));
   const notes = started.recorder
@@ -70,7 +68,7 @@ describe('MCP servers in session/new', () => {
       { name: 'mine', command: '/opt/mine', args: [], env: [] },
     ]);
     expect(notes).toEqual([
-      'MCP server “events” was not given to HTTP agent: it is reached over SSE, and HTTP agent does not advertise SSE MCP servers (mcpCapabilities.sse).',
+      'MCP server “events” was not given to HTTP agent: it is reached over SSE, and HTTP agent does not say it can use SSE MCP servers.',
     ]);
   });
 

@@ -6,12 +6,10 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../main/cli/run.js';
-import type { AirlockCore } from '../../../main/core/core.js';
-import type { AgentTestReport } from '../../../preload/contract.js';
 import { demoAgentSpec, TSX_LOADER } from '../../helpers/agents.js';
-import { startCore } from '../../helpers/core-harness.js';
+import { useCore } from '../../helpers/core-harness.js';
 
 const fixture = fileURLToPath(new URL('../../fixtures/agents/mcp-agent.ts', import.meta.url));
 
@@ -52,10 +50,9 @@ const OFFERED_ROWS: [string, string][] = [
   ['elicitation.url', 'yes'],
 ];
 const SSE_LEFT_OUT =
-  'it is reached over SSE, and HTTP agent does not advertise SSE MCP servers (mcpCapabilities.sse)';
+  'it is reached over SSE, and HTTP agent does not say it can use SSE MCP servers';
 
-let core: AirlockCore | undefined;
-afterEach(() => core?.dispose());
+const { start } = useCore();
 
 describe('airlock probe', () => {
   it('prints every capability of both sides, and the MCP servers given and left out', async () => {
@@ -115,13 +112,13 @@ describe('airlock probe', () => {
 
 describe('the settings view’s Test', () => {
   it('reports the same rows as the probe, and the same MCP servers', async () => {
-    const started = await startCore();
-    core = started.core;
+    const started = await start();
+    const { core } = started;
     await writeFile(started.settingsPath, JSON.stringify(SETTINGS));
     await core.init();
-    const report = (await core.invoke('settings:testAgent', {
+    const report = await started.call('settings:testAgent', {
       agentName: 'HTTP agent',
-    })) as AgentTestReport;
+    });
     expect(report.ok).toBe(true);
     expect(report.capabilities).toEqual(AGENT_ROWS.map(([name, value]) => ({ name, value })));
     expect(report.offered).toEqual(OFFERED_ROWS.map(([name, value]) => ({ name, value })));

@@ -72,8 +72,8 @@ describe('mcpServersFor', () => {
     expect(choice.notes.map((note) => note.text)).toEqual(
       leftOut.map((name) =>
         name === 'docs'
-          ? 'MCP server “docs” was not given to Agent X: it is reached over HTTP, and Agent X does not advertise HTTP MCP servers (mcpCapabilities.http).'
-          : 'MCP server “events” was not given to Agent X: it is reached over SSE, and Agent X does not advertise SSE MCP servers (mcpCapabilities.sse).',
+          ? 'MCP server “docs” was not given to Agent X: it is reached over HTTP, and Agent X does not say it can use HTTP MCP servers.'
+          : 'MCP server “events” was not given to Agent X: it is reached over SSE, and Agent X does not say it can use SSE MCP servers.',
       ),
     );
   });

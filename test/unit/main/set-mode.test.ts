@@ -1,18 +1,18 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { AirlockCore } from '../../../main/core/core.js';
+import { describe, expect, it } from 'vitest';
 import { fixtureSpec } from '../../helpers/agents.js';
-import { readySession, startCore } from '../../helpers/core-harness.js';
+import { useCore } from '../../helpers/core-harness.js';
 
-let core: AirlockCore | undefined;
-afterEach(() => core?.dispose());
+const { start } = useCore();
 
 describe('session:setMode', () => {
   it('sends session/set_mode with the mode id and shows the new mode', async () => {
     const agent = fixtureSpec('modes-echo');
-    const started = await startCore([agent], { requestMs: 10_000, cancelGraceMs: 500 });
-    core = started.core;
-    const { recorder } = started;
-    const key = await readySession(core, recorder, agent.name, started.dir);
+    const started = await start({
+      agents: [agent],
+      timeouts: { requestMs: 10_000, cancelGraceMs: 500 },
+    });
+    const { core, recorder } = started;
+    const key = await started.ready(agent.name);
     expect(recorder.summaries.get(key)?.currentModeId).toBe('code');
 
     await core.invoke('session:setMode', { key, modeId: 'plan' });

@@ -2,20 +2,18 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { AirlockCore } from '../../../main/core/core.js';
+import { describe, expect, it } from 'vitest';
 import type { AgentSpec } from '../../../main/core/settings/catalog.js';
 import { pidOf } from '../../helpers/agent-pid.js';
 import { fixtureSpec } from '../../helpers/agents.js';
 import { agentLogContains } from '../../helpers/agent-log.js';
-import { readySession, startCore } from '../../helpers/core-harness.js';
+import { useCore } from '../../helpers/core-harness.js';
 import { alive } from '../../helpers/processes.js';
 
 // Far longer than any wait below: a stop that works does not wait for the timeout.
 const timeouts = { requestMs: 60_000, cancelGraceMs: 500 };
 
-let core: AirlockCore | undefined;
-afterEach(() => core?.dispose());
+const { start } = useCore({ timeouts });
 
 /** A scripted agent that writes its pid to a file in `dir`. */
 function hanging(scenario: string, dir: string): AgentSpec & { pidFile: string } {
@@ -26,24 +24,18 @@ function hanging(scenario: string, dir: string): AgentSpec & { pidFile: string }
 
 async function setUp(scenario: string) {
   const agent = hanging(scenario, await mkdtemp(join(tmpdir(), 'airlock-pid-')));
-  const started = await startCore([agent], timeouts);
-  core = started.core;
+  const started = await start({ agents: [agent] });
   return { ...started, agent };
-}
-
-async function create(agentName: string, cwd: string): Promise<string> {
-  const { key } = (await core!.invoke('session:create', { agentName, cwd })) as { key: string };
-  return key;
 }
 
 describe('session:stopStart', () => {
   it('stops an agent that never answers initialize, at once', async () => {
-    const { recorder, agent, dir } = await setUp('never-answer');
+    const { recorder, agent, dir, core, create } = await setUp('never-answer');
     const key = await create(agent.name, dir);
     const pid = await pidOf(agent.pidFile);
     await recorder.status(key, 'starting');
 
-    await core!.invoke('session:stopStart', { key });
+    await core.invoke('session:stopStart', { key });
     const summary = await recorder.status(key, 'failed');
     expect(summary.error).toBe(`You stopped ${agent.name} while it was starting.`);
     await expect.poll(() => alive(pid), { timeout: 5_000 }).toBe(false);
@@ -54,30 +46,30 @@ describe('session:stopStart', () => {
   });
 
   it('stops an agent that never answers session/new, at once', async () => {
-    const { recorder, agent, dir } = await setUp('never-answer-new');
+    const { recorder, agent, dir, core, create } = await setUp('never-answer-new');
     const key = await create(agent.name, dir);
     const pid = await pidOf(agent.pidFile);
-    await core!.invoke('session:stopStart', { key });
+    await core.invoke('session:stopStart', { key });
     await recorder.status(key, 'failed');
     await expect.poll(() => alive(pid), { timeout: 5_000 }).toBe(false);
   });
 
   it('leaves the agent running while another tab waits on the same start', async () => {
     // Its session/new answers once three wait: the third tab comes after the stop.
-    const { recorder, agent, dir } = await setUp('new-held');
+    const { recorder, agent, dir, core, create } = await setUp('new-held');
     const first = await create(agent.name, dir);
     const second = await create(agent.name, dir);
     const pid = await pidOf(agent.pidFile);
     // Both session/new have reached the agent: the stopped one counts towards the three.
-    await agentLogContains(core!, agent.name, '2 session/new waiting');
-    await core!.invoke('session:stopStart', { key: first });
+    await agentLogContains(core, agent.name, '2 session/new waiting');
+    await core.invoke('session:stopStart', { key: first });
     await recorder.status(first, 'failed');
 
     // The process still serves: the waiting tab opens on it and answers a prompt.
     const third = await create(agent.name, dir);
     await recorder.status(third, 'ready');
     await recorder.status(second, 'ready');
-    await core!.invoke('session:prompt', { key: second, text: 'hi' });
+    await core.invoke('session:prompt', { key: second, text: 'hi' });
     await recorder.event(second, 'turn_end');
     expect(recorder.text(second)).toBe('Hello from the scripted agent.');
     expect(readFileSync(agent.pidFile, 'utf8')).toBe(String(pid));
@@ -88,8 +80,8 @@ describe('session:stopStart', () => {
   it('stops an agent whose sign-in never ends, and the tab stays stopped', async () => {
     const spec = hanging('auth-required', await mkdtemp(join(tmpdir(), 'airlock-pid-')));
     const agent = { ...spec, env: { ...spec.env, SCRIPTED_AUTH_HANG: '1' } };
-    const started = await startCore([agent], timeouts);
-    core = started.core;
+    const started = await start({ agents: [agent] });
+    const { core, create } = started;
     const { recorder, dir } = started;
     const key = await create(agent.name, dir);
     await recorder.status(key, 'auth_required');
@@ -112,8 +104,8 @@ describe('session:stopStart', () => {
   it('stops an agent whose sign-in with a variable never ends, and the tab stays stopped', async () => {
     const spec = hanging('auth-env', await mkdtemp(join(tmpdir(), 'airlock-pid-')));
     const agent = { ...spec, env: { ...spec.env, FOO_KEY: 'k', SCRIPTED_AUTH_HANG: '1' } };
-    const started = await startCore([agent], timeouts);
-    core = started.core;
+    const started = await start({ agents: [agent] });
+    const { core, create } = started;
     const { recorder, dir } = started;
     const key = await create(agent.name, dir);
     const pid = await pidOf(agent.pidFile);
@@ -137,8 +129,8 @@ describe('session:stopStart', () => {
     // Each sign-in answers once the test signals the agent: after the stop.
     const spec = hanging('auth-required', await mkdtemp(join(tmpdir(), 'airlock-pid-')));
     const agent = { ...spec, env: { ...spec.env, SCRIPTED_AUTH_HANG: 'signal' } };
-    const started = await startCore([agent], timeouts);
-    core = started.core;
+    const started = await start({ agents: [agent] });
+    const { core, create } = started;
     const { recorder, dir } = started;
     const stopped = await create(agent.name, dir);
     const kept = await create(agent.name, dir);
@@ -146,7 +138,7 @@ describe('session:stopStart', () => {
     await recorder.status(kept, 'auth_required');
     const pid = await pidOf(agent.pidFile);
     const signIns = [stopped, kept].map((key) =>
-      core!.invoke('agent:authenticate', { key, methodId: 'login' }),
+      core.invoke('agent:authenticate', { key, methodId: 'login' }),
     );
     await recorder.status(stopped, 'starting');
     await recorder.status(kept, 'starting');
@@ -168,8 +160,8 @@ describe('session:stopStart', () => {
   it('lets a stopped tab go of its process when the shared sign-in with a variable answers after the stop', async () => {
     const spec = hanging('auth-env', await mkdtemp(join(tmpdir(), 'airlock-pid-')));
     const agent = { ...spec, env: { ...spec.env, FOO_KEY: 'k', SCRIPTED_AUTH_HANG: 'signal' } };
-    const started = await startCore([agent], timeouts);
-    core = started.core;
+    const started = await start({ agents: [agent] });
+    const { core, create } = started;
     const { recorder, dir } = started;
     // Both start together and wait on one sign-in, which the first tab's start sent.
     const stopped = await create(agent.name, dir);
@@ -188,9 +180,9 @@ describe('session:stopStart', () => {
   });
 
   it('refuses a session that is not starting', async () => {
-    const started = await startCore([], timeouts);
-    core = started.core;
-    const key = await readySession(core, started.recorder, 'Demo Agent', started.dir);
+    const started = await start();
+    const { core } = started;
+    const key = await started.ready('Demo Agent');
     await expect(core.invoke('session:stopStart', { key })).rejects.toThrow(
       'The session is not starting',
     );
@@ -199,10 +191,10 @@ describe('session:stopStart', () => {
 
 describe('session:close while starting', () => {
   it('stops the agent the tab was starting', async () => {
-    const { recorder, agent, dir } = await setUp('never-answer');
+    const { recorder, agent, dir, core, create } = await setUp('never-answer');
     const key = await create(agent.name, dir);
     const pid = await pidOf(agent.pidFile);
-    await core!.invoke('session:close', { key });
+    await core.invoke('session:close', { key });
     await recorder.status(key, 'closed');
     await expect.poll(() => alive(pid), { timeout: 5_000 }).toBe(false);
   });
@@ -210,11 +202,10 @@ describe('session:close while starting', () => {
 
 describe('dispose while a start hangs', () => {
   it('stops the agent without waiting for the timeout', async () => {
-    const { agent, dir } = await setUp('never-answer');
+    const { agent, dir, core, create } = await setUp('never-answer');
     await create(agent.name, dir);
     const pid = await pidOf(agent.pidFile);
-    await core!.dispose();
-    core = undefined;
+    await core.dispose();
     expect(alive(pid)).toBe(false);
   });
 });

@@ -3,20 +3,17 @@
  * the grace period already ended, a permission request after the cancel, a tab closed while its
  * turn runs, a card answered `cancelled` by the user.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ConnectionTimeouts } from '../../../main/core/agent-connection.js';
-import type { AirlockCore } from '../../../main/core/core.js';
 import { fixtureSpec } from '../../helpers/agents.js';
-import { readySession, startCore } from '../../helpers/core-harness.js';
+import { readySession, useCore } from '../../helpers/core-harness.js';
 
-let core: AirlockCore | undefined;
-afterEach(() => core?.dispose());
+const { start } = useCore();
 
 async function stubbornSession(timeouts: ConnectionTimeouts, env: Record<string, string> = {}) {
   const agent = { ...fixtureSpec('stubborn'), env };
-  const started = await startCore([agent], timeouts);
-  core = started.core;
-  const key = await readySession(started.core, started.recorder, agent.name, started.dir);
+  const started = await start({ agents: [agent], timeouts });
+  const key = await started.ready(agent.name);
   return { ...started, agent, key };
 }
 
@@ -82,8 +79,11 @@ describe('a turn whose tab is gone', () => {
     // after the closed tab's timer would have: by then anything the closed tab said is seen.
     const agent = fixtureSpec('stubborn');
     const other = fixtureSpec('stubborn', 'fixture-stubborn-too');
-    const started = await startCore([agent, other], { requestMs: 10_000, cancelGraceMs: 1_500 });
-    core = started.core;
+    const started = await start({
+      agents: [agent, other],
+      timeouts: { requestMs: 10_000, cancelGraceMs: 1_500 },
+    });
+    const { core } = started;
     const { recorder, dir } = started;
     const [closed, sibling, witness] = await Promise.all([
       readySession(started.core, recorder, agent.name, dir),
@@ -152,10 +152,12 @@ describe('a permission card when its agent exits', () => {
 describe('the user answering a permission card', () => {
   it('may answer cancelled, which the agent gets', async () => {
     const agent = fixtureSpec('permission');
-    const started = await startCore([agent], { requestMs: 10_000, cancelGraceMs: 20_000 });
-    core = started.core;
-    const { recorder } = started;
-    const key = await readySession(started.core, recorder, agent.name, started.dir);
+    const started = await start({
+      agents: [agent],
+      timeouts: { requestMs: 10_000, cancelGraceMs: 20_000 },
+    });
+    const { core, recorder } = started;
+    const key = await started.ready(agent.name);
     await core.invoke('session:prompt', { key, text: 'clean up' });
     const card = await recorder.event(key, 'permission');
 

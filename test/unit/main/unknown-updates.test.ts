@@ -4,14 +4,12 @@
  * those must leave no trace.
  */
 import type * as acp from '@agentclientprotocol/sdk';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { AirlockCore } from '../../../main/core/core.js';
+import { describe, expect, it } from 'vitest';
 import { mapUpdate } from '../../../main/core/updates.js';
 import { fixtureSpec } from '../../helpers/agents.js';
-import { readySession, startCore } from '../../helpers/core-harness.js';
+import { useCore } from '../../helpers/core-harness.js';
 
-let core: AirlockCore | undefined;
-afterEach(() => core?.dispose());
+const { start } = useCore();
 
 /** Variants of the SDK's `SessionUpdate` that Airlock does not display. */
 const undisplayed: acp.SessionUpdate[] = [
@@ -37,10 +35,12 @@ describe('mapUpdate', () => {
 describe('an update Airlock does not display, from a real agent', () => {
   it('reaches the core and leaves the transcript and summary as they were', async () => {
     const agent = fixtureSpec('compaction');
-    const started = await startCore([agent], { requestMs: 10_000, cancelGraceMs: 500 });
-    core = started.core;
-    const { recorder } = started;
-    const key = await readySession(core, recorder, agent.name, started.dir);
+    const started = await start({
+      agents: [agent],
+      timeouts: { requestMs: 10_000, cancelGraceMs: 500 },
+    });
+    const { core, recorder } = started;
+    const key = await started.ready(agent.name);
     const before = recorder.summaries.get(key);
 
     await core.invoke('session:prompt', { key, text: 'go' });

@@ -1,5 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { AirlockCore } from '../../../main/core/core.js';
+import { describe, expect, it } from 'vitest';
 import {
   clip,
   configViews,
@@ -9,18 +8,19 @@ import {
   splitText,
 } from '../../../main/core/updates.js';
 import { fixtureSpec } from '../../helpers/agents.js';
-import { readySession, startCore } from '../../helpers/core-harness.js';
+import { useCore } from '../../helpers/core-harness.js';
 
-let core: AirlockCore | undefined;
-afterEach(() => core?.dispose());
+const { start } = useCore();
 
 describe('session/update variants', () => {
   it('turns every stable variant into transcript events and summary fields, and ignores unknown ones', async () => {
     const agent = fixtureSpec('update-variants');
-    const started = await startCore([agent], { requestMs: 10_000, cancelGraceMs: 500 });
-    core = started.core;
-    const { recorder } = started;
-    const key = await readySession(core, recorder, agent.name, started.dir);
+    const started = await start({
+      agents: [agent],
+      timeouts: { requestMs: 10_000, cancelGraceMs: 500 },
+    });
+    const { core, recorder } = started;
+    const key = await started.ready(agent.name);
     const ready = recorder.summaries.get(key)!;
     expect(ready.modes).toEqual([
       { id: 'code', name: 'Code', description: undefined },
@@ -118,9 +118,7 @@ describe('session/update variants', () => {
     });
 
     // What the UI fetches when it attaches later is the same transcript.
-    const { events } = (await core.invoke('session:getTranscript', { key })) as {
-      events: unknown[];
-    };
+    const { events } = await started.call('session:getTranscript', { key });
     expect(events).toEqual(recorder.transcript(key));
   });
 });
@@ -128,14 +126,16 @@ describe('session/update variants', () => {
 describe('the result of session/prompt', () => {
   it('ends the turn with an error when it has no stop reason, and the session stays usable', async () => {
     const agent = fixtureSpec('wrong-shape-prompt');
-    const started = await startCore([agent], { requestMs: 10_000, cancelGraceMs: 500 });
-    core = started.core;
-    const { recorder } = started;
-    const key = await readySession(core, recorder, agent.name, started.dir);
+    const started = await start({
+      agents: [agent],
+      timeouts: { requestMs: 10_000, cancelGraceMs: 500 },
+    });
+    const { core, recorder } = started;
+    const key = await started.ready(agent.name);
     await core.invoke('session:prompt', { key, text: 'go' });
     const error = await recorder.event(key, 'turn_error');
     expect(error.message).toBe(
-      'fixture-wrong-shape-prompt answered session/prompt without a stop reason',
+      'fixture-wrong-shape-prompt ended the turn without saying why it stopped',
     );
     expect(recorder.text(key)).toBe('an answer without an ending');
     expect((await recorder.status(key, 'ready')).status).toBe('ready');
@@ -143,7 +143,7 @@ describe('the result of session/prompt', () => {
     const before = recorder.transcript(key).length;
     await core.invoke('session:prompt', { key, text: 'again' });
     expect((await recorder.event(key, 'turn_error', before)).message).toContain(
-      'without a stop reason',
+      'without saying why it stopped',
     );
   });
 });
@@ -151,10 +151,12 @@ describe('the result of session/prompt', () => {
 describe('a turn the agent fails', () => {
   it('ends with a sentence free of the JSON-RPC code, which goes to the detail', async () => {
     const agent = fixtureSpec('prompt-fails');
-    const started = await startCore([agent], { requestMs: 10_000, cancelGraceMs: 500 });
-    core = started.core;
-    const { recorder } = started;
-    const key = await readySession(core, recorder, agent.name, started.dir);
+    const started = await start({
+      agents: [agent],
+      timeouts: { requestMs: 10_000, cancelGraceMs: 500 },
+    });
+    const { core, recorder } = started;
+    const key = await started.ready(agent.name);
     await core.invoke('session:prompt', { key, text: 'go' });
     const error = await recorder.event(key, 'turn_error');
     expect(error.message).toMatch(

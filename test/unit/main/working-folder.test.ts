@@ -1,17 +1,15 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { AirlockCore } from '../../../main/core/core.js';
-import { readySession, startCore } from '../../helpers/core-harness.js';
+import { describe, expect, it } from 'vitest';
+import { readySession, useCore } from '../../helpers/core-harness.js';
 
-let core: AirlockCore | undefined;
-afterEach(() => core?.dispose());
+const { start } = useCore();
 
 describe('session:create and the working folder', () => {
   it('refuses a folder that is not an existing absolute one, before anything starts', async () => {
-    const started = await startCore();
-    core = started.core;
+    const started = await start();
+    const { core } = started;
     await writeFile(join(started.dir, 'notes.txt'), 'x');
     const refusals: [string, string][] = [
       ['relative/path', 'The working folder must be an absolute path (/…), not “relative/path”.'],
@@ -37,8 +35,8 @@ describe('session:create and the working folder', () => {
   });
 
   it('starts the session in the folder, normalised, and offers it as a recent one', async () => {
-    const started = await startCore();
-    core = started.core;
+    const started = await start();
+    const { core } = started;
     const first = join(started.dir, 'one');
     const second = join(started.dir, 'two');
     await mkdir(first);

@@ -167,7 +167,7 @@ describe('listHistory', () => {
   it('refuses a page of the wrong shape, naming the agent', async () => {
     const { connection } = listing({ '': { sessions: 'none' } });
     await expect(listHistory(connection, '/work', undefined)).rejects.toThrow(
-      'Lister answered session/list with an invalid result',
+      'Lister sent a list of its sessions that Airlock cannot read',
     );
   });
 });

@@ -251,7 +251,7 @@ describe('an agent without history', () => {
       supported: false,
       canReopen: false,
       entries: [],
-      note: 'Plain Demo keeps no history of its sessions that Airlock can list (it does not offer session/list).',
+      note: 'Plain Demo keeps no history of its sessions that Airlock can list.',
     });
 
     const { key } = await run.call('session:reopen', {
@@ -261,8 +261,9 @@ describe('an agent without history', () => {
     });
     const summary = await recorder.status(key, 'failed');
     expect(summary.error).toBe(
-      `Plain Demo cannot reopen earlier sessions: it offers neither session/load nor session/resume. Restart starts a new session in ${dir}.`,
+      `Plain Demo cannot reopen earlier sessions. Restart starts a new session in ${dir}.`,
     );
+    expect(summary.errorDetail).toBe('The agent offers neither session/load nor session/resume.');
     // Restart is the new session the tab offers.
     await core.invoke('session:restart', { key });
     await recorder.status(key, 'ready');

@@ -34,7 +34,7 @@ describe('a session reopened with session/load', () => {
     );
     await deadline(core.init(), 'the core to start');
     const key = await run.ready();
-    const note = `MCP server “docs” was not given to ${DEMO}: it is reached over HTTP, and ${DEMO} does not advertise HTTP MCP servers (mcpCapabilities.http).`;
+    const note = `MCP server “docs” was not given to ${DEMO}: it is reached over HTTP, and ${DEMO} does not say it can use HTTP MCP servers.`;
     expect(systemLines(recorder, key)).toEqual([note]);
     const from = recorder.transcript(key).length;
     await core.invoke('session:prompt', { key, text: '/title Reopened with its options' });

@@ -3,8 +3,7 @@
  * through the core on real settings files.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { AirlockCore } from '../../../../main/core/core.js';
+import { describe, expect, it } from 'vitest';
 import { setAskBeforeWrites } from '../../../../main/core/settings/text.js';
 import {
   calls,
@@ -13,14 +12,13 @@ import {
   type CallResponse,
 } from '../../../../preload/contract.js';
 import { ZED } from '../../../fixtures/zed-settings.js';
-import { deadline, startCore } from '../../../helpers/core-harness.js';
+import { deadline, useCore } from '../../../helpers/core-harness.js';
 
-let core: AirlockCore | undefined;
-afterEach(() => core?.dispose());
+const { start } = useCore();
 
 async function withSettings(text: string) {
-  const started = await startCore();
-  core = started.core;
+  const started = await start();
+  const { core } = started;
   await writeFile(started.settingsPath, text);
   await core.init();
   // What the core answers must pass the contract the UI checks it against; a call that never
