@@ -12,9 +12,6 @@ import {
   HostCommand,
   isCallChannel,
   type AgentEntry,
-  type CallChannel,
-  type CallRequest,
-  type CallResponse,
   type ConfigOptionView,
   type EventPayload,
 } from '../../preload/contract.js';
@@ -30,10 +27,10 @@ import { Attention, type AttentionListener } from './attention.js';
 import { AgentRequestError, AUTH_REQUIRED, UserFacingError } from './errors.js';
 import { ElicitationBroker } from './elicitation/broker.js';
 import { FileService } from './files/service.js';
+import type { Handlers } from './handlers.js';
 import { mcpServersFor } from './mcp-servers.js';
 import { Outbox, type CoreListener } from './outbox.js';
 import { completeFiles } from './files/complete.js';
-import { analyseUrl } from './elicitation/url-analysis.js';
 import { checkWorkingFolder, RecentFolders } from './recent-folders.js';
 import { NO_SECRET_STORE, type SecretStore } from './secrets.js';
 import { authMethodsWithEnv, readyEnvMethod } from './sign-in.js';
@@ -88,8 +85,6 @@ export type CoreOptions = {
 
 export type { CoreListener } from './outbox.js';
 
-type Handlers = { [C in CallChannel]: (request: CallRequest<C>) => Promise<CallResponse<C>> };
-
 /** The core. One per app. */
 export class AirlockCore {
   private catalog: AgentCatalog = { agents: [], urlElicitation: 'isolated_window' };
@@ -110,6 +105,8 @@ export class AirlockCore {
   private settingsWatcher: SettingsWatcher | undefined;
   /** The latest reload of the settings file (see `reloadAgents`). */
   private agentsReload: Promise<void> = Promise.resolve();
+  /** Every call's handler: the core's own and each room's. */
+  private readonly handlers: Handlers;
   /** The settings view's calls. */
   private readonly agentSettings: AgentSettings;
   /** Tabs kept across restarts, history and reopening (see sessions/service.ts). */
@@ -236,6 +233,12 @@ export class AirlockCore {
         ),
       tabs: () => this.sessions.values(),
     });
+    this.handlers = {
+      ...this.ownHandlers,
+      ...this.agentSettings.handlers,
+      ...this.elicitations.handlers,
+      ...this.lasting.handlers,
+    };
     // Summary changes only (never a transcript append): the kept tabs follow their tabs.
     this.onEvent((channel, payload) => {
       if (channel === 'session:onDidChange') {
@@ -341,7 +344,13 @@ export class AirlockCore {
     await Promise.all([kept, this.terminals.dispose(), stopped]);
   }
 
-  private readonly handlers: Handlers = {
+  /** The calls the core answers itself; with each room's, every call (see `handlers`). */
+  private readonly ownHandlers: Omit<
+    Handlers,
+    | keyof AgentSettings['handlers']
+    | keyof ElicitationBroker['handlers']
+    | keyof LastingSessions['handlers']
+  > = {
     'app:getState': async () => ({
       agents: this.agentEntries(),
       settingsPath: this.options.settingsPath,
@@ -495,37 +504,6 @@ export class AirlockCore {
       }
       return {};
     },
-    'elicitation:respond': async ({ key, cardKey, action, content }) => {
-      this.elicitations.respond(key, cardKey, { action, content });
-      return {};
-    },
-    'elicitation:openUrl': async ({ key, cardKey, where }) => {
-      await this.elicitations.openUrl(key, cardKey, where);
-      return {};
-    },
-    'elicitation:finishUrl': async ({ key, cardKey, how }) => {
-      this.elicitations.finishUrl(key, cardKey, how);
-      return {};
-    },
-    // A link in an agent's reply gets the same analysis and consent as URL mode; its
-    // `url_domains` are not applied: they name where sign-in pages belong, not every link.
-    'link:analyse': async ({ url }) => {
-      const verdict = analyseUrl(url);
-      return verdict.ok
-        ? { ok: true, analysis: verdict.analysis }
-        : { ok: false, reason: verdict.reason };
-    },
-    'link:open': async ({ url }) => {
-      if (!this.options.openUrl) {
-        throw new UserFacingError('This host opens links from the page, in a new browser tab');
-      }
-      const verdict = analyseUrl(url);
-      if (!verdict.ok) {
-        throw new UserFacingError(verdict.reason);
-      }
-      await this.options.openUrl(verdict.analysis.href, 'browser');
-      return {};
-    },
     'agent:authenticate': async ({ key, methodId }) => {
       const session = this.session(key);
       const method = session.summary.authMethods.find((candidate) => candidate.id === methodId);
@@ -602,25 +580,6 @@ export class AirlockCore {
       }
       const path = agentLogPath(this.options.logsDir, agentName);
       return { path, text: await readTail(path, 64 * 1024) };
-    },
-    'settings:getAgents': async () => this.agentSettings.list(),
-    'settings:revealEnv': async (request) => this.agentSettings.reveal(request),
-    'settings:saveAgent': (request) => this.agentSettings.save(request),
-    'settings:duplicateAgent': (request) => this.agentSettings.duplicate(request),
-    'settings:removeAgent': async (request) => {
-      await this.agentSettings.remove(request);
-      return {};
-    },
-    'settings:testAgent': (request) => this.agentSettings.test(request),
-    // Sessions that last (see sessions/service.ts).
-    'session:listSaved': () => this.lasting.handlers['session:listSaved'](),
-    'session:reopenSaved': (request) => this.lasting.handlers['session:reopenSaved'](request),
-    'session:dismissSaved': () => this.lasting.handlers['session:dismissSaved'](),
-    'session:history': (request) => this.lasting.handlers['session:history'](request),
-    'session:reopen': (request) => this.lasting.handlers['session:reopen'](request),
-    'settings:setAskBeforeWrites': async (request) => {
-      await this.agentSettings.setAskBeforeWrites(request);
-      return {};
     },
   };
 

@@ -17,6 +17,7 @@ import type { FormModel } from '../../../preload/form-model.js';
 import type { AgentConnection } from '../agent-connection.js';
 import type { CardEnd } from '../cards.js';
 import { UserFacingError } from '../errors.js';
+import type { Handlers } from '../handlers.js';
 import type { Session } from '../session.js';
 import { checkAnswer, prepareAnswerCheck } from './answer-check.js';
 import { normaliseFormSchema } from './form-schema.js';
@@ -66,6 +67,47 @@ export class ElicitationBroker {
   private readonly urls = new Map<string, UrlCard>();
 
   constructor(private readonly host: BrokerHost) {}
+
+  /** The cards' calls (`elicitation:*`), and a link's in an agent's reply (`link:*`). */
+  readonly handlers: Handlers<
+    | 'elicitation:respond'
+    | 'elicitation:openUrl'
+    | 'elicitation:finishUrl'
+    | 'link:analyse'
+    | 'link:open'
+  > = {
+    'elicitation:respond': async ({ key, cardKey, action, content }) => {
+      this.respond(key, cardKey, { action, content });
+      return {};
+    },
+    'elicitation:openUrl': async ({ key, cardKey, where }) => {
+      await this.openUrl(key, cardKey, where);
+      return {};
+    },
+    'elicitation:finishUrl': async ({ key, cardKey, how }) => {
+      this.finishUrl(key, cardKey, how);
+      return {};
+    },
+    // A link in an agent's reply gets the same analysis and consent as URL mode; its
+    // `url_domains` are not applied: they name where sign-in pages belong, not every link.
+    'link:analyse': async ({ url }) => {
+      const verdict = analyseUrl(url);
+      return verdict.ok
+        ? { ok: true, analysis: verdict.analysis }
+        : { ok: false, reason: verdict.reason };
+    },
+    'link:open': async ({ url }) => {
+      if (!this.host.openUrl) {
+        throw new UserFacingError('This host opens links from the page, in a new browser tab');
+      }
+      const verdict = analyseUrl(url);
+      if (!verdict.ok) {
+        throw new UserFacingError(verdict.reason);
+      }
+      await this.host.openUrl(verdict.analysis.href, 'browser');
+      return {};
+    },
+  };
 
   /**
    * Handles `elicitation/create` from `connection`: resolves with the user's answer, or throws

@@ -13,6 +13,7 @@ import { agentCapabilityRows, clientCapabilityRows } from '../agents/capability-
 import { probeAgent, reportOffers, type ProbeReport } from '../agents/probe.js';
 import { agentLogPath, type ConnectionTimeouts } from '../agent-connection.js';
 import { UserFacingError } from '../errors.js';
+import type { Handlers } from '../handlers.js';
 import { DEMO_STATE_VAR } from '../sessions/service.js';
 import { commandLine, DEMO_AGENT_NAME, type AgentCatalog, type AgentSpec } from './catalog.js';
 import { editSettingsFile } from './file.js';
@@ -65,6 +66,31 @@ export class AgentSettings {
   private readonly tests = new Set<AbortController>();
 
   constructor(private readonly options: AgentSettingsOptions) {}
+
+  /** The settings view's calls (`settings:*`). */
+  readonly handlers: Handlers<
+    | 'settings:getAgents'
+    | 'settings:revealEnv'
+    | 'settings:saveAgent'
+    | 'settings:duplicateAgent'
+    | 'settings:removeAgent'
+    | 'settings:testAgent'
+    | 'settings:setAskBeforeWrites'
+  > = {
+    'settings:getAgents': async () => this.list(),
+    'settings:revealEnv': async (request) => this.reveal(request),
+    'settings:saveAgent': (request) => this.save(request),
+    'settings:duplicateAgent': (request) => this.duplicate(request),
+    'settings:removeAgent': async (request) => {
+      await this.remove(request);
+      return {};
+    },
+    'settings:testAgent': (request) => this.test(request),
+    'settings:setAskBeforeWrites': async (request) => {
+      await this.setAskBeforeWrites(request);
+      return {};
+    },
+  };
 
   list(): CallResponse<'settings:getAgents'> {
     const catalog = this.options.catalog();
