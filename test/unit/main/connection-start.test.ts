@@ -2,7 +2,7 @@
  * How a connection starts: what Airlock advertises in `initialize`, how a start fails (the
  * process ends first, the user stopped it before it began, the agent does not answer), and what
  * the connection keeps of the spec. The agent is the stand-in of test/fixtures/conn-stand-in.ts;
- * the same with real agents: initialize.test.ts, crash.test.ts, stop-start.test.ts.
+ * the same with real agents: initialize.test.ts, crash.test.ts, sessions/stop-start.test.ts.
  */
 import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';

@@ -11,17 +11,17 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AirlockCore } from '../../../main/core/core.js';
-import type { AgentSpec } from '../../../main/core/settings/catalog.js';
-import { fixtureSpec } from '../../helpers/agents.js';
-import { agentLogContains } from '../../helpers/agent-log.js';
+import type { AirlockCore } from '../../../../main/core/core.js';
+import type { AgentSpec } from '../../../../main/core/settings/catalog.js';
+import { fixtureSpec } from '../../../helpers/agents.js';
+import { agentLogContains } from '../../../helpers/agent-log.js';
 import {
   readySession,
   settledSession,
   TEST_TIMEOUTS,
   useCore,
-} from '../../helpers/core-harness.js';
-import { alive } from '../../helpers/processes.js';
+} from '../../../helpers/core-harness.js';
+import { alive } from '../../../helpers/processes.js';
 
 const { start } = useCore({ timeouts: TEST_TIMEOUTS });
 

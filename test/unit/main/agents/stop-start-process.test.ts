@@ -6,10 +6,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { TranscriptEvent } from '../../../preload/contract.js';
-import { pidOf, withPid } from '../../helpers/agent-pid.js';
-import { readySession, useCore } from '../../helpers/core-harness.js';
-import { alive } from '../../helpers/processes.js';
+import type { TranscriptEvent } from '../../../../preload/contract.js';
+import { pidOf, withPid } from '../../../helpers/agent-pid.js';
+import { readySession, useCore } from '../../../helpers/core-harness.js';
+import { alive } from '../../../helpers/processes.js';
 
 const timeouts = { requestMs: 60_000, cancelGraceMs: 500 };
 

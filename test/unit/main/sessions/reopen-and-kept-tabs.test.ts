@@ -9,18 +9,18 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AirlockCore } from '../../../main/core/core.js';
-import type { AgentSpec } from '../../../main/core/settings/catalog.js';
-import type { HistoryView } from '../../../preload/lasting-sessions.js';
-import type { CallResponse } from '../../../preload/contract.js';
-import { demoAgentSpec } from '../../helpers/agents.js';
+import type { AirlockCore } from '../../../../main/core/core.js';
+import type { AgentSpec } from '../../../../main/core/settings/catalog.js';
+import type { HistoryView } from '../../../../preload/lasting-sessions.js';
+import type { CallResponse } from '../../../../preload/contract.js';
+import { demoAgentSpec } from '../../../helpers/agents.js';
 import {
   DEFAULT_DEADLINE_MS,
   deadline,
   readySession,
   type Recorder,
   startCore,
-} from '../../helpers/core-harness.js';
+} from '../../../helpers/core-harness.js';
 
 const DEMO = demoAgentSpec().name;
 

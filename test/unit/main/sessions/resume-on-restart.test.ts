@@ -5,10 +5,10 @@
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AirlockCore } from '../../../main/core/core.js';
-import type { AgentSpec } from '../../../main/core/settings/catalog.js';
-import { demoAgentSpec } from '../../helpers/agents.js';
-import { readySession, type Recorder, startCore } from '../../helpers/core-harness.js';
+import type { AirlockCore } from '../../../../main/core/core.js';
+import type { AgentSpec } from '../../../../main/core/settings/catalog.js';
+import { demoAgentSpec } from '../../../helpers/agents.js';
+import { readySession, type Recorder, startCore } from '../../../helpers/core-harness.js';
 
 const DEMO = demoAgentSpec().name;
 /** The demo agent as a user's own agent: no folder to keep sessions in, so no `session/resume`. */

@@ -5,12 +5,12 @@
  * and a mode chosen alone is set back on a restart.
  */
 import { describe, expect, it } from 'vitest';
-import type { AgentSpec } from '../../../main/core/settings/catalog.js';
-import { agentLogContains } from '../../helpers/agent-log.js';
-import { pidOf, withPid } from '../../helpers/agent-pid.js';
-import { fixtureSpec } from '../../helpers/agents.js';
-import { DEFAULT_DEADLINE_MS, readySession, useCore } from '../../helpers/core-harness.js';
-import { alive } from '../../helpers/processes.js';
+import type { AgentSpec } from '../../../../main/core/settings/catalog.js';
+import { agentLogContains } from '../../../helpers/agent-log.js';
+import { pidOf, withPid } from '../../../helpers/agent-pid.js';
+import { fixtureSpec } from '../../../helpers/agents.js';
+import { DEFAULT_DEADLINE_MS, readySession, useCore } from '../../../helpers/core-harness.js';
+import { alive } from '../../../helpers/processes.js';
 
 // Far longer than any wait below: nothing here should end by a timeout.
 const timeouts = { requestMs: 60_000, cancelGraceMs: 500 };

@@ -3,12 +3,12 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AgentSpec } from '../../../main/core/settings/catalog.js';
-import { pidOf } from '../../helpers/agent-pid.js';
-import { fixtureSpec } from '../../helpers/agents.js';
-import { agentLogContains } from '../../helpers/agent-log.js';
-import { useCore } from '../../helpers/core-harness.js';
-import { alive } from '../../helpers/processes.js';
+import type { AgentSpec } from '../../../../main/core/settings/catalog.js';
+import { pidOf } from '../../../helpers/agent-pid.js';
+import { fixtureSpec } from '../../../helpers/agents.js';
+import { agentLogContains } from '../../../helpers/agent-log.js';
+import { useCore } from '../../../helpers/core-harness.js';
+import { alive } from '../../../helpers/processes.js';
 
 // Far longer than any wait below: a stop that works does not wait for the timeout.
 const timeouts = { requestMs: 60_000, cancelGraceMs: 500 };

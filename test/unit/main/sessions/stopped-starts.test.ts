@@ -6,11 +6,11 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { SessionSummary } from '../../../preload/contract.js';
-import { agentLogContains } from '../../helpers/agent-log.js';
-import { pidOf, withPid } from '../../helpers/agent-pid.js';
-import { DEFAULT_DEADLINE_MS, settledSession, useCore } from '../../helpers/core-harness.js';
-import { alive } from '../../helpers/processes.js';
+import type { SessionSummary } from '../../../../preload/contract.js';
+import { agentLogContains } from '../../../helpers/agent-log.js';
+import { pidOf, withPid } from '../../../helpers/agent-pid.js';
+import { DEFAULT_DEADLINE_MS, settledSession, useCore } from '../../../helpers/core-harness.js';
+import { alive } from '../../../helpers/processes.js';
 
 // Far longer than any wait below: nothing here should end by a timeout.
 const timeouts = { requestMs: 60_000, cancelGraceMs: 500 };
