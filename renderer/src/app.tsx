@@ -2,6 +2,7 @@
  * The app: sessions on the left, the active session on the right (a welcome while none is
  * open). Sessions start from a dialog (the sidebar's "+", the welcome, Alt+N).
  */
+import './app.css';
 import { Plus } from 'lucide-react';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { AgentSettings } from './components/agent-settings';

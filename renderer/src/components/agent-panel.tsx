@@ -2,6 +2,7 @@
  * What the user can do about the agent itself: sign in, restart it after it exited or failed,
  * and read its stderr log.
  */
+import './agent-panel.css';
 import {
   useCallback,
   useEffect,

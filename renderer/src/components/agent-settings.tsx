@@ -13,6 +13,8 @@ import { AgentForm } from './agent-settings-form';
 import { TestResult } from './agent-test-report';
 import { McpServerList } from './mcp-server-list';
 import { ModalDialog } from './modal-dialog';
+// After the dialog's rules: a dialog in the settings takes the settings' headings and paragraphs.
+import './agent-settings.css';
 
 type Listing = CallResponse<'settings:getAgents'>;
 

@@ -3,6 +3,7 @@
  * "Attach image" button, and the hook that keeps them per tab and reads images the user
  * pastes, drops or picks. Only the agent's own capabilities decide what is offered.
  */
+import './attachments.css';
 import { ImagePlus } from 'lucide-react';
 import { useRef, useState, type ClipboardEvent, type DragEvent } from 'react';
 import {

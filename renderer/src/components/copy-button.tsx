@@ -2,6 +2,7 @@
  * A Copy button: puts a text on the clipboard, then says "Copied" for a moment (on the button,
  * and to screen readers through a status message).
  */
+import './copy-button.css';
 import { useEffect, useState } from 'react';
 
 type Props = {

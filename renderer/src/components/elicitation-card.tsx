@@ -8,6 +8,7 @@
  */
 // The Form alone: @rjsf/core's index also exports a test registry that imports
 // @rjsf/validator-ajv8, which compiles with `new Function` (refused by the renderer's CSP).
+import './elicitation-card.css';
 import Form from '@rjsf/core/lib/components/Form.js';
 import { useCallback, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { AirlockApi, ElicitationAction } from '../../../preload/contract';

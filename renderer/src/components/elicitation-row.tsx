@@ -4,6 +4,7 @@
  * waits, the row says only that, with a way to the card: the card itself is on the stage (the
  * dock), where the list cannot unmount it, and the question is not shown twice.
  */
+import './elicitation-row.css';
 import type { CardEnd, ElicitationAction } from '../../../preload/contract';
 import { answerLines } from '../forms/answer-text';
 import { AgentQuote } from './agent-words';

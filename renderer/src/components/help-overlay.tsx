@@ -1,6 +1,7 @@
 /**
  * The keyboard shortcuts, listed from the keyboard map (keyboard.ts) in a modal dialog.
  */
+import './help-overlay.css';
 import { Fragment } from 'react';
 import { chordKeys, SHORTCUTS, type Shortcut, type ShortcutScope } from '../keyboard';
 import { ModalDialog } from './modal-dialog';

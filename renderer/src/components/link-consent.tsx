@@ -13,6 +13,7 @@
  * sentence ("This is not apple.com."), Cancel is the primary button, and opening takes a second
  * step: "Open anyway…", then a confirmation.
  */
+import './link-consent.css';
 import { ExternalLink } from 'lucide-react';
 import {
   createContext,

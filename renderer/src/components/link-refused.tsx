@@ -3,6 +3,7 @@
  * Airlock again. Nothing of the app is shown, and nothing is tried again by itself: only a new
  * link from the terminal running Airlock opens it.
  */
+import './load-failed.css';
 import { refusalText, type RefusalReason } from '../../../preload/web-wire';
 
 /** The refusal screen. */

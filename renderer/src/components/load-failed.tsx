@@ -3,6 +3,7 @@
  * what the user can do, and Retry (focused, so Enter or Space tries at once). Once a try works,
  * the app replaces it.
  */
+import './load-failed.css';
 import { useEffect, useRef } from 'react';
 
 /** The failure screen. `webHost`: the page came from `npm run web`, not the desktop app. */

@@ -6,6 +6,7 @@
  * click asks for consent first (link-consent.tsx: the same analysis as URL mode), so no href
  * ever reaches the DOM. Code blocks get a Copy button.
  */
+import './markdown.css';
 import { memo, type ReactNode } from 'react';
 import type { Root } from 'mdast';
 import ReactMarkdown, { type Components, type Options } from 'react-markdown';

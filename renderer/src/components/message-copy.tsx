@@ -6,6 +6,7 @@
  * the screen (state/text-cap.ts); the button sits on the first and asks the session view for the
  * whole message through {@link MessageText}.
  */
+import './message-copy.css';
 import { createContext, useContext } from 'react';
 import type { Row } from '../state/transcript';
 import { CopyButton } from './copy-button';

@@ -5,6 +5,7 @@
  * Mounted while it is open: the owner unmounts it to close it. It is a native `<dialog>` opened
  * with `showModal()`, so the page behind cannot be clicked or read by assistive technology.
  */
+import './modal-dialog.css';
 import { useId, useLayoutEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
 
 type Props = {

@@ -3,6 +3,7 @@
  * time", with Reopen and Dismiss, and the sessions listed (each can be reopened alone). It shows
  * only when the core kept some, and goes once the user has answered.
  */
+import './session-history.css';
 import { useEffect, useId, useState } from 'react';
 import type { AirlockApi } from '../../../preload/contract';
 import type { SavedTabView } from '../../../preload/lasting-sessions';

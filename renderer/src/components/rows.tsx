@@ -1,6 +1,7 @@
 /**
  * One transcript row of each kind. Agent strings are always React text, never HTML.
  */
+import './rows.css';
 import { createContext, memo, useContext, useId, useReducer, useState } from 'react';
 import type { ContentView, ToolCallFields } from '../../../preload/contract';
 import type { Row } from '../state/transcript';

@@ -4,6 +4,7 @@
  * is read when the user opens it (listing may start the agent), and says so plainly when the
  * agent keeps no history or cannot reopen one.
  */
+import './session-history.css';
 import { useId, useState } from 'react';
 import type { AirlockApi } from '../../../preload/contract';
 import type { HistoryEntryView, HistoryView } from '../../../preload/lasting-sessions';

@@ -6,6 +6,7 @@
  * session waits for the user. Double-click, F2 or its Rename button puts a text field over the
  * tab: Enter saves the name, Esc keeps the old one.
  */
+import './session-tabs.css';
 import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
 import { MAX_SESSION_NAME_CHARS, type SessionSummary } from '../../../preload/contract';
 import { ariaKeyShortcuts } from '../keyboard';

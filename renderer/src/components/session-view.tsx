@@ -4,6 +4,10 @@
  * keeps a strip and the message box one line. Esc cancels a running turn (Esc on a question
  * cancels only the question).
  */
+import './session-view.css';
+import './composer.css';
+import './dock.css';
+import './permission.css';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import type {

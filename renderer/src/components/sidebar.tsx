@@ -5,6 +5,7 @@
  * (localStorage). On a narrow one (a phone, a split screen) it lies over the session when shown,
  * and hides again once a session is picked, Esc is pressed, or the page behind it is clicked.
  */
+import './sidebar.css';
 import { useCallback, useState, useSyncExternalStore, type Ref } from 'react';
 
 /** Windows this narrow or narrower get the sidebar as an overlay. */

@@ -3,6 +3,7 @@
  * paths it touches, its diffs (with old and new line numbers), its other content and its raw
  * input. Every agent string is React text, never HTML, never a link.
  */
+import './tool-details.css';
 import { useMemo } from 'react';
 import type { ContentView, ToolCallFields, ToolContentView } from '../../../preload/contract';
 import { diffRows, type DiffRow } from '../state/diff-rows';

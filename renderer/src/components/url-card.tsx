@@ -12,6 +12,7 @@
  * system browser); on the web host the page opens a new tab with `noopener,noreferrer`, inside
  * the click, so neither this app nor the agent can reach the page.
  */
+import './url-card.css';
 import { Copy, ExternalLink } from 'lucide-react';
 import { useEffect, useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';
 import type { AirlockApi, ElicitationAction, UrlElicitationView } from '../../../preload/contract';

@@ -4,6 +4,7 @@
  * While it waits for the user's answer the row says only that, with a way to the card on the
  * stage (the dock above the composer).
  */
+import './url-card.css';
 import type { CardEnd } from '../../../preload/contract';
 import type { UrlDone, UrlElicitationRow } from '../state/transcript';
 import { askerName } from './card-head';
