@@ -14,7 +14,7 @@ import { readySession, settledSession, useCore } from '../../helpers/core-harnes
 // Far longer than any wait below: nothing here ends by a timeout.
 const timeouts = { requestMs: 60_000, cancelGraceMs: 300 };
 
-const { start } = useCore({ timeouts });
+const { start, startWith } = useCore({ timeouts });
 
 describe('a call for a tab that cannot take it', () => {
   it('refuses a mode or an option for a tab still starting, and lets a running tab past', async () => {
@@ -46,9 +46,8 @@ describe('a call for a tab that cannot take it', () => {
 
   it('refuses any call for a tab closed, naming it closed', async () => {
     const agent = fixtureSpec('basic');
-    const started = await start({ agents: [agent] });
-    const { core } = started;
-    const key = await started.ready(agent.name);
+    const started = await startWith(agent);
+    const { core, key } = started;
     await core.invoke('session:close', { key });
     for (const [channel, request] of [
       ['session:rename', { key, title: 'later' }],

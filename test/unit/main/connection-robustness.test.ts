@@ -3,14 +3,13 @@ import { fixtureSpec } from '../../helpers/agents.js';
 import { TEST_TIMEOUTS, useCore } from '../../helpers/core-harness.js';
 
 // Generous: these tests are not about timeouts, and agents start slowly on a busy machine.
-const { start } = useCore({ timeouts: TEST_TIMEOUTS });
+const { startWith } = useCore({ timeouts: TEST_TIMEOUTS });
 
 describe('an agent that writes broken lines', () => {
   it('answers each with a protocol error and carries on with the valid messages', async () => {
     const agent = fixtureSpec('malformed-lines');
-    const started = await start({ agents: [agent] });
-    const { core } = started;
-    const key = await started.ready(agent.name);
+    const started = await startWith(agent);
+    const { core, key } = started;
 
     await core.invoke('session:prompt', { key, text: 'go' });
     const end = await started.recorder.event(key, 'turn_end');
@@ -27,9 +26,8 @@ describe('an agent that writes broken lines', () => {
 describe('an agent that calls methods Airlock does not implement', () => {
   it('gets -32601 for each (and -32602 for bad params) and the turn goes on', async () => {
     const agent = fixtureSpec('unknown-methods');
-    const started = await start({ agents: [agent] });
-    const { core } = started;
-    const key = await started.ready(agent.name);
+    const started = await startWith(agent);
+    const { core, key } = started;
 
     await core.invoke('session:prompt', { key, text: 'go' });
     const end = await started.recorder.event(key, 'turn_end');
@@ -52,9 +50,8 @@ describe('an agent that calls methods Airlock does not implement', () => {
 describe('an agent that sends a message over the size limit', () => {
   it('ends the turn with an error naming the limit, stops the agent, and can be restarted', async () => {
     const agent = fixtureSpec('oversized');
-    const started = await start({ agents: [agent], options: { maxMessageBytes: 64 * 1024 } });
-    const { core } = started;
-    const key = await started.ready(agent.name);
+    const started = await startWith(agent, { options: { maxMessageBytes: 64 * 1024 } });
+    const { core, key } = started;
 
     await core.invoke('session:prompt', { key, text: 'go' });
     const exited = await started.recorder.status(key, 'exited');

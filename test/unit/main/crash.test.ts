@@ -9,7 +9,7 @@ import { replyFor } from '../../../main/demo-agent/script.js';
 import { fixtureSpec } from '../../helpers/agents.js';
 import { TEST_TIMEOUTS, useCore } from '../../helpers/core-harness.js';
 
-const { start } = useCore({ timeouts: TEST_TIMEOUTS });
+const { start, startWith } = useCore({ timeouts: TEST_TIMEOUTS });
 
 describe('an agent that crashes during a turn', () => {
   it('ends the turn, reports the exit with its stderr, and leaves other agents alone', async () => {
@@ -49,9 +49,8 @@ describe('an agent that crashes during a turn', () => {
 
   it('stops an agent that closes its output but keeps running, and says so', async () => {
     const agent = fixtureSpec('close-output');
-    const started = await start({ agents: [agent] });
-    const { core } = started;
-    const key = await started.ready(agent.name);
+    const started = await startWith(agent);
+    const { core, key } = started;
     await core.invoke('session:prompt', { key, text: 'go' });
     const summary = await started.recorder.status(key, 'exited');
     expect(summary.exit?.reason).toBe(
@@ -63,9 +62,8 @@ describe('an agent that crashes during a turn', () => {
 
   it('keeps the agent stderr in its log file, which the UI can read', async () => {
     const agent = fixtureSpec('crash-mid-turn');
-    const started = await start({ agents: [agent] });
-    const { core } = started;
-    const key = await started.ready(agent.name);
+    const started = await startWith(agent);
+    const { core, key } = started;
     await core.invoke('session:prompt', { key, text: 'go' });
     await started.recorder.status(key, 'exited');
 
@@ -96,9 +94,8 @@ describe('an agent that crashes during a turn', () => {
 
   it('restarts with a fresh process and session on session:restart', async () => {
     const agent = fixtureSpec('crash-mid-turn');
-    const started = await start({ agents: [agent] });
-    const { core, recorder } = started;
-    const key = await started.ready(agent.name);
+    const started = await startWith(agent);
+    const { core, recorder, key } = started;
     await core.invoke('session:prompt', { key, text: 'go' });
     await recorder.status(key, 'exited');
 

@@ -4,16 +4,15 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { TranscriptEvent } from '../../../preload/contract.js';
-import { useCore } from '../../helpers/core-harness.js';
+import { TEST_TIMEOUTS, useCore } from '../../helpers/core-harness.js';
 
-const { start } = useCore();
+const { start } = useCore({ timeouts: TEST_TIMEOUTS });
 
 type UrlCard = Extract<TranscriptEvent, { type: 'url_elicitation' }>;
 
 async function demo() {
   const openUrl = vi.fn(async () => undefined);
   const started = await start({
-    timeouts: { requestMs: 10_000, cancelGraceMs: 500 },
     options: { openUrl },
   });
   const key = await started.ready('Demo Agent');

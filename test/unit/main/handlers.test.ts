@@ -16,7 +16,7 @@ import { readySession, useCore } from '../../helpers/core-harness.js';
 // Far longer than any wait below, except the cancel's grace period: nothing else ends by a timeout.
 const timeouts = { requestMs: 60_000, cancelGraceMs: 300 };
 
-const { start } = useCore({ timeouts });
+const { start, startWith } = useCore({ timeouts });
 
 describe('app:getState', () => {
   it('says the host has no folder picker, no keychain and no URL opener when it gives none', async () => {
@@ -200,8 +200,8 @@ describe('session:stopStart', () => {
 describe('dispose', () => {
   it('closes every tab first, so the UI hears each one closed', async () => {
     const agent = fixtureSpec('basic');
-    const started = await start({ agents: [agent] });
-    const key = await started.ready(agent.name);
+    const started = await startWith(agent);
+    const { key } = started;
     const statuses: string[] = [];
     started.core.onEvent((channel, payload) => {
       if (channel === 'session:onDidChange') {

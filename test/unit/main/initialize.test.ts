@@ -3,7 +3,7 @@ import type { ConnectionTimeouts } from '../../../main/core/agent-connection.js'
 import { fixtureSpec } from '../../helpers/agents.js';
 import { TEST_TIMEOUTS, useCore } from '../../helpers/core-harness.js';
 
-const { start } = useCore();
+const { start, startWith } = useCore();
 
 /** Starts a session with a fixture and waits for where it settles. */
 async function settle(scenario: string, limits: ConnectionTimeouts = TEST_TIMEOUTS) {
@@ -15,8 +15,8 @@ async function settle(scenario: string, limits: ConnectionTimeouts = TEST_TIMEOU
 describe('initialize', () => {
   it('shows who the agent is and how it was launched', async () => {
     const agent = fixtureSpec('basic');
-    const started = await start({ agents: [agent], timeouts: TEST_TIMEOUTS });
-    const key = await started.ready(agent.name);
+    const started = await startWith(agent, { timeouts: TEST_TIMEOUTS });
+    const { key } = started;
     const identity = started.recorder.summaries.get(key)?.agent;
     expect(identity).toMatchObject({
       configName: 'fixture-basic',

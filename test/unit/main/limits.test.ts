@@ -17,12 +17,12 @@ import { readySession, TEST_TIMEOUTS, useCore } from '../../helpers/core-harness
 const SHORT = 10_000;
 const PIECE = 64 * 1024;
 
-const { start } = useCore({ timeouts: TEST_TIMEOUTS });
+const { start, startWith } = useCore({ timeouts: TEST_TIMEOUTS });
 
 async function sessionWith(scenario: string) {
   const agent = fixtureSpec(scenario);
-  const started = await start({ agents: [agent] });
-  const key = await started.ready(agent.name);
+  const started = await startWith(agent);
+  const { key } = started;
   return { ...started, agent, key };
 }
 

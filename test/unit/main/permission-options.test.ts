@@ -1,18 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureSpec } from '../../helpers/agents.js';
-import { useCore } from '../../helpers/core-harness.js';
+import { TEST_TIMEOUTS, useCore } from '../../helpers/core-harness.js';
 
-const { start } = useCore();
+const { startWith } = useCore({ timeouts: TEST_TIMEOUTS });
 
 describe('a permission request with no options', () => {
   it('is answered cancelled at once, without a card, and the transcript says so', async () => {
     const agent = fixtureSpec('permission-no-options');
-    const started = await start({
-      agents: [agent],
-      timeouts: { requestMs: 10_000, cancelGraceMs: 500 },
-    });
-    const { core, recorder } = started;
-    const key = await started.ready(agent.name);
+    const started = await startWith(agent);
+    const { core, recorder, key } = started;
 
     await core.invoke('session:prompt', { key, text: 'clean up' });
     await recorder.until(

@@ -5,12 +5,12 @@ import { useCore } from '../../helpers/core-harness.js';
 // A long grace period: where the agent confirms a cancel, the turn must end by its answer.
 const timeouts = { requestMs: 10_000, cancelGraceMs: 20_000 };
 
-const { start } = useCore({ timeouts });
+const { startWith } = useCore({ timeouts });
 
 async function sessionWith(scenario: string) {
   const agent = fixtureSpec(scenario);
-  const started = await start({ agents: [agent] });
-  const key = await started.ready(agent.name);
+  const started = await startWith(agent);
+  const { key } = started;
   return { ...started, key };
 }
 

@@ -1,18 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureSpec } from '../../helpers/agents.js';
-import { useCore } from '../../helpers/core-harness.js';
+import { TEST_TIMEOUTS, useCore } from '../../helpers/core-harness.js';
 
-const { start } = useCore();
+const { startWith } = useCore({ timeouts: TEST_TIMEOUTS });
 
 describe('session:setMode', () => {
   it('sends session/set_mode with the mode id and shows the new mode', async () => {
     const agent = fixtureSpec('modes-echo');
-    const started = await start({
-      agents: [agent],
-      timeouts: { requestMs: 10_000, cancelGraceMs: 500 },
-    });
-    const { core, recorder } = started;
-    const key = await started.ready(agent.name);
+    const started = await startWith(agent);
+    const { core, recorder, key } = started;
     expect(recorder.summaries.get(key)?.currentModeId).toBe('code');
 
     await core.invoke('session:setMode', { key, modeId: 'plan' });

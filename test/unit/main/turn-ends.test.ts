@@ -8,12 +8,12 @@ import type { ConnectionTimeouts } from '../../../main/core/agent-connection.js'
 import { fixtureSpec } from '../../helpers/agents.js';
 import { readySession, useCore } from '../../helpers/core-harness.js';
 
-const { start } = useCore();
+const { start, startWith } = useCore();
 
 async function stubbornSession(timeouts: ConnectionTimeouts, env: Record<string, string> = {}) {
   const agent = { ...fixtureSpec('stubborn'), env };
-  const started = await start({ agents: [agent], timeouts });
-  const key = await started.ready(agent.name);
+  const started = await startWith(agent, { timeouts });
+  const { key } = started;
   return { ...started, agent, key };
 }
 
@@ -152,12 +152,10 @@ describe('a permission card when its agent exits', () => {
 describe('the user answering a permission card', () => {
   it('may answer cancelled, which the agent gets', async () => {
     const agent = fixtureSpec('permission');
-    const started = await start({
-      agents: [agent],
+    const started = await startWith(agent, {
       timeouts: { requestMs: 10_000, cancelGraceMs: 20_000 },
     });
-    const { core, recorder } = started;
-    const key = await started.ready(agent.name);
+    const { core, recorder, key } = started;
     await core.invoke('session:prompt', { key, text: 'clean up' });
     const card = await recorder.event(key, 'permission');
 

@@ -8,7 +8,7 @@ import type { TranscriptEvent } from '../../../preload/contract.js';
 import { fixtureSpec } from '../../helpers/agents.js';
 import { TEST_TIMEOUTS, useCore } from '../../helpers/core-harness.js';
 
-const { start } = useCore({ timeouts: TEST_TIMEOUTS });
+const { startWith } = useCore({ timeouts: TEST_TIMEOUTS });
 
 /** What "N" makes the agent say: "0 " to "N-1 ". */
 function counted(count: number): string {
@@ -18,9 +18,8 @@ function counted(count: number): string {
 describe('a turn whose last updates arrive with its answer', () => {
   it('ends after all of them, turn after turn', async () => {
     const agent = fixtureSpec('burst-then-answer');
-    const started = await start({ agents: [agent] });
-    const { core, recorder } = started;
-    const key = await started.ready(agent.name);
+    const started = await startWith(agent);
+    const { core, recorder, key } = started;
 
     for (const count of [1, 50, 500]) {
       const from = recorder.transcript(key).length;
@@ -36,9 +35,8 @@ describe('a turn whose last updates arrive with its answer', () => {
 
   it('ends with its error after all of them', async () => {
     const agent = fixtureSpec('burst-then-answer');
-    const started = await start({ agents: [agent] });
-    const { core, recorder } = started;
-    const key = await started.ready(agent.name);
+    const started = await startWith(agent);
+    const { core, recorder, key } = started;
 
     await core.invoke('session:prompt', { key, text: 'fail 500' });
     const error = await recorder.event(key, 'turn_error');

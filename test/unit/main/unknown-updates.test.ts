@@ -7,9 +7,9 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
 import { mapUpdate } from '../../../main/core/updates.js';
 import { fixtureSpec } from '../../helpers/agents.js';
-import { useCore } from '../../helpers/core-harness.js';
+import { TEST_TIMEOUTS, useCore } from '../../helpers/core-harness.js';
 
-const { start } = useCore();
+const { startWith } = useCore({ timeouts: TEST_TIMEOUTS });
 
 /** Variants of the SDK's `SessionUpdate` that Airlock does not display. */
 const undisplayed: acp.SessionUpdate[] = [
@@ -35,12 +35,8 @@ describe('mapUpdate', () => {
 describe('an update Airlock does not display, from a real agent', () => {
   it('reaches the core and leaves the transcript and summary as they were', async () => {
     const agent = fixtureSpec('compaction');
-    const started = await start({
-      agents: [agent],
-      timeouts: { requestMs: 10_000, cancelGraceMs: 500 },
-    });
-    const { core, recorder } = started;
-    const key = await started.ready(agent.name);
+    const started = await startWith(agent);
+    const { core, recorder, key } = started;
     const before = recorder.summaries.get(key);
 
     await core.invoke('session:prompt', { key, text: 'go' });

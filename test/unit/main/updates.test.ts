@@ -8,19 +8,15 @@ import {
   splitText,
 } from '../../../main/core/updates.js';
 import { fixtureSpec } from '../../helpers/agents.js';
-import { useCore } from '../../helpers/core-harness.js';
+import { TEST_TIMEOUTS, useCore } from '../../helpers/core-harness.js';
 
-const { start } = useCore();
+const { startWith } = useCore({ timeouts: TEST_TIMEOUTS });
 
 describe('session/update variants', () => {
   it('turns every stable variant into transcript events and summary fields, and ignores unknown ones', async () => {
     const agent = fixtureSpec('update-variants');
-    const started = await start({
-      agents: [agent],
-      timeouts: { requestMs: 10_000, cancelGraceMs: 500 },
-    });
-    const { core, recorder } = started;
-    const key = await started.ready(agent.name);
+    const started = await startWith(agent);
+    const { core, recorder, key } = started;
     const ready = recorder.summaries.get(key)!;
     expect(ready.modes).toEqual([
       { id: 'code', name: 'Code', description: undefined },
@@ -126,12 +122,8 @@ describe('session/update variants', () => {
 describe('the result of session/prompt', () => {
   it('ends the turn with an error when it has no stop reason, and the session stays usable', async () => {
     const agent = fixtureSpec('wrong-shape-prompt');
-    const started = await start({
-      agents: [agent],
-      timeouts: { requestMs: 10_000, cancelGraceMs: 500 },
-    });
-    const { core, recorder } = started;
-    const key = await started.ready(agent.name);
+    const started = await startWith(agent);
+    const { core, recorder, key } = started;
     await core.invoke('session:prompt', { key, text: 'go' });
     const error = await recorder.event(key, 'turn_error');
     expect(error.message).toBe(
@@ -151,12 +143,8 @@ describe('the result of session/prompt', () => {
 describe('a turn the agent fails', () => {
   it('ends with a sentence free of the JSON-RPC code, which goes to the detail', async () => {
     const agent = fixtureSpec('prompt-fails');
-    const started = await start({
-      agents: [agent],
-      timeouts: { requestMs: 10_000, cancelGraceMs: 500 },
-    });
-    const { core, recorder } = started;
-    const key = await started.ready(agent.name);
+    const started = await startWith(agent);
+    const { core, recorder, key } = started;
     await core.invoke('session:prompt', { key, text: 'go' });
     const error = await recorder.event(key, 'turn_error');
     expect(error.message).toMatch(

@@ -23,7 +23,7 @@ import {
 } from '../../../helpers/core-harness.js';
 import { alive } from '../../../helpers/processes.js';
 
-const { start } = useCore({ timeouts: TEST_TIMEOUTS });
+const { start, startWith } = useCore({ timeouts: TEST_TIMEOUTS });
 
 describe('a tab opened as soon as the last tab of its agent closed', () => {
   it('starts on a new process, not on the one that is stopping', async () => {
@@ -225,9 +225,8 @@ describe("restarting a failed tab while another agent's tab runs", () => {
 describe('session:setMode with a mode the agent did not list', () => {
   it('sets it when the agent accepts it', async () => {
     const agent = fixtureSpec('modes-echo');
-    const started = await start({ agents: [agent] });
-    const { core, recorder } = started;
-    const key = await started.ready(agent.name);
+    const started = await startWith(agent);
+    const { core, recorder, key } = started;
 
     await core.invoke('session:setMode', { key, modeId: 'review' });
     await recorder.until(

@@ -12,7 +12,7 @@ import type { TranscriptEvent } from '../../../../preload/contract.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
 import { TEST_TIMEOUTS, useCore } from '../../../helpers/core-harness.js';
 
-const { start } = useCore({ timeouts: TEST_TIMEOUTS });
+const { startWith } = useCore({ timeouts: TEST_TIMEOUTS });
 
 type UrlCard = Extract<TranscriptEvent, { type: 'url_elicitation' }>;
 
@@ -37,9 +37,8 @@ describe('an agent that dies with URL cards open', () => {
     const pidFile = join(await mkdtemp(join(tmpdir(), 'airlock-pid-')), 'agent.pid');
     const agent = { ...fixtureSpec('elicit'), env: { SCRIPTED_PID_FILE: pidFile } };
     const openUrl = vi.fn(async () => undefined);
-    const started = await start({ agents: [agent], options: { openUrl } });
-    const { core, recorder } = started;
-    const key = await started.ready(agent.name);
+    const started = await startWith(agent, { options: { openUrl } });
+    const { core, recorder, key } = started;
 
     // Both asked at once; the agent waits for both answers, so it is mid-turn when it dies.
     await core.invoke('session:prompt', {

@@ -14,7 +14,7 @@ import {
   type Recorder,
 } from '../../../helpers/core-harness.js';
 
-const { start, startWith } = useCore({ timeouts: TEST_TIMEOUTS });
+const { startWith } = useCore({ timeouts: TEST_TIMEOUTS });
 
 const form = {
   sessionId: '$SESSION',
@@ -86,12 +86,8 @@ describe('the elicitation broker', () => {
 
   it('takes a decline of a URL card whatever comes with it, and tells the agent only that', async () => {
     const agent = fixtureSpec('elicit');
-    const started = await start({
-      agents: [agent],
-      options: { openUrl: vi.fn(async () => undefined) },
-    });
-    const { core } = started;
-    const key = await started.ready(agent.name);
+    const started = await startWith(agent, { options: { openUrl: vi.fn(async () => undefined) } });
+    const { core, key } = started;
     const { sessionId, mode, message } = { ...form, mode: 'url', message: 'Please sign in.' };
     await core.invoke('session:prompt', {
       key,

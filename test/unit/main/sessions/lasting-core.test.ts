@@ -16,7 +16,7 @@ import { DEMO, useCore, type CoreRun, type Recorder } from '../../../helpers/cor
 /** The demo agent as a user's own agent: no folder to keep sessions in, so none of it. */
 const plainDemo: AgentSpec = { ...demoAgentSpec(), name: 'Plain Demo', builtIn: false };
 
-const { start } = useCore({ bounded: true });
+const { start, startWith } = useCore({ bounded: true });
 
 /** The tab's system lines, as the user reads them. */
 function systemLines(recorder: Recorder, key: string): string[] {
@@ -125,9 +125,8 @@ describe('a session whose agent exited', () => {
   });
 
   it('starts a new session after a restart where the agent cannot resume', async () => {
-    const run = await start({ agents: [plainDemo] });
-    const { core, recorder } = run;
-    const key = await run.ready(plainDemo.name);
+    const run = await startWith(plainDemo);
+    const { core, recorder, key } = run;
     await core.invoke('session:prompt', { key, text: '/crash' });
     await recorder.status(key, 'exited');
     await core.invoke('session:restart', { key });
@@ -185,9 +184,8 @@ describe('an agent that can resume but not load', () => {
       name: 'Resume Demo',
       env: { AIRLOCK_DEMO_STATE_DIR: state, AIRLOCK_DEMO_REOPEN: 'resume' },
     };
-    const run = await start({ agents: [resumer] });
-    const { core, dir } = run;
-    const key = await run.ready(resumer.name);
+    const run = await startWith(resumer);
+    const { core, dir, key } = run;
     await run.turn(key, 'remember me');
     await core.dispose();
 

@@ -15,7 +15,7 @@ import { alive } from '../../../helpers/processes.js';
 // Far longer than any wait below: nothing here should end by a timeout.
 const timeouts = { requestMs: 60_000, cancelGraceMs: 500 };
 
-const { start } = useCore({ timeouts });
+const { start, startWith } = useCore({ timeouts });
 
 /**
  * An agent in a few lines, for an answer the scripted fixture cannot give: `session/new` answers
@@ -147,9 +147,8 @@ describe('a restart stopped while it sets the chosen mode back', () => {
 describe('a restart of a tab where only a mode was chosen', () => {
   it('sets the mode back before the tab is ready', async () => {
     const agent = fixtureSpec('restart-choices');
-    const started = await start({ agents: [agent] });
-    const { core, recorder } = started;
-    const key = await started.ready(agent.name);
+    const started = await startWith(agent);
+    const { core, recorder, key } = started;
     await core.invoke('session:setMode', { key, modeId: 'plan' });
     await core.invoke('session:prompt', { key, text: 'crash' });
     await recorder.status(key, 'exited');
