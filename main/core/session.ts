@@ -136,6 +136,79 @@ export class Session {
     this.sink.changed(this.key);
   }
 
+  /**
+   * Begins a start of this tab, waiting on `on` (the agent process starting, or its
+   * connection); a start begun before it is dropped. Returns its number for `isCurrentStart`.
+   */
+  beginStart(on: Promise<AgentConnection> | AgentConnection): number {
+    this.startingOn = on;
+    return ++this.startRun;
+  }
+
+  /** Whether start `run` is still this tab's: not stopped, and no newer one began. */
+  isCurrentStart(run: number): boolean {
+    return this.startRun === run;
+  }
+
+  /** The running start goes on with the agent's `connection` (its process has started). */
+  startWaitsOn(connection: AgentConnection): void {
+    this.startingOn = connection;
+  }
+
+  /** The running start waits on nothing more: the tab is ready, failed or waits for the user. */
+  startSettled(): void {
+    this.startingOn = undefined;
+  }
+
+  /**
+   * Binds the tab to ACP session `sessionId` on `connection` before the agent answers for it
+   * (a `session/load` replays its updates before its answer).
+   */
+  bindEarly(connection: AgentConnection, sessionId: string): void {
+    this.connection = connection;
+    this.acpSessionId = sessionId;
+  }
+
+  /**
+   * Lets go of the agent: whatever the start waits on, and a session it got as far as. Returns
+   * what the tab was on, the start's wait first.
+   */
+  letGo(): Promise<AgentConnection> | AgentConnection | undefined {
+    const on = this.startingOn ?? this.connection;
+    this.startingOn = undefined;
+    this.connection = undefined;
+    this.acpSessionId = undefined;
+    return on;
+  }
+
+  /** Drops the running start (whatever it was waiting for is ignored) and lets go of the agent. */
+  dropStart(): Promise<AgentConnection> | AgentConnection | undefined {
+    this.startRun += 1;
+    return this.letGo();
+  }
+
+  /** The ACP session the agent had when it exited, once: a restart resumes it only once. */
+  takeExitedSessionId(): string | undefined {
+    const sessionId = this.exitedSessionId;
+    this.exitedSessionId = undefined;
+    return sessionId;
+  }
+
+  /** Shows the line `text` that says a restart is under way, which `restartEnded` replaces. */
+  restarting(lineId: string, text: string): void {
+    this.restartLine = lineId;
+    this.append({ type: 'system', id: lineId, text });
+  }
+
+  /** Replaces the "Restarting…" line, if one is waiting, with how the restart ended. */
+  restartEnded(text: string): void {
+    const id = this.restartLine;
+    if (id !== undefined) {
+      this.restartLine = undefined;
+      this.append({ type: 'system', id, text });
+    }
+  }
+
   /** The legacy modes the agent offered in `session/new`, even while an option supersedes them. */
   get offeredModes(): SessionSummary['modes'] {
     return this.legacyModes;

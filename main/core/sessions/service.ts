@@ -213,7 +213,6 @@ export class LastingSessions {
    * and offers a new session in the folder (its Restart). Never rejects.
    */
   private async reopenIn(session: Session, sessionId: string): Promise<void> {
-    const run = ++session.startRun;
     const { agentName, cwd } = session.summary;
     // Kept with its id from now on, so a reopen that fails can be tried again after a restart.
     this.saved.track(
@@ -228,12 +227,10 @@ export class LastingSessions {
       false,
     );
     const pending = this.deps.connectionFor(agentName, cwd);
-    session.startingOn = pending;
+    const run = session.beginStart(pending);
     const failed = (error: string, errorDetail?: string) => {
-      if (session.startRun === run) {
-        session.startingOn = undefined;
-        session.connection = undefined;
-        session.acpSessionId = undefined;
+      if (session.isCurrentStart(run)) {
+        session.letGo();
         session.update({ status: 'failed', error, errorDetail });
       }
     };
@@ -246,10 +243,10 @@ export class LastingSessions {
       failed((error as Error).message, detailOf(error));
       return;
     }
-    if (session.startRun !== run) {
+    if (!session.isCurrentStart(run)) {
       return;
     }
-    session.startingOn = connection;
+    session.startWaitsOn(connection);
     const can = lastingCapabilities(connection);
     if (!can.load && !can.resume) {
       failed(
@@ -266,8 +263,7 @@ export class LastingSessions {
     const mcp = this.deps.mcpServers(agentName, connection);
     // Bound first: the replay of `session/load` arrives before its answer, and reaches the tab
     // through the connection and session id like any update.
-    session.connection = connection;
-    session.acpSessionId = sessionId;
+    session.bindEarly(connection, sessionId);
     let response: acp.LoadSessionResponse | acp.ResumeSessionResponse | undefined;
     try {
       const params = { sessionId, cwd, mcpServers: mcp.mcpServers };
@@ -278,10 +274,10 @@ export class LastingSessions {
       failed(`Could not reopen this session: ${(error as Error).message}`, detailOf(error));
       return;
     }
-    if (session.startRun !== run || session.summary.status === 'closed') {
+    if (!session.isCurrentStart(run) || session.summary.status === 'closed') {
       return;
     }
-    session.startingOn = undefined;
+    session.startSettled();
     for (const note of mcp.notes) {
       session.append(note);
     }

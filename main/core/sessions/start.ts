@@ -1,0 +1,370 @@
+/**
+ * Starting a tab's session and signing in: the agent's process (or the running one), then
+ * `session/new` (or `session/resume` after the agent exited), the sign-in an agent asks for,
+ * a restart on a fresh process, and stopping a start the user gives up on.
+ *
+ * Every step checks that its start is still the tab's (the user can stop it at any point, or
+ * begin another): the tab owns that state (`Session.beginStart` and the rest).
+ */
+import type * as acp from '@agentclientprotocol/sdk';
+import type { AgentConnection } from '../agent-connection.js';
+import type { AgentPool } from '../agents/pool.js';
+import type { AgentRouting } from '../agents/routing.js';
+import { AgentRequestError, AUTH_REQUIRED, UserFacingError } from '../errors.js';
+import type { Handlers } from '../handlers.js';
+import { mcpServersFor } from '../mcp-servers.js';
+import type { SecretStore } from '../secrets.js';
+import { duplicateNewSession, heldByAnotherTab } from '../session-ids.js';
+import type { Session } from '../session.js';
+import type { AgentCatalog } from '../settings/catalog.js';
+import { authMethodsWithEnv, readyEnvMethod } from '../sign-in.js';
+import { configViews } from '../updates.js';
+import { reapplyChoices } from './choices.js';
+import { lastingCapabilities } from './history.js';
+
+/** What starting sessions needs from the core. */
+export type StartDeps = {
+  catalog: () => AgentCatalog;
+  /** Every open tab. */
+  tabs: () => Iterable<Session>;
+  /** An open tab by its key, or a user-facing error. */
+  tab: (key: string) => Session;
+  pool: AgentPool;
+  routing: AgentRouting;
+  secrets: SecretStore;
+  /** Loads the settings again before a restart, which picks up their changes. */
+  reload: () => Promise<void>;
+  /** Tells the UI the agents may have changed (a restart). */
+  agentsChanged: () => void;
+  /** A fresh id for a transcript line. */
+  nextLineId: () => string;
+};
+
+/** Starts and signs in one core's tabs. */
+export class SessionStarts {
+  /** The `env_var` sign-in running or done on a connection, shared by its sessions. */
+  private readonly envSignIns = new WeakMap<AgentConnection, Promise<void>>();
+
+  constructor(private readonly deps: StartDeps) {}
+
+  /** The calls that restart, stop a start, and sign in. */
+  readonly handlers: Handlers<
+    'session:restart' | 'session:stopStart' | 'agent:authenticate' | 'agent:saveSecrets'
+  > = {
+    'session:restart': async ({ key }) => {
+      const session = this.deps.tab(key);
+      if (session.connection && !session.connection.exit) {
+        throw new UserFacingError('The agent is running');
+      }
+      await this.restart(session);
+      return {};
+    },
+    'session:stopStart': async ({ key }) => {
+      const session = this.deps.tab(key);
+      if (session.summary.status !== 'starting') {
+        throw new UserFacingError('The session is not starting');
+      }
+      this.abandon(session);
+      session.update({
+        status: 'failed',
+        error: `You stopped ${session.summary.agentName} while it was starting.`,
+        errorDetail: undefined,
+      });
+      return {};
+    },
+    'agent:authenticate': async ({ key, methodId }) => {
+      const session = this.deps.tab(key);
+      const method = session.summary.authMethods.find((candidate) => candidate.id === methodId);
+      if (!method || method.kind !== 'agent') {
+        throw new UserFacingError('That sign-in method is not one Airlock can run');
+      }
+      const connection = await this.deps.pool.connectionFor(
+        session.summary.agentName,
+        session.summary.cwd,
+      );
+      const run = session.beginStart(connection);
+      session.update({ status: 'starting', error: undefined, errorDetail: undefined });
+      try {
+        await connection.request('authenticate', { methodId }, session.key);
+      } catch (error) {
+        if (session.isCurrentStart(run)) {
+          session.startSettled();
+          session.update({ status: 'auth_required', ...shownError(error) });
+        }
+        return {};
+      }
+      if (session.isCurrentStart(run)) {
+        await this.open(session, connection, run);
+      }
+      return {};
+    },
+    'agent:saveSecrets': async ({ key, methodId, values }) => {
+      const session = this.deps.tab(key);
+      if (!this.deps.secrets.available) {
+        throw new UserFacingError(this.deps.secrets.description);
+      }
+      const method = session.summary.authMethods.find((candidate) => candidate.id === methodId);
+      if (!method || method.kind !== 'env_var' || !method.vars) {
+        throw new UserFacingError('That sign-in method takes no values');
+      }
+      const wanted = new Set(method.vars.map((variable) => variable.name));
+      const unknown = Object.keys(values).find((name) => !wanted.has(name));
+      if (unknown) {
+        throw new UserFacingError(`${method.name} does not use ${unknown}`);
+      }
+      const missing = method.vars.find(
+        (variable) => !variable.optional && !variable.set && !values[variable.name],
+      );
+      if (missing) {
+        throw new UserFacingError(`Enter a value for ${missing.label ?? missing.name}`);
+      }
+      await this.deps.secrets.set(session.summary.agentName, values);
+      // The agent reads its variables when it starts: restart it with them, then sign in. Other
+      // tabs of that agent waiting to sign in start again on the new process too.
+      await this.restart(session);
+      for (const other of this.deps.tabs()) {
+        if (
+          other !== session &&
+          other.summary.agentName === session.summary.agentName &&
+          other.summary.status === 'auth_required'
+        ) {
+          other.update({ status: 'starting', error: undefined, errorDetail: undefined });
+          void this.start(other);
+        }
+      }
+      return {};
+    },
+  };
+
+  /**
+   * Starts the session: the agent's process (or the running one), then `session/new`. Every
+   * step checks that this start is still the session's (the user can stop it at any point).
+   */
+  async start(session: Session): Promise<void> {
+    const pending = this.deps.pool.connectionFor(session.summary.agentName, session.summary.cwd);
+    const run = session.beginStart(pending);
+    let connection: AgentConnection;
+    try {
+      connection = await pending;
+    } catch (error) {
+      if (session.isCurrentStart(run)) {
+        this.failed(session, error);
+      }
+      return;
+    }
+    if (session.isCurrentStart(run)) {
+      await this.open(session, connection, run);
+    }
+  }
+
+  /**
+   * Drops the start running in `session` (the user stopped it, or closed its tab): whatever it
+   * was waiting for is ignored when it comes, and the agent process is stopped at once unless
+   * another tab uses it or waits for it too.
+   */
+  abandon(session: Session): void {
+    if (session.summary.status !== 'starting') {
+      return;
+    }
+    // A start that got as far as a session (setting the user's choices again) lets it go too.
+    const on = session.dropStart();
+    session.restartEnded(`Stopped restarting ${session.summary.agentName}.`);
+    if (on) {
+      this.deps.pool.release(session.summary.agentName, on, session);
+    }
+  }
+
+  /**
+   * Starts the session again on a fresh agent process, picking up settings changes (an API key
+   * added to `env`, say), unless other sessions are still working with the running one.
+   */
+  private async restart(session: Session): Promise<void> {
+    await this.deps.reload();
+    const agentName = session.summary.agentName;
+    this.deps.pool.releaseCurrent(agentName);
+    this.deps.agentsChanged();
+    // One line that says what is happening and then how it ended (see `Session.restartEnded`).
+    session.restarting(this.deps.nextLineId(), `Restarting ${agentName}…`);
+    session.update({
+      status: 'starting',
+      error: undefined,
+      errorDetail: undefined,
+      exit: undefined,
+    });
+    void this.start(session);
+  }
+
+  private async open(
+    session: Session,
+    connection: AgentConnection,
+    run: number,
+    afterSignIn = false,
+  ): Promise<void> {
+    session.startWaitsOn(connection);
+    try {
+      const catalog = this.deps.catalog();
+      const spec = catalog.agents.find((agent) => agent.name === session.summary.agentName);
+      const mcp = mcpServersFor(catalog, spec, connection.capabilities);
+      const params = { cwd: session.summary.cwd, mcpServers: mcp.mcpServers };
+      const resumed = await this.resumeExited(session, connection, params);
+      const response = resumed ?? (await connection.request('session/new', params, session.key));
+      if (!session.isCurrentStart(run)) {
+        return;
+      }
+      if (typeof response?.sessionId !== 'string' || response.sessionId.length === 0) {
+        throw new UserFacingError(
+          `${session.summary.agentName} did not say which session it started`,
+          'The answer to session/new has no sessionId',
+        );
+      }
+      if (heldByAnotherTab(this.deps.tabs(), session, connection, response.sessionId)) {
+        throw new UserFacingError(duplicateNewSession(session.summary.agentName));
+      }
+      if (session.summary.status === 'closed') {
+        return;
+      }
+      // The user's earlier choices go back on first: the tab is ready once they have.
+      const { choices } = session;
+      const reapply = choices.mode !== undefined || choices.options.size > 0;
+      session.attach(
+        connection,
+        response,
+        configViews(response.configOptions),
+        reapply ? 'starting' : 'ready',
+      );
+      for (const note of mcp.notes) {
+        session.append(note);
+      }
+      this.deps.routing.bound(session, connection, response.sessionId);
+      const applied = reapply ? await reapplyChoices(session, connection) : [];
+      // Stopped or closed meanwhile (both end this start).
+      if (!session.isCurrentStart(run)) {
+        return;
+      }
+      session.startSettled();
+      if (reapply) {
+        session.update({ status: 'ready' });
+      }
+      const agentName = session.summary.agentName;
+      const where = resumed ? ', in the same session' : '';
+      session.restartEnded(
+        applied.length > 0
+          ? `Restarted ${agentName}${where} with your choices: ${applied.join('; ')}.`
+          : `Restarted ${agentName}${where}.`,
+      );
+    } catch (error) {
+      if (!session.isCurrentStart(run)) {
+        return;
+      }
+      if (error instanceof AgentRequestError && error.code === AUTH_REQUIRED) {
+        await this.signInAndRetry(session, connection, run, afterSignIn);
+      } else {
+        this.failed(session, error);
+      }
+    }
+  }
+
+  /**
+   * After the agent exited, its new process resumes the tab's session (`session/resume`, where
+   * it is offered): the agent keeps the conversation, and nothing is replayed into a transcript
+   * that still shows it. `undefined` when there is nothing to resume or the agent cannot (it
+   * may have lost the session with its process): a new session is started instead.
+   */
+  private async resumeExited(
+    session: Session,
+    connection: AgentConnection,
+    params: { cwd: string; mcpServers: acp.McpServer[] },
+  ): Promise<acp.NewSessionResponse | undefined> {
+    const sessionId = session.takeExitedSessionId();
+    if (sessionId === undefined || !lastingCapabilities(connection).resume) {
+      return undefined;
+    }
+    try {
+      const response = await connection.request(
+        'session/resume',
+        { ...params, sessionId },
+        session.key,
+      );
+      return { ...response, sessionId };
+    } catch (error) {
+      console.warn(`airlock: session/resume failed: ${(error as Error).message}`);
+      return undefined;
+    }
+  }
+
+  /**
+   * Handles "authentication required" on `session/new`. When an `env_var` method's variables
+   * are all set, the agent wants `authenticate` with that method before it uses them (the
+   * auth-methods RFD): Airlock sends it once per connection and retries. Otherwise, or when
+   * that fails, the session waits for the user to sign in.
+   */
+  private async signInAndRetry(
+    session: Session,
+    connection: AgentConnection,
+    run: number,
+    afterSignIn: boolean,
+  ): Promise<void> {
+    const methods = authMethodsWithEnv(connection);
+    const waitForUser = (error?: unknown) => {
+      session.startSettled();
+      session.update({
+        status: 'auth_required',
+        authMethods: methods,
+        agent: connection.identity,
+        ...(error === undefined ? { error: undefined, errorDetail: undefined } : shownError(error)),
+      });
+      session.restartEnded(`Restarted ${session.summary.agentName}; it asks you to sign in.`);
+    };
+    if (afterSignIn) {
+      waitForUser(
+        new UserFacingError(
+          `${connection.identity.configName} still asks to sign in after signing in`,
+        ),
+      );
+      return;
+    }
+    let signIn = this.envSignIns.get(connection);
+    if (!signIn) {
+      const ready = readyEnvMethod(methods);
+      if (!ready) {
+        waitForUser();
+        return;
+      }
+      signIn = connection
+        .request('authenticate', { methodId: ready.id }, session.key)
+        .then(() => undefined);
+      this.envSignIns.set(connection, signIn);
+    }
+    try {
+      // Sessions that start together share one sign-in.
+      await signIn;
+    } catch (error) {
+      if (session.isCurrentStart(run)) {
+        waitForUser(error);
+      }
+      return;
+    }
+    if (session.isCurrentStart(run) && session.summary.status !== 'closed') {
+      await this.open(session, connection, run, true);
+    }
+  }
+
+  /** Ends a start that failed: the tab shows why, and what lies behind it under Details. */
+  private failed(session: Session, error: unknown): void {
+    session.startSettled();
+    const shown = shownError(error);
+    session.update({ status: 'failed', ...shown });
+    session.restartEnded(`${session.summary.agentName} could not restart: ${shown.error}`);
+  }
+}
+
+/**
+ * A failure as a tab shows it: the sentence, and apart from it what lies behind it (a
+ * {@link UserFacingError}'s `detail`), which the tab keeps under Details.
+ */
+function shownError(error: unknown): { error: string; errorDetail: string | undefined } {
+  return {
+    error: (error as Error).message,
+    errorDetail: error instanceof UserFacingError ? error.detail : undefined,
+  };
+}
