@@ -45,9 +45,7 @@ describe('a call for a tab that cannot take it', () => {
   });
 
   it('refuses any call for a tab closed, naming it closed', async () => {
-    const agent = fixtureSpec('basic');
-    const started = await startWith(agent);
-    const { core, key } = started;
+    const { core, key } = await startWith(fixtureSpec('basic'));
     await core.invoke('session:close', { key });
     for (const [channel, request] of [
       ['session:rename', { key, title: 'later' }],
@@ -65,8 +63,7 @@ describe('a call for a tab that cannot take it', () => {
 
 describe('onEvent', () => {
   it('stops telling a listener that unsubscribed', async () => {
-    const started = await start();
-    const { core } = started;
+    const { core } = await start();
     const heard: string[] = [];
     const unsubscribe = core.onEvent((channel) => heard.push(channel));
     // A host command is emitted at once, as the call returns.

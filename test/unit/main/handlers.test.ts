@@ -49,14 +49,13 @@ describe('app:getState', () => {
       available: true,
       description: 'Kept in the test keychain.',
     };
-    const started = await start({
+    const { core } = await start({
       options: {
         pickFolder: async () => '/picked/folder',
         openUrl: async () => undefined,
         secrets,
       },
     });
-    const { core } = started;
     await expect(core.invoke('app:getState', {})).resolves.toMatchObject({
       canPickFolder: true,
       secretStorage: { available: true, description: 'Kept in the test keychain.' },
@@ -235,8 +234,7 @@ describe('dispose', () => {
 // was wrong, in the words of the contract's check.
 describe('what reaches the core unchecked', () => {
   it('refuses a call of no known channel, and a request of the wrong shape, saying why', async () => {
-    const started = await start();
-    const { core } = started;
+    const { core } = await start();
     await expect(core.invoke('app:quit', {})).rejects.toHaveProperty('message', 'Unknown call');
     await expect(core.invoke('session:rename', { key: 5 })).rejects.toHaveProperty(
       'message',

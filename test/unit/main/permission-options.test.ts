@@ -7,8 +7,7 @@ const { startWith } = useCore({ timeouts: TEST_TIMEOUTS });
 describe('a permission request with no options', () => {
   it('is answered cancelled at once, without a card, and the transcript says so', async () => {
     const agent = fixtureSpec('permission-no-options');
-    const started = await startWith(agent);
-    const { core, recorder, key } = started;
+    const { core, recorder, key } = await startWith(agent);
 
     await core.invoke('session:prompt', { key, text: 'clean up' });
     await recorder.until(

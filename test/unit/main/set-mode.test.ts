@@ -7,8 +7,7 @@ const { startWith } = useCore({ timeouts: TEST_TIMEOUTS });
 describe('session:setMode', () => {
   it('sends session/set_mode with the mode id and shows the new mode', async () => {
     const agent = fixtureSpec('modes-echo');
-    const started = await startWith(agent);
-    const { core, recorder, key } = started;
+    const { core, recorder, key } = await startWith(agent);
     expect(recorder.summaries.get(key)?.currentModeId).toBe('code');
 
     await core.invoke('session:setMode', { key, modeId: 'plan' });

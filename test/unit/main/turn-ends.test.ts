@@ -152,10 +152,9 @@ describe('a permission card when its agent exits', () => {
 describe('the user answering a permission card', () => {
   it('may answer cancelled, which the agent gets', async () => {
     const agent = fixtureSpec('permission');
-    const started = await startWith(agent, {
+    const { core, recorder, key } = await startWith(agent, {
       timeouts: { requestMs: 10_000, cancelGraceMs: 20_000 },
     });
-    const { core, recorder, key } = started;
     await core.invoke('session:prompt', { key, text: 'clean up' });
     const card = await recorder.event(key, 'permission');
 

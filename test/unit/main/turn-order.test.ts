@@ -17,9 +17,7 @@ function counted(count: number): string {
 
 describe('a turn whose last updates arrive with its answer', () => {
   it('ends after all of them, turn after turn', async () => {
-    const agent = fixtureSpec('burst-then-answer');
-    const started = await startWith(agent);
-    const { core, recorder, key } = started;
+    const { core, recorder, key } = await startWith(fixtureSpec('burst-then-answer'));
 
     for (const count of [1, 50, 500]) {
       const from = recorder.transcript(key).length;
@@ -35,8 +33,7 @@ describe('a turn whose last updates arrive with its answer', () => {
 
   it('ends with its error after all of them', async () => {
     const agent = fixtureSpec('burst-then-answer');
-    const started = await startWith(agent);
-    const { core, recorder, key } = started;
+    const { core, recorder, key } = await startWith(agent);
 
     await core.invoke('session:prompt', { key, text: 'fail 500' });
     const error = await recorder.event(key, 'turn_error');

@@ -35,8 +35,7 @@ describe('mapUpdate', () => {
 describe('an update Airlock does not display, from a real agent', () => {
   it('reaches the core and leaves the transcript and summary as they were', async () => {
     const agent = fixtureSpec('compaction');
-    const started = await startWith(agent);
-    const { core, recorder, key } = started;
+    const { core, recorder, key } = await startWith(agent);
     const before = recorder.summaries.get(key);
 
     await core.invoke('session:prompt', { key, text: 'go' });

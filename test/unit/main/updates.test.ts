@@ -122,8 +122,7 @@ describe('session/update variants', () => {
 describe('the result of session/prompt', () => {
   it('ends the turn with an error when it has no stop reason, and the session stays usable', async () => {
     const agent = fixtureSpec('wrong-shape-prompt');
-    const started = await startWith(agent);
-    const { core, recorder, key } = started;
+    const { core, recorder, key } = await startWith(agent);
     await core.invoke('session:prompt', { key, text: 'go' });
     const error = await recorder.event(key, 'turn_error');
     expect(error.message).toBe(
@@ -142,9 +141,7 @@ describe('the result of session/prompt', () => {
 
 describe('a turn the agent fails', () => {
   it('ends with a sentence free of the JSON-RPC code, which goes to the detail', async () => {
-    const agent = fixtureSpec('prompt-fails');
-    const started = await startWith(agent);
-    const { core, recorder, key } = started;
+    const { core, recorder, key } = await startWith(fixtureSpec('prompt-fails'));
     await core.invoke('session:prompt', { key, text: 'go' });
     const error = await recorder.event(key, 'turn_error');
     expect(error.message).toMatch(

@@ -225,8 +225,7 @@ describe("restarting a failed tab while another agent's tab runs", () => {
 describe('session:setMode with a mode the agent did not list', () => {
   it('sets it when the agent accepts it', async () => {
     const agent = fixtureSpec('modes-echo');
-    const started = await startWith(agent);
-    const { core, recorder, key } = started;
+    const { core, recorder, key } = await startWith(agent);
 
     await core.invoke('session:setMode', { key, modeId: 'review' });
     await recorder.until(

@@ -37,8 +37,7 @@ describe('an agent that dies with URL cards open', () => {
     const pidFile = join(await mkdtemp(join(tmpdir(), 'airlock-pid-')), 'agent.pid');
     const agent = { ...fixtureSpec('elicit'), env: { SCRIPTED_PID_FILE: pidFile } };
     const openUrl = vi.fn(async () => undefined);
-    const started = await startWith(agent, { options: { openUrl } });
-    const { core, recorder, key } = started;
+    const { core, recorder, key } = await startWith(agent, { options: { openUrl } });
 
     // Both asked at once; the agent waits for both answers, so it is mid-turn when it dies.
     await core.invoke('session:prompt', {

@@ -125,8 +125,7 @@ describe('a session whose agent exited', () => {
   });
 
   it('starts a new session after a restart where the agent cannot resume', async () => {
-    const run = await startWith(plainDemo);
-    const { core, recorder, key } = run;
+    const { core, recorder, key } = await startWith(plainDemo);
     await core.invoke('session:prompt', { key, text: '/crash' });
     await recorder.status(key, 'exited');
     await core.invoke('session:restart', { key });

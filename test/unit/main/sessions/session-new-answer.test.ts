@@ -147,8 +147,7 @@ describe('a restart stopped while it sets the chosen mode back', () => {
 describe('a restart of a tab where only a mode was chosen', () => {
   it('sets the mode back before the tab is ready', async () => {
     const agent = fixtureSpec('restart-choices');
-    const started = await startWith(agent);
-    const { core, recorder, key } = started;
+    const { core, recorder, key } = await startWith(agent);
     await core.invoke('session:setMode', { key, modeId: 'plan' });
     await core.invoke('session:prompt', { key, text: 'crash' });
     await recorder.status(key, 'exited');
