@@ -686,7 +686,7 @@ export function withTimeout<T>(
  * A failure as a sentence a person reads. A JSON-RPC error's code, the request's method and the
  * agent's raw `data` go to the error's `detail` (shown under Details), never into the sentence.
  */
-function toUserFacing(error: unknown, agentName: string, method?: string): UserFacingError {
+function toUserFacing(error: unknown, agentName: string, method: string): UserFacingError {
   if (error instanceof UserFacingError) {
     return error;
   }
@@ -711,10 +711,9 @@ function toUserFacing(error: unknown, agentName: string, method?: string): UserF
  * What lies behind a JSON-RPC error, for Details: its code, the request it answered, and the
  * agent's `data` as it sent it (cut to 1,000 characters).
  */
-function protocolDetail(code: number, data: unknown, method: string | undefined): string {
-  const answering = method === undefined ? '' : ` answering ${method}`;
+function protocolDetail(code: number, data: unknown, method: string): string {
   const sent = data === undefined ? '' : `; data: ${JSON.stringify(data).slice(0, 1000)}`;
-  return `JSON-RPC error ${code}${answering}${sent}`;
+  return `JSON-RPC error ${code} answering ${method}${sent}`;
 }
 
 /**

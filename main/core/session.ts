@@ -287,11 +287,10 @@ export class Session {
       if (connection.exit) {
         this.endTurn(turn, undefined);
       } else {
-        const detail = error instanceof UserFacingError ? error.detail : undefined;
         this.endTurn(turn, {
           type: 'turn_error',
           message: (error as Error).message,
-          ...(detail === undefined ? {} : { detail }),
+          detail: error instanceof UserFacingError ? error.detail : undefined,
         });
       }
     }
