@@ -1,28 +1,21 @@
 import { readFile, realpath } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { AirlockCore } from '../../../../main/core/core.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
-import { readySession, startCore, type Recorder } from '../../../helpers/core-harness.js';
+import { TEST_TIMEOUTS, useCore, type Recorder } from '../../../helpers/core-harness.js';
 import { alive } from '../../../helpers/processes.js';
 
-const timeouts = { requestMs: 10_000, cancelGraceMs: 500 };
 const agent = fixtureSpec('terminal');
 
-let core: AirlockCore | undefined;
-afterEach(async () => {
-  await core?.dispose();
-  core = undefined;
-});
+const { startWith } = useCore({ timeouts: TEST_TIMEOUTS });
 
 type Call = { method: string; params: Record<string, unknown> };
 
 /** A core with the terminal fixture agent and one ready session of it. */
 async function started() {
-  const run = await startCore([agent], timeouts);
-  core = run.core;
-  const key = await readySession(run.core, run.recorder, agent.name, run.dir);
-  return { ...run, key, folder: await realpath(run.dir) };
+  const run = await startWith(agent);
+  return { ...run, folder: await realpath(run.dir) };
 }
 
 /** Has the agent make `calls` in one turn; resolves with what it said of each answer. */
@@ -125,7 +118,7 @@ describe('no command outlives', () => {
 
   it("its session: closing the tab stops that tab's terminals, while the agent and its other tab go on", async () => {
     const run = await started();
-    const other = await readySession(run.core, run.recorder, agent.name, run.dir);
+    const other = await run.ready(agent.name);
     const [closing, staying] = [join(run.dir, 'closing'), join(run.dir, 'staying')];
     await turn(run, [parentAndChild(closing)]);
     await turn({ ...run, key: other }, [parentAndChild(staying)]);
@@ -144,7 +137,6 @@ describe('no command outlives', () => {
     await turn(run, [parentAndChild(file)]);
     const pids = await pidsIn(file);
     await run.core.dispose();
-    core = undefined;
     // Already gone: dispose waited for the command, and its output closing means the child
     // holding it had ended too.
     expect(pids.filter(alive)).toEqual([]);

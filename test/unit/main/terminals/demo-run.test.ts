@@ -1,15 +1,10 @@
 import { realpath } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TranscriptEvent } from '../../../../preload/contract.js';
-import type { AirlockCore } from '../../../../main/core/core.js';
-import { readySession, startCore } from '../../../helpers/core-harness.js';
+import { useCore } from '../../../helpers/core-harness.js';
 
-let core: AirlockCore | undefined;
-afterEach(async () => {
-  await core?.dispose();
-  core = undefined;
-});
+const { start } = useCore();
 
 /** What the terminals showed, in order. */
 function shownOutputs(events: TranscriptEvent[]): string[] {
@@ -17,9 +12,8 @@ function shownOutputs(events: TranscriptEvent[]): string[] {
 }
 
 async function demo() {
-  const started = await startCore();
-  core = started.core;
-  const key = await readySession(core, started.recorder, 'Demo Agent', started.dir);
+  const started = await start();
+  const key = await started.ready();
   return { ...started, key, folder: await realpath(started.dir) };
 }
 

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MAX_TERMINAL_VIEW_CHARS, type TranscriptEvent } from '../../../../preload/contract.js';
-import type { AirlockCore } from '../../../../main/core/core.js';
 import {
   SHOW_EVERY_MS,
   shownTail,
@@ -9,17 +8,15 @@ import {
 } from '../../../../main/core/terminals/live.js';
 import type { Terminal, TerminalExit } from '../../../../main/core/terminals/terminal.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
-import { readySession, startCore } from '../../../helpers/core-harness.js';
+import { TEST_TIMEOUTS, useCore } from '../../../helpers/core-harness.js';
 
-const timeouts = { requestMs: 10_000, cancelGraceMs: 500 };
 const agent = fixtureSpec('terminal');
 const node = process.execPath;
 
-let core: AirlockCore | undefined;
-afterEach(async () => {
+const { startWith } = useCore({ timeouts: TEST_TIMEOUTS });
+// Registered after the core's disposal, so it runs first: the core stops on real timers.
+afterEach(() => {
   vi.useRealTimers();
-  await core?.dispose();
-  core = undefined;
 });
 
 /** A terminal whose writes and end the test makes. */
@@ -149,12 +146,7 @@ describe('shownTail', () => {
 });
 
 /** A core with the terminal fixture agent and one ready session of it. */
-async function started() {
-  const run = await startCore([agent], timeouts);
-  core = run.core;
-  const key = await readySession(run.core, run.recorder, agent.name, run.dir);
-  return { ...run, key };
-}
+const started = () => startWith(agent);
 
 function outputs(events: TranscriptEvent[]): TerminalShown[] {
   return events.filter((event): event is TerminalShown => event.type === 'terminal_output');
@@ -192,13 +184,7 @@ describe('terminal output through the core', () => {
     expect(last.output.startsWith('\u001b[32m')).toBe(true);
     expect(last.output.endsWith(`${String(599).padStart(999, '.')}\n`)).toBe(true);
     // The stored transcript keeps the terminal's latest view only.
-    const stored = outputs(
-      (
-        (await run.core.invoke('session:getTranscript', { key: run.key })) as {
-          events: TranscriptEvent[];
-        }
-      ).events,
-    );
+    const stored = outputs((await run.call('session:getTranscript', { key: run.key })).events);
     expect(stored).toEqual([last]);
     expect(run.recorder.dropped).toEqual([]);
   });
