@@ -8,26 +8,29 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnAgent } from '../../../main/core/agent-connection.js';
-import type { AirlockCore } from '../../../main/core/core.js';
 import type { AgentSpec } from '../../../main/core/settings/catalog.js';
 import { fixtureSpec } from '../../helpers/agents.js';
-import { deadline, readySession, settledSession, startCore } from '../../helpers/core-harness.js';
+import {
+  deadline,
+  readySession,
+  settledSession,
+  TEST_TIMEOUTS,
+  useCore,
+  type CoreRun,
+} from '../../helpers/core-harness.js';
 import { alive } from '../../helpers/processes.js';
 
-const timeouts = { requestMs: 10_000, cancelGraceMs: 500 };
-
-let core: AirlockCore | undefined;
 /** Every agent pid a test saw, so none outlives it even when the test fails. */
 const seen: number[] = [];
+// Registered before the core's disposal, so it runs after it.
 afterEach(async () => {
-  await core?.dispose();
-  core = undefined;
   for (const pid of seen.splice(0)) {
     if (alive(pid)) {
       process.kill(pid, 'SIGKILL');
     }
   }
 });
+const { start } = useCore({ timeouts: TEST_TIMEOUTS });
 
 /** A scripted agent that writes its pid to a file of its own; `pid()` reads the latest. */
 async function pidAgent(scenario: string, name: string) {
@@ -64,11 +67,7 @@ async function watchedAgent() {
 }
 
 /** Runs one turn in `key` and checks the agent answered it. */
-async function turnWorks(
-  started: Awaited<ReturnType<typeof startCore>>,
-  key: string,
-  text: string,
-): Promise<void> {
+async function turnWorks(started: CoreRun, key: string, text: string): Promise<void> {
   const { core, recorder } = started;
   const from = recorder.transcript(key).length;
   await core.invoke('session:prompt', { key, text });
@@ -84,12 +83,12 @@ describe('disposing of the core', () => {
   it('stops every agent process', async () => {
     const first = await pidAgent('basic', 'first');
     const second = await pidAgent('basic', 'second');
-    const started = await startCore([first.spec, second.spec], timeouts);
-    core = started.core;
+    const started = await start({ agents: [first.spec, second.spec] });
+    const { core } = started;
     await Promise.all([
-      readySession(core, started.recorder, first.spec.name, started.dir),
-      readySession(core, started.recorder, first.spec.name, started.dir),
-      readySession(core, started.recorder, second.spec.name, started.dir),
+      started.ready(first.spec.name),
+      started.ready(first.spec.name),
+      started.ready(second.spec.name),
     ]);
     const pids = [await first.pid(), await second.pid()];
     expect(pids.map(alive)).toEqual([true, true]);
@@ -102,9 +101,9 @@ describe('disposing of the core', () => {
 describe('closing tabs', () => {
   it("stops the agent's process with its last tab", async () => {
     const agent = await watchedAgent();
-    const started = await startCore([], timeouts, { demoAgent: agent.spec });
-    core = started.core;
-    const key = await readySession(core, started.recorder, agent.spec.name, started.dir);
+    const started = await start({ options: { demoAgent: agent.spec } });
+    const { core } = started;
+    const key = await started.ready(agent.spec.name);
     const pid = await agent.pid();
     expect(alive(pid)).toBe(true);
 
@@ -115,11 +114,11 @@ describe('closing tabs', () => {
 
   it('keeps the process running while another tab uses it', async () => {
     const agent = await watchedAgent();
-    const started = await startCore([], timeouts, { demoAgent: agent.spec });
-    core = started.core;
+    const started = await start({ options: { demoAgent: agent.spec } });
+    const { core } = started;
     const [closing, staying] = await Promise.all([
-      readySession(core, started.recorder, agent.spec.name, started.dir),
-      readySession(core, started.recorder, agent.spec.name, started.dir),
+      started.ready(agent.spec.name),
+      started.ready(agent.spec.name),
     ]);
     const pid = await agent.pid();
 
@@ -140,11 +139,10 @@ describe('closing tabs', () => {
 describe('restarting a tab whose session failed', () => {
   it('opens it on the running process that other tabs use, without stopping it', async () => {
     const agent = await pidAgent('new-fails-second', 'busy');
-    const started = await startCore([agent.spec], timeouts);
-    core = started.core;
-    const { recorder } = started;
-    const working = await readySession(core, recorder, agent.spec.name, started.dir);
-    const failed = await settledSession(core, recorder, agent.spec.name, started.dir);
+    const started = await start({ agents: [agent.spec] });
+    const { core, recorder } = started;
+    const working = await started.ready(agent.spec.name);
+    const failed = await started.settled(agent.spec.name);
     expect(failed.summary.status).toBe('failed');
     expect(failed.summary.error).toContain('too busy for a second session');
     const pid = await agent.pid();
@@ -168,8 +166,8 @@ describe('a tab opened after its agent failed to start', () => {
       ...fixtureSpec('basic', 'once'),
       env: { SCRIPTED_FAIL_ONCE: marker },
     };
-    const started = await startCore([spec], timeouts);
-    core = started.core;
+    const started = await start({ agents: [spec] });
+    const { core } = started;
     const { recorder, dir } = started;
     const failed = await settledSession(core, recorder, spec.name, dir);
     expect(failed.summary.status).toBe('failed');
@@ -182,8 +180,8 @@ describe('a tab opened after its agent failed to start', () => {
 describe('a tab restarted after its agent left the settings', () => {
   it('fails, naming the agent', async () => {
     const spec = fixtureSpec('new-fails-quietly', 'leaving');
-    const started = await startCore([spec], timeouts);
-    core = started.core;
+    const started = await start({ agents: [spec] });
+    const { core } = started;
     const { recorder, dir, settingsPath } = started;
     const failed = await settledSession(core, recorder, spec.name, dir);
     expect(failed.summary.status).toBe('failed');
@@ -202,17 +200,15 @@ describe('a tab restarted after its agent left the settings', () => {
 describe("a start stopped after its agent's settings changed", () => {
   it('leaves the process started with the new settings to the next tab', async () => {
     const agent = await pidAgent('never-answer', 'switching');
-    const started = await startCore([agent.spec], timeouts);
-    core = started.core;
+    const started = await start({ agents: [agent.spec] });
+    const { core } = started;
     const { recorder, dir, settingsPath } = started;
     const name = agent.spec.name;
     // Its first process never answers initialize.
-    const { key: hanging } = (await core.invoke('session:create', {
+    const { key: hanging } = await started.call('session:create', {
       agentName: name,
       cwd: dir,
-    })) as {
-      key: string;
-    };
+    });
     await expect.poll(() => agent.pid().catch(() => 0), { timeout: 10_000 }).toBeGreaterThan(0);
     const old = await agent.pid();
     // Now the settings run it as the basic agent: the next tab starts a new process.

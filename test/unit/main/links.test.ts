@@ -7,16 +7,17 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { calls, LINK_TEXT_CEILING } from '../../../preload/contract.js';
 import type { AirlockCore } from '../../../main/core/core.js';
-import { startCore } from '../../helpers/core-harness.js';
+import { useCore } from '../../helpers/core-harness.js';
 
+const { start } = useCore();
+/** The test's core, started where the test first needs it. */
 let core: AirlockCore | undefined;
-afterEach(async () => {
-  await core?.dispose();
+afterEach(() => {
   core = undefined;
 });
 
 async function analyse(url: string) {
-  core ??= (await startCore()).core;
+  core ??= (await start()).core;
   // What the UI gets: checked against the contract as the bridges check it.
   return calls['link:analyse'].response.parse(await core.invoke('link:analyse', { url }));
 }
@@ -63,7 +64,7 @@ describe('link:analyse', () => {
   });
 
   it('rejects an address past the ceiling at the contract', async () => {
-    core ??= (await startCore()).core;
+    core ??= (await start()).core;
     await expect(
       core.invoke('link:analyse', { url: 'h'.repeat(LINK_TEXT_CEILING + 1) }),
     ).rejects.toThrow('Invalid link:analyse request');
@@ -73,7 +74,7 @@ describe('link:analyse', () => {
 describe('link:open', () => {
   it('opens the serialised URL in the system browser on a host that opens URLs', async () => {
     const openUrl = vi.fn(async () => undefined);
-    core = (await startCore([], undefined, { openUrl })).core;
+    core = (await start({ options: { openUrl } })).core;
     await expect(core.invoke('link:open', { url: 'HTTPS://Docs.GitHub.com/a b' })).resolves.toEqual(
       {},
     );
@@ -82,7 +83,7 @@ describe('link:open', () => {
 
   it('opens nothing the analysis refuses, whatever the page sends', async () => {
     const openUrl = vi.fn(async () => undefined);
-    core = (await startCore([], undefined, { openUrl })).core;
+    core = (await start({ options: { openUrl } })).core;
     await expect(core.invoke('link:open', { url: 'javascript:alert(1)' })).rejects.toThrow(
       'The URL scheme "javascript" cannot be opened',
     );
@@ -96,7 +97,7 @@ describe('link:open', () => {
   });
 
   it('is refused on the web host, where the page opens the tab itself', async () => {
-    core = (await startCore()).core;
+    core = (await start()).core;
     await expect(core.invoke('link:open', { url: 'https://github.com/' })).rejects.toThrow(
       'This host opens links from the page, in a new browser tab',
     );
@@ -106,7 +107,7 @@ describe('link:open', () => {
     const openUrl = vi.fn(async () => {
       throw new Error('The system browser could not open the URL: no browser');
     });
-    core = (await startCore([], undefined, { openUrl })).core;
+    core = (await start({ options: { openUrl } })).core;
     await expect(core.invoke('link:open', { url: 'https://github.com/' })).rejects.toThrow(
       'no browser',
     );

@@ -1,5 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { AirlockCore } from '../../../main/core/core.js';
+import { describe, expect, it } from 'vitest';
 import {
   FIRST_PROMPT_CHARS,
   firstPromptName,
@@ -7,13 +6,9 @@ import {
   userTabName,
 } from '../../../main/core/tab-title.js';
 import { MAX_SESSION_NAME_CHARS } from '../../../preload/contract.js';
-import { readySession, startCore } from '../../helpers/core-harness.js';
+import { useCore } from '../../helpers/core-harness.js';
 
-let core: AirlockCore | undefined;
-afterEach(async () => {
-  await core?.dispose();
-  core = undefined;
-});
+const { start } = useCore();
 
 describe('oneLine', () => {
   it('puts text on one line, trimmed, with runs of white space as one space', () => {
@@ -88,9 +83,8 @@ describe('firstPromptName', () => {
 
 describe('session:rename', () => {
   async function demoSession() {
-    const started = await startCore();
-    core = started.core;
-    const key = await readySession(core, started.recorder, 'Demo Agent', started.dir);
+    const started = await start();
+    const key = await started.ready();
     return { core: started.core, recorder: started.recorder, key };
   }
 
