@@ -279,6 +279,8 @@ export type CoreSetup = {
   secrets?: SecretStore;
   /** Puts a deadline on each call's answer (see {@link boundedCore}). */
   bounded?: boolean;
+  /** How long the recorder's waits take before they fail; {@link DEFAULT_DEADLINE_MS} if absent. */
+  deadlineMs?: number;
   /** Any other core option (a small `maxMessageBytes`, say). */
   options?: Partial<CoreOptions>;
 };
@@ -327,6 +329,9 @@ export function useCore(defaults: CoreSetup = {}) {
     cores.push(setup.bounded ? boundedCore(core) : core);
     await deadline(core.init(), 'the core to start');
     const recorder = new Recorder(core);
+    if (setup.deadlineMs !== undefined) {
+      recorder.deadlineMs = setup.deadlineMs;
+    }
     const call = <C extends CallChannel>(channel: C, request: CallRequest<C>) =>
       core.invoke(channel, request) as Promise<CallResponse<C>>;
     const settled = (agentName = DEMO, cwd = dir) => settledSession(core, recorder, agentName, cwd);

@@ -8,70 +8,56 @@
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { AirlockCore } from '../../../../main/core/core.js';
+import { describe, expect, it } from 'vitest';
 import type { AgentSpec } from '../../../../main/core/settings/catalog.js';
-import type { HistoryView } from '../../../../preload/lasting-sessions.js';
-import type { CallResponse } from '../../../../preload/contract.js';
 import { demoAgentSpec } from '../../../helpers/agents.js';
 import {
-  DEFAULT_DEADLINE_MS,
   deadline,
+  DEFAULT_DEADLINE_MS,
+  DEMO,
   readySession,
+  useCore,
   type Recorder,
-  startCore,
 } from '../../../helpers/core-harness.js';
-
-const DEMO = demoAgentSpec().name;
 
 /** The tab's system lines, as the user reads them. */
 function systemLines(recorder: Recorder, key: string): string[] {
   return recorder.transcript(key).flatMap((event) => (event.type === 'system' ? [event.text] : []));
 }
 
-type State = CallResponse<'app:getState'>;
-
-let core: AirlockCore | undefined;
-afterEach(() => core?.dispose());
-
 /**
- * A core with the demo agent. Its waits are long: the agent compiles as it starts, which takes
+ * Cores with the demo agent. Their waits are long: the agent compiles as it starts, which takes
  * more than the usual 10 s on a loaded machine, and nothing here ends by a timeout.
  */
-async function started(extra: AgentSpec[] = []) {
-  const run = await startCore(extra);
-  run.recorder.deadlineMs = 25_000;
-  return run;
-}
+const { start } = useCore({ deadlineMs: 25_000 });
 
 describe('reopening a session from the history', () => {
   it('is refused for an agent not in the settings, opening no tab', async () => {
-    const run = await started();
-    core = run.core;
+    const run = await start();
+    const { core } = run;
     // (`toHaveProperty`, not `toThrow`: a rejection with no error at all passes `toThrow`.)
     await expect(
       core.invoke('session:reopen', { agentName: 'Nobody', cwd: run.dir, sessionId: 'x_1' }),
     ).rejects.toHaveProperty('message', 'No agent named "Nobody"');
     // The demo agent is in the settings: only the name that is not refuses.
-    expect(((await core.invoke('app:getState', {})) as State).sessions).toEqual([]);
+    expect((await run.call('app:getState', {})).sessions).toEqual([]);
   });
 
   it('opens a tab under a key of its own, between tabs opened the usual way', async () => {
-    const run = await started();
-    core = run.core;
+    const run = await start();
     const { recorder, dir } = run;
-    const first = await readySession(core, recorder, DEMO, dir);
+    const first = await run.ready();
     // An id the agent does not know: the tab is opened (and fails to reopen) all the same.
-    const { key: reopened } = (await core.invoke('session:reopen', {
+    const { key: reopened } = await run.call('session:reopen', {
       agentName: DEMO,
       cwd: dir,
       sessionId: 'demo_unknown',
-    })) as { key: string };
+    });
     await recorder.status(reopened, 'failed');
-    const last = await readySession(core, recorder, DEMO, dir);
+    const last = await run.ready();
 
     expect(new Set([first, reopened, last]).size).toBe(3);
-    const { sessions } = (await core.invoke('app:getState', {})) as State;
+    const { sessions } = await run.call('app:getState', {});
     expect(sessions.map((summary) => summary.key)).toEqual([first, reopened, last]);
   });
 
@@ -84,9 +70,8 @@ describe('reopening a session from the history', () => {
       builtIn: false,
       env: { AIRLOCK_DEMO_STATE_DIR: await mkdtemp(join(tmpdir(), 'airlock-kept-demo-')) },
     };
-    const run = await started([kept]);
-    core = run.core;
-    const { recorder, dir, settingsPath } = run;
+    const run = await start({ agents: [kept] });
+    const { core, recorder, dir, settingsPath } = run;
     // An HTTP server, which the demo agent does not advertise: left out, with a line naming it.
     const settings = JSON.parse(await readFile(settingsPath, 'utf8')) as object;
     await writeFile(
@@ -102,17 +87,17 @@ describe('reopening a session from the history', () => {
     await core.invoke('session:prompt', { key, text: '/title Mine' });
     await recorder.event(key, 'turn_end', from);
     await core.invoke('session:close', { key });
-    const listed = (await core.invoke('session:history', {
+    const listed = await run.call('session:history', {
       agentName: kept.name,
       cwd: dir,
-    })) as HistoryView;
+    });
     expect(listed.entries.map((entry) => entry.title)).toEqual(['Mine']);
 
-    const { key: reopened } = (await core.invoke('session:reopen', {
+    const { key: reopened } = await run.call('session:reopen', {
       agentName: kept.name,
       cwd: dir,
       sessionId: listed.entries[0]!.sessionId,
-    })) as { key: string };
+    });
     expect((await recorder.status(reopened, 'ready', 'failed')).status).toBe('ready');
     expect(systemLines(recorder, reopened)).toEqual([
       `MCP server “docs” was not given to Kept Demo: it is reached over HTTP, and Kept Demo does not say it can use HTTP MCP servers.`,
@@ -122,11 +107,10 @@ describe('reopening a session from the history', () => {
 
 describe('the listener that keeps the kept tabs up to date', () => {
   it('lets the summary of a tab closed on to the UI, which hears it after the kept tabs', async () => {
-    const run = await started();
-    core = run.core;
-    const { recorder, dir } = run;
-    const first = await readySession(core, recorder, DEMO, dir);
-    const second = await readySession(core, recorder, DEMO, dir);
+    const run = await start();
+    const { core, recorder } = run;
+    const first = await run.ready();
+    const second = await run.ready();
     // Both close in one batch of summaries: the tabs are gone from the core when it goes out.
     await Promise.all([
       core.invoke('session:close', { key: first }),
@@ -136,7 +120,7 @@ describe('the listener that keeps the kept tabs up to date', () => {
     recorder.deadlineMs = DEFAULT_DEADLINE_MS;
     await recorder.status(first, 'closed');
     await recorder.status(second, 'closed');
-    expect(((await core.invoke('app:getState', {})) as State).sessions).toEqual([]);
+    expect((await run.call('app:getState', {})).sessions).toEqual([]);
   });
 });
 
@@ -150,15 +134,13 @@ describe('the kept tabs, told only of summary changes', () => {
   }
 
   it('keep a tab as its summary says when the app quits while its reply streams', async () => {
-    const run = await started();
-    core = run.core;
-    const { recorder, dir } = run;
-    const key = await readySession(core, recorder, DEMO, dir);
+    const run = await start();
+    const { core, recorder, dir } = run;
+    const key = await run.ready();
     await core.invoke('session:prompt', { key, text: '/long 2000' });
     // Text is arriving: the core's last batches hold appends and no change of the summary.
     await recorder.until(() => recorder.text(key).length > 20_000, 'some of the reply');
     await core.dispose();
-    core = undefined;
 
     expect(await keptTabs(dir)).toEqual([
       {
@@ -173,13 +155,12 @@ describe('the kept tabs, told only of summary changes', () => {
   });
 
   it('keep no entry for what is not a tab, such as the agents changing', async () => {
-    const run = await started();
-    core = run.core;
-    const { recorder, dir, settingsPath } = run;
-    await readySession(core, recorder, DEMO, dir);
+    const run = await start();
+    const { core, dir, settingsPath } = run;
+    await run.ready();
     // The UI is told the agents changed (one more in the settings); the kept tabs are not.
     const told = new Promise<void>((resolve) => {
-      core!.onEvent((channel) => {
+      core.onEvent((channel) => {
         if (channel === 'app:onDidChangeAgents') {
           resolve();
         }
@@ -192,7 +173,6 @@ describe('the kept tabs, told only of summary changes', () => {
     // (The watcher reads it again: `init` would load it without telling.)
     await deadline(told, 'the agents to change');
     await core.dispose();
-    core = undefined;
 
     expect(await keptTabs(dir)).toEqual([expect.objectContaining({ agentName: DEMO, cwd: dir })]);
   });
