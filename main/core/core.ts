@@ -5,7 +5,6 @@
  * validates the payload against the contract, and forward every event it emits.
  */
 import * as acp from '@agentclientprotocol/sdk';
-import { open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
   calls,
@@ -14,7 +13,8 @@ import {
   type AgentEntry,
   type EventPayload,
 } from '../../preload/contract.js';
-import { agentLogPath, DEFAULT_TIMEOUTS, type ConnectionTimeouts } from './agent-connection.js';
+import { DEFAULT_TIMEOUTS, type ConnectionTimeouts } from './agent-connection.js';
+import { agentHandlers } from './agents/calls.js';
 import { AgentPool } from './agents/pool.js';
 import { AgentRouting } from './agents/routing.js';
 import { Attention, type AttentionListener } from './attention.js';
@@ -24,14 +24,13 @@ import { FileService } from './files/service.js';
 import type { Handlers } from './handlers.js';
 import { mcpServersFor } from './mcp-servers.js';
 import { Outbox, type CoreListener } from './outbox.js';
-import { completeFiles } from './files/complete.js';
 import { checkWorkingFolder, RecentFolders } from './recent-folders.js';
 import { NO_SECRET_STORE, type SecretStore } from './secrets.js';
-import { attachedContent, promptAccepts } from './prompt-content.js';
 import { Session } from './session.js';
 import { choiceHandlers, type RunningTab } from './sessions/choices.js';
 import { LastingSessions } from './sessions/service.js';
 import { SessionStarts } from './sessions/start.js';
+import { tabHandlers } from './sessions/tab-calls.js';
 import {
   commandLine,
   loadAgentCatalog,
@@ -217,7 +216,7 @@ export class AirlockCore {
       stopWhenIdle: (agentName) => this.pool.stopWhenIdle(agentName),
       newTab: (agentName, typed) => this.newTab(agentName, typed),
       startNew: (session) => void this.starts.start(session),
-      // The very servers `session/new` gets (see openSession).
+      // The very servers `session/new` gets (see sessions/start.ts).
       mcpServers: (agentName, connection) =>
         mcpServersFor(
           this.catalog,
@@ -233,6 +232,12 @@ export class AirlockCore {
       ...this.lasting.handlers,
       ...this.starts.handlers,
       ...choiceHandlers((key) => this.runningSession(key)),
+      ...tabHandlers({ tab: (key) => this.session(key), flush: () => this.outbox.flush() }),
+      ...agentHandlers({
+        catalog: () => this.catalog,
+        secrets: this.secrets,
+        logsDir: options.logsDir,
+      }),
     };
     // Summary changes only (never a transcript append): the kept tabs follow their tabs.
     this.onEvent((channel, payload) => {
@@ -347,6 +352,8 @@ export class AirlockCore {
     | keyof LastingSessions['handlers']
     | keyof SessionStarts['handlers']
     | keyof ReturnType<typeof choiceHandlers>
+    | keyof ReturnType<typeof tabHandlers>
+    | keyof ReturnType<typeof agentHandlers>
   > = {
     'app:getState': async () => ({
       agents: this.agentEntries(),
@@ -373,40 +380,6 @@ export class AirlockCore {
       void this.starts.start(session);
       return { key: session.key };
     },
-    'session:getTranscript': async ({ key }) => {
-      const events = this.session(key).events();
-      // Send what is queued first, so a UI can take this snapshot plus every later event.
-      this.outbox.flush();
-      return { events };
-    },
-    'session:prompt': async ({ key, text, attachments }) => {
-      const session = this.session(key);
-      const notReady = () =>
-        new UserFacingError(
-          session.prompting
-            ? 'The agent is still answering; cancel the turn first'
-            : 'The session is not ready',
-        );
-      if (session.summary.status !== 'ready') {
-        throw notReady();
-      }
-      // Only what this agent advertised (prompt-content.ts); checked again after the reads.
-      const attached = await attachedContent(attachments, {
-        cwd: session.summary.cwd,
-        accepts: promptAccepts(session.connection?.capabilities),
-        agentName: session.summary.agentName,
-      });
-      if (session.summary.status !== 'ready') {
-        throw notReady();
-      }
-      void session.runTurn(text, attached);
-      return {};
-    },
-    'files:complete': async ({ key, query }) => completeFiles(this.session(key).summary.cwd, query),
-    'session:cancel': async ({ key }) => {
-      this.session(key).cancelTurn();
-      return {};
-    },
     'session:close': async ({ key }) => {
       const session = this.session(key);
       this.lasting.closing(session);
@@ -422,33 +395,9 @@ export class AirlockCore {
       }
       return {};
     },
-    'session:rename': async ({ key, title }) => {
-      this.session(key).rename(title);
-      return {};
-    },
     'terminal:kill': async ({ key, terminalId }) => {
       await this.terminals.kill(this.session(key), terminalId);
       return {};
-    },
-    'permission:respond': async ({ key, promptKey, outcome }) => {
-      if (!this.session(key).answerPermission(promptKey, outcome)) {
-        throw new UserFacingError('That permission request is no longer pending');
-      }
-      return {};
-    },
-    'agent:forgetSecrets': async ({ agentName }) => {
-      if (!this.catalog.agents.some((agent) => agent.name === agentName)) {
-        throw new UserFacingError(`No agent named "${agentName}"`);
-      }
-      await this.secrets.forget(agentName);
-      return {};
-    },
-    'agent:readLog': async ({ agentName }) => {
-      if (!this.catalog.agents.some((agent) => agent.name === agentName)) {
-        throw new UserFacingError(`No agent named "${agentName}"`);
-      }
-      const path = agentLogPath(this.options.logsDir, agentName);
-      return { path, text: await readTail(path, 64 * 1024) };
     },
   };
 
@@ -503,23 +452,5 @@ export class AirlockCore {
       throw new UserFacingError('The session is not running');
     }
     return { session, connection, acpSessionId };
-  }
-}
-
-async function readTail(path: string, bytes: number): Promise<string> {
-  let handle;
-  try {
-    handle = await open(path, 'r');
-  } catch {
-    return '';
-  }
-  try {
-    const { size } = await handle.stat();
-    const start = Math.max(0, size - bytes);
-    const buffer = Buffer.alloc(size - start);
-    await handle.read(buffer, 0, buffer.length, start);
-    return buffer.toString('utf8');
-  } finally {
-    await handle.close();
   }
 }
