@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { AgentConnection } from '../../../../main/core/agent-connection.js';
+import { UserFacingError } from '../../../../main/core/errors.js';
 import {
   lastingCapabilities,
   listHistory,
@@ -166,8 +167,13 @@ describe('listHistory', () => {
 
   it('refuses a page of the wrong shape, naming the agent', async () => {
     const { connection } = listing({ '': { sessions: 'none' } });
-    await expect(listHistory(connection, '/work', undefined)).rejects.toThrow(
-      'Lister sent a list of its sessions that Airlock cannot read',
+    const failure = await listHistory(connection, '/work', undefined).catch(
+      (error: unknown) => error,
     );
+    expect(failure).toBeInstanceOf(UserFacingError);
+    expect(failure).toMatchObject({
+      message: 'Lister sent a list of its sessions that Airlock cannot read',
+      detail: 'The answer to session/list does not have the shape the protocol gives it',
+    });
   });
 });

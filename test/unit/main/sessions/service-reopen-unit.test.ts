@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { AgentConnection } from '../../../../main/core/agent-connection.js';
+import { AgentRequestError } from '../../../../main/core/errors.js';
 import { Session } from '../../../../main/core/session.js';
 import { LastingSessions } from '../../../../main/core/sessions/service.js';
 
@@ -76,5 +77,19 @@ describe('a reopen with session/load', () => {
       error: 'You stopped Old Agent while it was starting.',
     });
     expect(session.connection).toBeUndefined();
+  });
+
+  it('fails in words when the agent refuses, with its code under Details', async () => {
+    const refused = new AgentRequestError(
+      -32002,
+      'Old Agent: Resource not found',
+      'JSON-RPC error -32002 answering session/load',
+    );
+    const { session } = await reopening(() => Promise.reject(refused));
+    await vi.waitFor(() => expect(session.summary.status).toBe('failed'));
+    expect(session.summary).toMatchObject({
+      error: 'Could not reopen this session: Old Agent: Resource not found',
+      errorDetail: 'JSON-RPC error -32002 answering session/load',
+    });
   });
 });
