@@ -5,20 +5,18 @@
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AirlockCore } from '../../../../main/core/core.js';
 import type { AgentSpec } from '../../../../main/core/settings/catalog.js';
 import { demoAgentSpec } from '../../../helpers/agents.js';
-import { readySession, type Recorder, startCore } from '../../../helpers/core-harness.js';
+import { useCore, type CoreRun, type Recorder } from '../../../helpers/core-harness.js';
 
-const DEMO = demoAgentSpec().name;
 /** The demo agent as a user's own agent: no folder to keep sessions in, so no `session/resume`. */
 const plainDemo: AgentSpec = { ...demoAgentSpec(), name: 'Plain Demo', builtIn: false };
 
-let core: AirlockCore | undefined;
-afterEach(async () => {
-  await core?.dispose();
+// Registered before the core's disposal, so it runs after it.
+afterEach(() => {
   vi.restoreAllMocks();
 });
+const { start } = useCore();
 
 /** The warnings the core logged about a resume that failed. */
 function resumeWarnings(warn: { mock: { calls: unknown[][] } }): string[] {
@@ -28,11 +26,11 @@ function resumeWarnings(warn: { mock: { calls: unknown[][] } }): string[] {
 }
 
 /** Crashes the tab's agent and restarts it; resolves once the tab is ready again. */
-async function crashAndRestart(recorder: Recorder, key: string): Promise<void> {
-  await core!.invoke('session:prompt', { key, text: '/crash' });
-  await recorder.status(key, 'exited');
-  await core!.invoke('session:restart', { key });
-  await recorder.status(key, 'ready');
+async function crashAndRestart(run: CoreRun, key: string): Promise<void> {
+  await run.call('session:prompt', { key, text: '/crash' });
+  await run.recorder.status(key, 'exited');
+  await run.call('session:restart', { key });
+  await run.recorder.status(key, 'ready');
 }
 
 /** The tab's system lines, as the user reads them. */
@@ -43,27 +41,25 @@ function systemLines(recorder: Recorder, key: string): string[] {
 describe('session/resume on a restart', () => {
   it('is not tried for a new tab, nor with an agent that does not offer it', async () => {
     const warn = vi.spyOn(console, 'warn');
-    const started = await startCore([plainDemo]);
-    core = started.core;
-    const { recorder, dir } = started;
+    const started = await start({ agents: [plainDemo] });
+    const { recorder } = started;
     // A first start has no session to resume, though the demo agent offers it, and is no restart.
-    const fresh = await readySession(core, recorder, DEMO, dir);
+    const fresh = await started.ready();
     expect(systemLines(recorder, fresh)).toEqual([]);
-    const key = await readySession(core, recorder, plainDemo.name, dir);
-    await crashAndRestart(recorder, key);
+    const key = await started.ready(plainDemo.name);
+    await crashAndRestart(started, key);
     expect(systemLines(recorder, key)).toContain('Restarted Plain Demo.');
     expect(resumeWarnings(warn)).toEqual([]);
   });
 
   it('says in the log why it failed where the agent lost the session, then starts anew', async () => {
     const warn = vi.spyOn(console, 'warn');
-    const started = await startCore();
-    core = started.core;
-    const { recorder, dir, settingsPath } = started;
-    const key = await readySession(core, recorder, DEMO, dir);
+    const started = await start();
+    const { recorder, settingsPath } = started;
+    const key = await started.ready();
     // The demo agent keeps its sessions here: without them it cannot resume one.
     await rm(join(dirname(settingsPath), 'demo-agent'), { recursive: true, force: true });
-    await crashAndRestart(recorder, key);
+    await crashAndRestart(started, key);
     expect(systemLines(recorder, key)).toContain('Restarted Demo Agent.');
     expect(resumeWarnings(warn)).toEqual([
       expect.stringMatching(/^airlock: session\/resume failed: \S/),
@@ -71,11 +67,10 @@ describe('session/resume on a restart', () => {
   });
 
   it('says the restart went on in the same session, where the agent resumed it', async () => {
-    const started = await startCore();
-    core = started.core;
-    const { recorder, dir } = started;
-    const key = await readySession(core, recorder, DEMO, dir);
-    await crashAndRestart(recorder, key);
+    const started = await start();
+    const { recorder } = started;
+    const key = await started.ready();
+    await crashAndRestart(started, key);
     expect(systemLines(recorder, key)).toContain('Restarted Demo Agent, in the same session.');
   });
 });
