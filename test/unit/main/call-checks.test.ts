@@ -100,8 +100,7 @@ describe('agent:saveSecrets', () => {
       agents: [fixtureSpec('auth-env', 'env-agent')],
       options: { secrets },
     });
-    const { core } = started;
-    const { recorder, dir, settingsPath } = started;
+    const { core, recorder, dir, settingsPath } = started;
     const older = await readySession(core, recorder, 'env-agent', dir);
     // The values forgotten and the agent's settings changed: the next tab starts a process of
     // its own, which waits to sign in, while the first tab stays on the older one.
@@ -134,8 +133,7 @@ describe('agent:saveSecrets', () => {
         secrets,
       },
     });
-    const { core } = started;
-    const { recorder, dir } = started;
+    const { core, recorder, dir } = started;
     const mine = await settledSession(core, recorder, 'env-agent', dir);
     const sibling = await settledSession(core, recorder, 'env-agent', dir);
     const theirs = await settledSession(core, recorder, 'other-agent', dir);

@@ -115,8 +115,7 @@ describe('session:prompt', () => {
   it('checks again after reading the attachments: a turn that began meanwhile refuses it', async () => {
     const agent = fixtureSpec('never-answer-prompt');
     const started = await start({ agents: [agent] });
-    const { core } = started;
-    const { recorder, dir } = started;
+    const { core, recorder, dir } = started;
     await writeFile(join(dir, 'notes.txt'), 'some notes');
     const key = await readySession(core, recorder, agent.name, dir);
     // The first reads its file (a disk read); the second has nothing to read and starts its

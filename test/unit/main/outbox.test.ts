@@ -14,8 +14,7 @@ describe('a transcript fetched while events wait to be sent', () => {
   it('holds them, and they are not sent again after it', async () => {
     const agent = fixtureSpec('basic');
     const started = await start({ agents: [agent] });
-    const { core } = started;
-    const { recorder, dir } = started;
+    const { core, recorder, dir } = started;
     const key = await readySession(core, recorder, agent.name, dir);
     // What reaches a UI that attaches now: the events sent once the snapshot has come.
     let attached = false;
@@ -43,8 +42,7 @@ describe('a tab that closes', () => {
   it('sends its closed summary once, though the tab is gone when it is sent', async () => {
     const agent = fixtureSpec('basic');
     const started = await start({ agents: [agent] });
-    const { core } = started;
-    const { recorder, dir } = started;
+    const { core, recorder, dir } = started;
     const key = await readySession(core, recorder, agent.name, dir);
     const statuses: string[] = [];
     core.onEvent((channel, payload) => {
@@ -69,8 +67,7 @@ describe('a tab closed while its mode change is under way', () => {
     // It answers the mode change only when the next prompt comes.
     const agent = { ...fixtureSpec('modes-echo'), env: { SCRIPTED_HOLD_SET_MODE: '1' } };
     const started = await start({ agents: [agent] });
-    const { core } = started;
-    const { recorder, dir } = started;
+    const { core, recorder, dir } = started;
     // Another tab keeps the process, so the change is answered after the close.
     const other = await readySession(core, recorder, agent.name, dir);
     const key = await readySession(core, recorder, agent.name, dir);

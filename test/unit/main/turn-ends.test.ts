@@ -83,8 +83,7 @@ describe('a turn whose tab is gone', () => {
       agents: [agent, other],
       timeouts: { requestMs: 10_000, cancelGraceMs: 1_500 },
     });
-    const { core } = started;
-    const { recorder, dir } = started;
+    const { core, recorder, dir } = started;
     const [closed, sibling, witness] = await Promise.all([
       readySession(started.core, recorder, agent.name, dir),
       readySession(started.core, recorder, agent.name, dir),

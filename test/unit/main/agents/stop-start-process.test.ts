@@ -25,8 +25,7 @@ describe('stopping a start', () => {
     const mine = await withPid('never-answer-new', 'mine');
     const theirs = await withPid('never-answer-new', 'theirs');
     const started = await start({ agents: [mine, theirs] });
-    const { core, create } = started;
-    const { recorder, dir } = started;
+    const { core, create, recorder, dir } = started;
     // Another agent's tab that is running, and one that is starting.
     const running = await readySession(core, recorder, 'Demo Agent', dir);
     const starting = await create(theirs.name, dir);
@@ -44,8 +43,7 @@ describe('stopping a start', () => {
   it('leaves the process serving a tab that is ready on it', async () => {
     const agent = await withPid('new-held-after', 'held');
     const started = await start({ agents: [agent] });
-    const { core, create } = started;
-    const { recorder, dir } = started;
+    const { core, create, recorder, dir } = started;
     const ready = await readySession(core, recorder, agent.name, dir);
     const pid = await pidOf(agent.pidFile);
     // Its session/new is held: it starts on the process the ready tab uses.
@@ -65,8 +63,7 @@ describe('stopping a start', () => {
     // Holds a second session/new until a third arrives, then answers both.
     const agent = await withPid('new-held-after', 'closing', { SCRIPTED_RELEASE_AT: '2' });
     const started = await start({ agents: [agent] });
-    const { core, create } = started;
-    const { recorder, dir } = started;
+    const { core, create, recorder, dir } = started;
     const ready = await readySession(core, recorder, agent.name, dir);
     const pid = await pidOf(agent.pidFile);
     const waiting = await create(agent.name, dir);
@@ -86,8 +83,7 @@ describe('stopping a start', () => {
     // It takes its time to go (until SIGKILL, 3 s after SIGTERM): the next tab comes meanwhile.
     const agent = await withPid('never-answer-new', 'hangs', lingers);
     const started = await start({ agents: [agent] });
-    const { core, create } = started;
-    const { recorder, dir } = started;
+    const { core, create, recorder, dir } = started;
     const stopped = await create(agent.name, dir);
     const pid = await pidOf(agent.pidFile);
     await core.invoke('session:stopStart', { key: stopped });
@@ -105,8 +101,7 @@ describe('a restart stopped while it starts', () => {
     // It takes its time to go: the restart comes before the stopped start's process has gone.
     const agent = await withPid('never-answer-new', 'restarts', lingers);
     const started = await start({ agents: [agent] });
-    const { core, create } = started;
-    const { recorder, dir } = started;
+    const { core, create, recorder, dir } = started;
     const key = await create(agent.name, dir);
     const pid = await pidOf(agent.pidFile);
     await recorder.status(key, 'starting');
@@ -139,8 +134,7 @@ describe('closing a tab mid-turn while another tab shares its process', () => {
   it('tells the agent to cancel the turn', async () => {
     const agent = await withPid('new-held-after', 'shared', { SCRIPTED_ANSWER_NEW: '2' });
     const started = await start({ agents: [agent] });
-    const { core } = started;
-    const { recorder, dir } = started;
+    const { core, recorder, dir } = started;
     const closed = await readySession(core, recorder, agent.name, dir);
     const stays = await readySession(core, recorder, agent.name, dir);
     await core.invoke('session:prompt', { key: closed, text: 'wait' });

@@ -21,8 +21,7 @@ describe('a start stopped while its agent starts', () => {
   it('still says the user stopped it once its process has gone', async () => {
     const agent = await withPid('never-answer', 'never-initialized');
     const started = await start({ agents: [agent], timeouts });
-    const { core, create } = started;
-    const { recorder, dir } = started;
+    const { core, create, recorder, dir } = started;
     const key = await create(agent.name, dir);
     const pid = await pidOf(agent.pidFile);
     await recorder.status(key, 'starting');
@@ -46,8 +45,7 @@ describe('a start stopped while another tab starts on the same process', () => {
     // Holds every session/new until three wait, then answers them all.
     const agent = await withPid('new-held', 'held');
     const started = await start({ agents: [agent], timeouts });
-    const { core, create } = started;
-    const { recorder, dir } = started;
+    const { core, create, recorder, dir } = started;
     const stopped = await create(agent.name, dir);
     const waiting = await create(agent.name, dir);
     // Stopped while the process starts (long before it answers initialize); the other tab keeps it.
@@ -69,8 +67,7 @@ describe('a restart while another tab starts on the running process', () => {
     // Holds every session/new until three wait, then answers them all.
     const agent = await withPid('new-held', 'held');
     const started = await start({ agents: [agent], timeouts });
-    const { core, create } = started;
-    const { recorder, dir } = started;
+    const { core, create, recorder, dir } = started;
     // A tab stopped while its process started: that process goes with it.
     const restarted = await create(agent.name, dir);
     await core.invoke('session:stopStart', { key: restarted });
@@ -96,8 +93,7 @@ describe('a restart while another tab waits for the running process to start', (
       agents: [agent],
       timeouts: { requestMs: 3_000, cancelGraceMs: 500 },
     });
-    const { core, create } = started;
-    const { recorder, dir } = started;
+    const { core, create, recorder, dir } = started;
     const restarted = await create(agent.name, dir);
     const first = await pidOf(agent.pidFile);
     await core.invoke('session:stopStart', { key: restarted });
@@ -123,8 +119,7 @@ describe('a sign-in stopped, then run again on a newer process', () => {
     // Each sign-in waits for SIGUSR2, which the test sends only to the newer process.
     const agent = await withPid('auth-required', 'signin', { SCRIPTED_AUTH_HANG: 'signal' });
     const started = await start({ agents: [agent], timeouts });
-    const { core } = started;
-    const { recorder, dir, settingsPath } = started;
+    const { core, recorder, dir, settingsPath } = started;
     const other = (await settledSession(core, recorder, agent.name, dir)).key;
     const key = (await settledSession(core, recorder, agent.name, dir)).key;
     const older = await pidOf(agent.pidFile);
