@@ -5,7 +5,7 @@
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AgentSpec } from '../core/settings/catalog.js';
+import type { AgentSpec } from '../core/agents/spec.js';
 import { builtDemoAgent, sourceDemoAgent } from '../core/demo.js';
 import { EXIT, runCli } from './run.js';
 

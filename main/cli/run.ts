@@ -9,8 +9,8 @@ import {
   logsDir,
   settingsPath,
   type AgentCatalog,
-  type AgentSpec,
 } from '../core/settings/catalog.js';
+import type { AgentSpec } from '../core/agents/spec.js';
 import { probeAgent } from '../core/agents/probe.js';
 import { formatReport } from './probe.js';
 

@@ -14,9 +14,14 @@ import type { AgentExit, AgentIdentity, AuthMethodView } from '../../preload/con
 import { AgentRequestError, UserFacingError } from './errors.js';
 import { noAnswer } from './request-words.js';
 import { parseInitializeResponse, type InitializeResult } from './initialize.js';
-import { commandLine, type AgentSpec, type UrlElicitation } from './settings/catalog.js';
+import {
+  commandLine,
+  type AgentLauncher,
+  type AgentProcess,
+  type AgentSpec,
+} from './agents/spec.js';
+import type { UrlElicitation } from './settings/catalog.js';
 import { StderrTail, type StderrMark } from './stderr-tail.js';
-import type { TerminalRequests } from './terminals/service.js';
 
 /** Airlock's own name and version, sent as `clientInfo`. */
 export const CLIENT_INFO = { name: 'airlock', title: 'Airlock', version: '0.1.0' } as const;
@@ -54,26 +59,6 @@ export function clientCapabilities(modes: ElicitationModes): acp.ClientCapabilit
     },
   };
 }
-
-/**
- * A started agent process, as much of Node's ChildProcess as the connection uses.
- *
- * Hosts can launch an agent differently (the Electron host starts the demo agent with
- * `utilityProcess`) as long as they present this shape.
- */
-export type AgentProcess = {
-  readonly stdin: Writable;
-  readonly stdout: Readable;
-  readonly stderr: Readable;
-  readonly exitCode: number | null;
-  readonly signalCode: string | null;
-  kill(signal?: NodeJS.Signals): boolean;
-  once(event: 'error', listener: (error: Error) => void): unknown;
-  once(event: 'close', listener: (code: number | null, signal: string | null) => void): unknown;
-};
-
-/** Starts an agent process from its spec. */
-export type AgentLauncher = (spec: AgentSpec) => AgentProcess;
 
 /**
  * Starts an agent as a child process with piped stdio. On POSIX it leads a process group of its
@@ -146,6 +131,18 @@ export type ConnectionDelegate = {
   ): Promise<acp.WriteTextFileResponse>;
   /** `terminal/create`, `terminal/output`, `terminal/wait_for_exit`, `terminal/kill`, `terminal/release`. */
   terminals: TerminalRequests;
+};
+
+/** What a connection asks of Airlock for `terminal/*` (see terminals/service.ts). */
+export type TerminalRequests = {
+  create(params: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse>;
+  output(params: acp.TerminalOutputRequest): Promise<acp.TerminalOutputResponse>;
+  waitForExit(
+    params: acp.WaitForTerminalExitRequest,
+    signal: AbortSignal,
+  ): Promise<acp.WaitForTerminalExitResponse>;
+  kill(params: acp.KillTerminalRequest): Promise<acp.KillTerminalResponse>;
+  release(params: acp.ReleaseTerminalRequest): Promise<acp.ReleaseTerminalResponse>;
 };
 
 /** Limits that keep a misbehaving agent from hanging the app. */

@@ -31,12 +31,8 @@ import { choiceHandlers, type RunningTab } from './sessions/choices.js';
 import { LastingSessions } from './sessions/service.js';
 import { SessionStarts } from './sessions/start.js';
 import { tabHandlers } from './sessions/tab-calls.js';
-import {
-  commandLine,
-  loadAgentCatalog,
-  type AgentCatalog,
-  type AgentSpec,
-} from './settings/catalog.js';
+import { loadAgentCatalog, type AgentCatalog } from './settings/catalog.js';
+import { commandLine, type AgentSpec } from './agents/spec.js';
 import { watchSettings, type SettingsWatcher } from './settings/file.js';
 import { TerminalService } from './terminals/service.js';
 import { AgentSettings } from './settings/service.js';

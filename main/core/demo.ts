@@ -6,7 +6,8 @@
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEMO_AGENT_NAME, type AgentSpec } from './settings/catalog.js';
+import { DEMO_AGENT_NAME } from './settings/catalog.js';
+import type { AgentSpec } from './agents/spec.js';
 
 /**
  * The demo agent of a built host: `demo-agent.js` in the folder of `dirUrl`.

@@ -11,7 +11,8 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { createHash } from 'node:crypto';
 import type { TranscriptEvent } from '../../preload/contract.js';
-import type { AgentCatalog, AgentSpec } from './settings/catalog.js';
+import type { AgentCatalog } from './settings/catalog.js';
+import type { AgentSpec } from './agents/spec.js';
 import { mergeMcpServers, type McpServerSetting } from './settings/mcp.js';
 
 /** A transcript line about one server left out (a `system` event; its id keeps it to one line). */

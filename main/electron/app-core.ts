@@ -6,12 +6,8 @@
 import { BrowserWindow, dialog, type OpenDialogOptions } from 'electron';
 import { homedir } from 'node:os';
 import { AirlockCore } from '../core/core.js';
-import {
-  DEMO_AGENT_NAME,
-  logsDir,
-  settingsPath,
-  type AgentSpec,
-} from '../core/settings/catalog.js';
+import { DEMO_AGENT_NAME, logsDir, settingsPath } from '../core/settings/catalog.js';
+import type { AgentSpec } from '../core/agents/spec.js';
 import { applyLoginShellPath } from '../core/shell-env.js';
 import { keychainSecretStore } from './keychain.js';
 import { openUrl } from './url-opener.js';

@@ -9,7 +9,7 @@
 import { utilityProcess } from 'electron';
 import { EventEmitter } from 'node:events';
 import { PassThrough, Writable } from 'node:stream';
-import type { AgentLauncher, AgentProcess } from '../core/agent-connection.js';
+import type { AgentLauncher, AgentProcess } from '../core/agents/spec.js';
 import type { InputMessage } from '../demo-agent/parent-port-input.js';
 
 /** How long 'close' waits, after the exit, for the output still in the pipes. */

@@ -4,7 +4,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import type { AgentSpec } from '../../main/core/settings/catalog.js';
+import type { AgentSpec } from '../../main/core/agents/spec.js';
 import { fixtureSpec } from './agents.js';
 import { DEFAULT_DEADLINE_MS } from './core-harness.js';
 

@@ -1,6 +1,6 @@
 /** Launch specs for the agents tests talk to: the demo agent and the scripted fixtures. */
 import { fileURLToPath } from 'node:url';
-import type { AgentSpec } from '../../main/core/settings/catalog.js';
+import type { AgentSpec } from '../../main/core/agents/spec.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 /** tsx's loader by absolute URL: agents start in their session's folder, where a bare `tsx` would not resolve. */

@@ -18,7 +18,7 @@ import {
 import type { ConnectionTimeouts } from '../../main/core/agent-connection.js';
 import { AirlockCore, type CoreOptions } from '../../main/core/core.js';
 import type { SecretStore } from '../../main/core/secrets.js';
-import type { AgentSpec } from '../../main/core/settings/catalog.js';
+import type { AgentSpec } from '../../main/core/agents/spec.js';
 import { demoAgentSpec } from './agents.js';
 
 type Waiter = { check: () => boolean; resolve: () => void };

@@ -17,7 +17,8 @@ import { UserFacingError } from '../errors.js';
 import type { SecretStore } from '../secrets.js';
 import type { Session } from '../session.js';
 import { demoStateEnv } from '../sessions/service.js';
-import type { AgentCatalog, AgentSpec } from '../settings/catalog.js';
+import type { AgentCatalog } from '../settings/catalog.js';
+import type { AgentSpec } from './spec.js';
 
 /** How long a process started for no tab waits for one before it stops (`idleAgentMs`). */
 const IDLE_AGENT_MS = 60_000;

@@ -16,12 +16,13 @@ import {
   clientCapabilities,
   sessionElicitationModes,
   type ConnectionTimeouts,
+  type TerminalRequests,
 } from '../agent-connection.js';
 import { AgentRequestError, AUTH_REQUIRED } from '../errors.js';
 import { mcpServersFor } from '../mcp-servers.js';
-import { commandLine, type AgentCatalog, type AgentSpec } from '../settings/catalog.js';
+import type { AgentCatalog } from '../settings/catalog.js';
+import { commandLine, type AgentSpec } from './spec.js';
 import { authMethodsWithEnv, readyEnvMethod } from '../sign-in.js';
-import type { TerminalRequests } from '../terminals/service.js';
 import { sessionOffers, type OfferRow } from './capability-rows.js';
 
 /**

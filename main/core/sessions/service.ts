@@ -17,7 +17,7 @@ import type { AgentConnection } from '../agent-connection.js';
 import { UserFacingError } from '../errors.js';
 import type { Session } from '../session.js';
 import { DUPLICATE_REOPEN, heldByAnotherTab } from '../session-ids.js';
-import type { AgentSpec } from '../settings/catalog.js';
+import type { AgentSpec } from '../agents/spec.js';
 import { configViews } from '../updates.js';
 import { lastingCapabilities, listHistory } from './history.js';
 import { SavedTabs, type SavedTab } from './saved-tabs.js';

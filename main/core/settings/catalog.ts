@@ -23,7 +23,7 @@ import {
   MAX_URL_DOMAIN_CHARS,
   MAX_URL_DOMAINS,
 } from '../../../preload/contract.js';
-import type { AgentLauncher } from '../agent-connection.js';
+import type { AgentSpec } from '../agents/spec.js';
 import { statedHost } from '../elicitation/url-analysis.js';
 import { parseContextServers, problemOf, type McpProblem, type McpServerSetting } from './mcp.js';
 import { lineFinder, readSettingsText } from './text.js';
@@ -32,30 +32,6 @@ export { MAX_URL_DOMAIN_CHARS, MAX_URL_DOMAINS };
 
 /** The built-in demo agent's name; it is always present and the default. */
 export const DEMO_AGENT_NAME = 'Demo Agent';
-
-/** How to launch one agent. */
-export type AgentSpec = {
-  name: string;
-  command: string;
-  args: string[];
-  env: Record<string, string>;
-  builtIn: boolean;
-  /** How to start it, when not as a plain child process (see agent-connection.ts). */
-  launch?: AgentLauncher;
-  /**
-   * The folder to start it in: the working folder of the session that starts it. Some agents
-   * (Codex) take their process's folder as the workspace root.
-   */
-  cwd?: string;
-  /**
-   * The domains the user expects this agent's URLs on (`url_domains`), each a host or a URL as
-   * written; a URL-mode request elsewhere gets a `domain-mismatch` warning. ACP has no field
-   * where an agent states its domain, so this is the user's statement.
-   */
-  urlDomains?: string[];
-  /** The agent's own MCP servers (`context_servers` in its entry); see mcp.ts for the merge. */
-  mcpServers?: McpServerSetting[];
-};
 
 /**
  * Where a URL-mode elicitation opens once the user consents, by default: Airlock's isolated
@@ -319,11 +295,4 @@ function clipProblems(lines: (string | (() => string))[]): string {
     .map((line) => (typeof line === 'string' ? line : line()).slice(0, 900));
   const more = lines.length - shown.length;
   return [...shown, ...(more > 0 ? [`…and ${more} more`] : [])].join('\n');
-}
-
-/** The command line as a user would type it, for display. */
-export function commandLine(spec: Pick<AgentSpec, 'command' | 'args'>): string {
-  return [spec.command, ...spec.args]
-    .map((part) => (/[\s"']/.test(part) ? JSON.stringify(part) : part))
-    .join(' ');
 }

@@ -15,7 +15,8 @@ import {
   MAX_ENV_VALUE_CHARS,
 } from '../../../preload/contract.js';
 import { UserFacingError } from '../errors.js';
-import { agentServer, DEMO_AGENT_NAME, type AgentSpec } from './catalog.js';
+import { agentServer, DEMO_AGENT_NAME } from './catalog.js';
+import type { AgentSpec } from '../agents/spec.js';
 import type { McpServerSetting } from './mcp.js';
 import type { AgentServerFields } from './text.js';
 

@@ -15,7 +15,8 @@ import { agentLogPath, type ConnectionTimeouts } from '../agent-connection.js';
 import { UserFacingError } from '../errors.js';
 import type { Handlers } from '../handlers.js';
 import { DEMO_STATE_VAR } from '../sessions/service.js';
-import { commandLine, DEMO_AGENT_NAME, type AgentCatalog, type AgentSpec } from './catalog.js';
+import { DEMO_AGENT_NAME, type AgentCatalog } from './catalog.js';
+import { commandLine, type AgentSpec } from '../agents/spec.js';
 import { editSettingsFile } from './file.js';
 import {
   agentView,

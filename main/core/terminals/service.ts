@@ -6,22 +6,10 @@
  * to a session of its own connection, as permission requests are (see core.ts).
  */
 import * as acp from '@agentclientprotocol/sdk';
-import type { AgentConnection } from '../agent-connection.js';
+import type { AgentConnection, TerminalRequests } from '../agent-connection.js';
 import { UserFacingError } from '../errors.js';
 import type { Session } from '../session.js';
 import { SessionTerminals } from './manager.js';
-
-/** What a connection asks of Airlock for `terminal/*` (see agent-connection.ts). */
-export type TerminalRequests = {
-  create(params: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse>;
-  output(params: acp.TerminalOutputRequest): Promise<acp.TerminalOutputResponse>;
-  waitForExit(
-    params: acp.WaitForTerminalExitRequest,
-    signal: AbortSignal,
-  ): Promise<acp.WaitForTerminalExitResponse>;
-  kill(params: acp.KillTerminalRequest): Promise<acp.KillTerminalResponse>;
-  release(params: acp.ReleaseTerminalRequest): Promise<acp.ReleaseTerminalResponse>;
-};
 
 type Held = { connection: AgentConnection; terminals: SessionTerminals };
 

@@ -2,7 +2,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AgentSpec } from '../../../main/core/settings/catalog.js';
+import type { AgentSpec } from '../../../main/core/agents/spec.js';
 import type { CoreOptions } from '../../../main/core/core.js';
 import { EncryptedSecretFile } from '../../../main/core/secrets.js';
 import { fixtureSpec } from '../../helpers/agents.js';

@@ -16,7 +16,7 @@ import {
   clientCapabilities,
   type ConnectionOptions,
 } from '../../../main/core/agent-connection.js';
-import type { AgentSpec } from '../../../main/core/settings/catalog.js';
+import type { AgentSpec } from '../../../main/core/agents/spec.js';
 import { StandInProcess, standInDelegate, standInSpec } from '../../fixtures/conn-stand-in.js';
 import { deadline } from '../../helpers/core-harness.js';
 

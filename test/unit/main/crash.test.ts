@@ -3,7 +3,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import type { AgentSpec } from '../../../main/core/settings/catalog.js';
+import type { AgentSpec } from '../../../main/core/agents/spec.js';
 import { startFailure } from '../../../main/core/agent-connection.js';
 import { replyFor } from '../../../main/demo-agent/script.js';
 import { fixtureSpec } from '../../helpers/agents.js';

@@ -14,7 +14,7 @@ import {
   heldByAnotherTab,
 } from '../../../main/core/session-ids.js';
 import { Session } from '../../../main/core/session.js';
-import type { AgentSpec } from '../../../main/core/settings/catalog.js';
+import type { AgentSpec } from '../../../main/core/agents/spec.js';
 import { demoAgentSpec, fixtureSpec } from '../../helpers/agents.js';
 import {
   boundedCore,

@@ -7,7 +7,7 @@ import { PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
 import { UserFacingError } from '../../../main/core/errors.js';
 import { parseInitializeResponse } from '../../../main/core/initialize.js';
-import type { AgentSpec } from '../../../main/core/settings/catalog.js';
+import type { AgentSpec } from '../../../main/core/agents/spec.js';
 
 describe('parseInitializeResponse', () => {
   const spec: AgentSpec = {

@@ -4,7 +4,7 @@
  * And tabs of one agent that stream at the same time each get only their own turn.
  */
 import { describe, expect, it } from 'vitest';
-import type { AgentSpec } from '../../../main/core/settings/catalog.js';
+import type { AgentSpec } from '../../../main/core/agents/spec.js';
 import { fixtureSpec } from '../../helpers/agents.js';
 import { readySession, TEST_TIMEOUTS, useCore, type Recorder } from '../../helpers/core-harness.js';
 

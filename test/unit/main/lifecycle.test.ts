@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnAgent } from '../../../main/core/agent-connection.js';
-import type { AgentSpec } from '../../../main/core/settings/catalog.js';
+import type { AgentSpec } from '../../../main/core/agents/spec.js';
 import { fixtureSpec } from '../../helpers/agents.js';
 import {
   deadline,

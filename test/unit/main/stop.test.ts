@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { AgentConnection } from '../../../main/core/agent-connection.js';
 import type { AirlockCore } from '../../../main/core/core.js';
-import type { AgentSpec } from '../../../main/core/settings/catalog.js';
+import type { AgentSpec } from '../../../main/core/agents/spec.js';
 import { standInDelegate } from '../../fixtures/conn-stand-in.js';
 import { fixtureSpec, TSX_LOADER } from '../../helpers/agents.js';
 import { readySession, TEST_TIMEOUTS, useCore } from '../../helpers/core-harness.js';

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AirlockCore } from '../../../../main/core/core.js';
-import type { AgentSpec } from '../../../../main/core/settings/catalog.js';
+import type { AgentSpec } from '../../../../main/core/agents/spec.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
 import { agentLogContains } from '../../../helpers/agent-log.js';
 import {

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetFakeElectron, UtilityProcess, utilityProcess } from './fake-electron.js';
 import { AirlockCore } from '../../../../main/core/core.js';
-import type { AgentSpec } from '../../../../main/core/settings/catalog.js';
+import type { AgentSpec } from '../../../../main/core/agents/spec.js';
 import { parentPortInput } from '../../../../main/demo-agent/parent-port-input.js';
 import { replyFor } from '../../../../main/demo-agent/script.js';
 import {

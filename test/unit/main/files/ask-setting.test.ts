@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseAgentCatalog, type AgentSpec } from '../../../../main/core/settings/catalog.js';
+import { parseAgentCatalog } from '../../../../main/core/settings/catalog.js';
+import type { AgentSpec } from '../../../../main/core/agents/spec.js';
 
 const demo: AgentSpec = { name: 'Demo Agent', command: 'node', args: [], env: {}, builtIn: true };
 

@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AgentSpec } from '../../../../main/core/settings/catalog.js';
+import type { AgentSpec } from '../../../../main/core/agents/spec.js';
 import { demoAgentSpec } from '../../../helpers/agents.js';
 import { agentLogContains } from '../../../helpers/agent-log.js';
 import { DEMO, useCore, type CoreRun, type Recorder } from '../../../helpers/core-harness.js';

@@ -5,7 +5,7 @@
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AgentSpec } from '../../../../main/core/settings/catalog.js';
+import type { AgentSpec } from '../../../../main/core/agents/spec.js';
 import { demoAgentSpec } from '../../../helpers/agents.js';
 import { useCore, type CoreRun, type Recorder } from '../../../helpers/core-harness.js';
 

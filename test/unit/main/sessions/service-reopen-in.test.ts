@@ -7,7 +7,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AgentSpec } from '../../../../main/core/settings/catalog.js';
+import type { AgentSpec } from '../../../../main/core/agents/spec.js';
 import { agentLogContains } from '../../../helpers/agent-log.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
 import { DEMO, deadline, useCore, type Recorder } from '../../../helpers/core-harness.js';

@@ -7,7 +7,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AgentSpec } from '../../../../main/core/settings/catalog.js';
+import type { AgentSpec } from '../../../../main/core/agents/spec.js';
 import { demoAgentSpec } from '../../../helpers/agents.js';
 import { DEMO, useCore, type CoreRun } from '../../../helpers/core-harness.js';
 

@@ -5,7 +5,7 @@
  * and a mode chosen alone is set back on a restart.
  */
 import { describe, expect, it } from 'vitest';
-import type { AgentSpec } from '../../../../main/core/settings/catalog.js';
+import type { AgentSpec } from '../../../../main/core/agents/spec.js';
 import { agentLogContains } from '../../../helpers/agent-log.js';
 import { pidOf, withPid } from '../../../helpers/agent-pid.js';
 import { fixtureSpec } from '../../../helpers/agents.js';

@@ -3,7 +3,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AgentSpec } from '../../../../main/core/settings/catalog.js';
+import type { AgentSpec } from '../../../../main/core/agents/spec.js';
 import { pidOf } from '../../../helpers/agent-pid.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
 import { agentLogContains } from '../../../helpers/agent-log.js';

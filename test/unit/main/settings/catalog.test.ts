@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AirlockCore } from '../../../../main/core/core.js';
 import {
-  commandLine,
   configDir,
   loadAgentCatalog,
   logsDir,
@@ -13,6 +12,7 @@ import {
   parseAgentCatalog,
   settingsPath,
 } from '../../../../main/core/settings/catalog.js';
+import { commandLine } from '../../../../main/core/agents/spec.js';
 import type { AgentEntry } from '../../../../preload/contract.js';
 import { demoAgentSpec } from '../../../helpers/agents.js';
 import { Recorder, readySession } from '../../../helpers/core-harness.js';

@@ -1,0 +1,61 @@
+/**
+ * How an agent is launched: its spec from the settings, the process it runs as, the launcher
+ * that starts one, and its command line as a person reads it.
+ *
+ * The floor of the core: the settings, the connection, `initialize` and the hosts' launchers
+ * all use these, and this file imports nothing from the core above it (only the type of an
+ * MCP server setting, from the leaf that parses them).
+ */
+import type { Readable, Writable } from 'node:stream';
+import type { McpServerSetting } from '../settings/mcp.js';
+
+/** How to launch one agent. */
+export type AgentSpec = {
+  name: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  builtIn: boolean;
+  /** How to start it, when not as a plain child process (see agent-connection.ts). */
+  launch?: AgentLauncher;
+  /**
+   * The folder to start it in: the working folder of the session that starts it. Some agents
+   * (Codex) take their process's folder as the workspace root.
+   */
+  cwd?: string;
+  /**
+   * The domains the user expects this agent's URLs on (`url_domains`), each a host or a URL as
+   * written; a URL-mode request elsewhere gets a `domain-mismatch` warning. ACP has no field
+   * where an agent states its domain, so this is the user's statement.
+   */
+  urlDomains?: string[];
+  /** The agent's own MCP servers (`context_servers` in its entry); see mcp.ts for the merge. */
+  mcpServers?: McpServerSetting[];
+};
+
+/**
+ * A started agent process, as much of Node's ChildProcess as the connection uses.
+ *
+ * Hosts can launch an agent differently (the Electron host starts the demo agent with
+ * `utilityProcess`) as long as they present this shape.
+ */
+export type AgentProcess = {
+  readonly stdin: Writable;
+  readonly stdout: Readable;
+  readonly stderr: Readable;
+  readonly exitCode: number | null;
+  readonly signalCode: string | null;
+  kill(signal?: NodeJS.Signals): boolean;
+  once(event: 'error', listener: (error: Error) => void): unknown;
+  once(event: 'close', listener: (code: number | null, signal: string | null) => void): unknown;
+};
+
+/** Starts an agent process from its spec. */
+export type AgentLauncher = (spec: AgentSpec) => AgentProcess;
+
+/** The command line as a user would type it, for display. */
+export function commandLine(spec: Pick<AgentSpec, 'command' | 'args'>): string {
+  return [spec.command, ...spec.args]
+    .map((part) => (/[\s"']/.test(part) ? JSON.stringify(part) : part))
+    .join(' ');
+}
