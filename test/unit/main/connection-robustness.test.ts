@@ -7,8 +7,7 @@ const { startWith } = useCore({ timeouts: TEST_TIMEOUTS });
 
 describe('an agent that writes broken lines', () => {
   it('answers each with a protocol error and carries on with the valid messages', async () => {
-    const agent = fixtureSpec('malformed-lines');
-    const started = await startWith(agent);
+    const started = await startWith(fixtureSpec('malformed-lines'));
     const { core, key } = started;
 
     await core.invoke('session:prompt', { key, text: 'go' });
@@ -25,8 +24,7 @@ describe('an agent that writes broken lines', () => {
 
 describe('an agent that calls methods Airlock does not implement', () => {
   it('gets -32601 for each (and -32602 for bad params) and the turn goes on', async () => {
-    const agent = fixtureSpec('unknown-methods');
-    const started = await startWith(agent);
+    const started = await startWith(fixtureSpec('unknown-methods'));
     const { core, key } = started;
 
     await core.invoke('session:prompt', { key, text: 'go' });

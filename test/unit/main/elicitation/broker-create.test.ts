@@ -8,6 +8,7 @@ import type { TranscriptEvent } from '../../../../preload/contract.js';
 import type { AirlockCore } from '../../../../main/core/core.js';
 import { MAX_PENDING_ELICITATIONS_PER_CONNECTION } from '../../../../main/core/elicitation/limits.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
+import { branchForm as form, signIn } from '../../../helpers/elicitation-requests.js';
 import {
   readySession,
   TEST_TIMEOUTS,
@@ -16,21 +17,6 @@ import {
 } from '../../../helpers/core-harness.js';
 
 const { startWith } = useCore({ timeouts: TEST_TIMEOUTS });
-
-const form = {
-  sessionId: '$SESSION',
-  mode: 'form',
-  message: 'Which branch?',
-  requestedSchema: { type: 'object', properties: { branch: { type: 'string' } } },
-};
-
-const signIn = (elicitationId: string) => ({
-  sessionId: '$SESSION',
-  mode: 'url',
-  elicitationId,
-  url: 'https://github.com/login/oauth/authorize?x=1',
-  message: 'Please sign in.',
-});
 
 const full = `Invalid params: this connection already has ${MAX_PENDING_ELICITATIONS_PER_CONNECTION} elicitations waiting on the user.`;
 

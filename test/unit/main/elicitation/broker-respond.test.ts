@@ -7,6 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { TranscriptEvent } from '../../../../preload/contract.js';
 import { answerCheckReady } from '../../../../main/core/elicitation/answer-check.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
+import { branchForm as form } from '../../../helpers/elicitation-requests.js';
 import {
   readySession,
   TEST_TIMEOUTS,
@@ -15,13 +16,6 @@ import {
 } from '../../../helpers/core-harness.js';
 
 const { startWith } = useCore({ timeouts: TEST_TIMEOUTS });
-
-const form = {
-  sessionId: '$SESSION',
-  mode: 'form',
-  message: 'Which branch?',
-  requestedSchema: { type: 'object', properties: { branch: { type: 'string' } } },
-};
 
 const withAgent = () => startWith(fixtureSpec('elicit'));
 

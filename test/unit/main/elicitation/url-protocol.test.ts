@@ -6,19 +6,12 @@ import { describe, expect, it, vi } from 'vitest';
 import type { TranscriptEvent } from '../../../../preload/contract.js';
 import type { CoreOptions } from '../../../../main/core/core.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
+import { signIn } from '../../../helpers/elicitation-requests.js';
 import { TEST_TIMEOUTS, useCore, type Recorder } from '../../../helpers/core-harness.js';
 
 const { start, startWith } = useCore({ timeouts: TEST_TIMEOUTS });
 
 type UrlCard = Extract<TranscriptEvent, { type: 'url_elicitation' }>;
-
-const signIn = (elicitationId: string, url = 'https://github.com/login/oauth/authorize?x=1') => ({
-  sessionId: '$SESSION',
-  mode: 'url',
-  elicitationId,
-  url,
-  message: 'Please sign in.',
-});
 
 const withAgent = (scenario: string, options: Partial<CoreOptions> = {}, settings = {}) =>
   startWith(fixtureSpec(scenario), { options, settings });
