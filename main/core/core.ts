@@ -1,10 +1,13 @@
 /**
- * The host-independent core: agents, connections and sessions behind the contract.
+ * The host-independent core: the facade the hosts call, and the wiring of its rooms.
  *
  * Hosts (Electron, web) pass every call here through {@link AirlockCore.invoke}, which
- * validates the payload against the contract, and forward every event it emits.
+ * validates the payload against the contract once, at this one entry, then hands it to the
+ * room that answers it (each brings its own handler table), and forward every event the
+ * outbox emits (outbox.ts). The agent processes are the pool's (agents/pool.ts), their messages
+ * reach the tabs through agents/routing.ts, and a tab's start and sign-in are
+ * sessions/start.ts's.
  */
-import * as acp from '@agentclientprotocol/sdk';
 import { dirname, join } from 'node:path';
 import {
   calls,
@@ -99,10 +102,7 @@ export class AirlockCore {
   /** Tabs kept across restarts, history and reopening (see sessions/service.ts). */
   private readonly lasting: LastingSessions;
   /** Each agent message to the tab it is for. */
-  private readonly routing = new AgentRouting({
-    tabs: () => this.sessions.values(),
-    nextPromptKey: () => `p${(this.nextId++).toString(36)}`,
-  });
+  private readonly routing: AgentRouting;
   /** The cards waiting on the user, for the host's notifications and badge. */
   private readonly attention = new Attention((key) => this.sessions.get(key)?.summary.agentName);
   /** The agent's file requests, served inside each session's folder. */
@@ -129,6 +129,13 @@ export class AirlockCore {
       nextCardKey: () => `e${(this.nextId++).toString(36)}`,
       openUrl: options.openUrl,
     });
+    this.routing = new AgentRouting({
+      tabs: () => this.sessions.values(),
+      nextPromptKey: () => `p${(this.nextId++).toString(36)}`,
+      elicitations: this.elicitations,
+      files: this.files,
+      terminals: this.terminals,
+    });
     this.agentSettings = new AgentSettings({
       path: options.settingsPath,
       catalog: () => this.catalog,
@@ -150,45 +157,8 @@ export class AirlockCore {
       maxMessageBytes: options.maxMessageBytes,
       agentsReady: options.agentsReady,
       idleAgentMs: options.idleAgentMs,
-      delegate: (started) => ({
-        onUpdate: (notification) => {
-          const connection = started();
-          if (connection) {
-            this.routing.update(connection, notification);
-          }
-        },
-        onPermission: (request, signal) => this.routing.permission(started(), request, signal),
-        onElicitation: async (params, signal) => {
-          const connection = started();
-          if (!connection) {
-            throw acp.RequestError.invalidParams(
-              undefined,
-              'no session or request of this connection is waiting yet.',
-            );
-          }
-          return this.elicitations.create(connection, params, signal);
-        },
-        onElicitationComplete: (params) => {
-          const connection = started();
-          if (connection) {
-            this.elicitations.complete(connection, params);
-          }
-        },
-        onReadTextFile: (params) => this.files.read(started(), params),
-        onWriteTextFile: (params, signal) => this.files.write(started(), params, signal),
-        terminals: this.terminals.handlersFor(started),
-      }),
-      exited: (connection, exit) => {
-        if (connection) {
-          this.elicitations.connectionEnded(connection);
-          void this.terminals.connectionEnded(connection);
-        }
-        for (const session of this.sessions.values()) {
-          if (session.connection === connection) {
-            session.agentExited(exit);
-          }
-        }
-      },
+      delegate: (started) => this.routing.delegateFor(started),
+      exited: (connection, exit) => this.routing.exited(connection, exit),
     });
     this.starts = new SessionStarts({
       catalog: () => this.catalog,

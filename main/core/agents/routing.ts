@@ -4,11 +4,17 @@
  *
  * A session id alone proves nothing (another agent could name it), so a message is routed only
  * to a tab of its own connection. Updates for a session id no tab has bound yet are held a
- * while: `session/new`'s answer can trail the session's first updates.
+ * while: `session/new`'s answer can trail the session's first updates. Each connection's
+ * delegate is built here: updates and permissions go to the tab, elicitations to the broker,
+ * file and terminal requests to their services, and the process's end to all of them.
  */
 import * as acp from '@agentclientprotocol/sdk';
-import type { AgentConnection } from '../agent-connection.js';
+import type { AgentExit } from '../../../preload/contract.js';
+import type { AgentConnection, ConnectionDelegate } from '../agent-connection.js';
+import type { ElicitationBroker } from '../elicitation/broker.js';
+import type { FileService } from '../files/service.js';
 import type { Session } from '../session.js';
+import type { TerminalService } from '../terminals/service.js';
 import { mapUpdate } from '../updates.js';
 
 /** What routing needs from the core. */
@@ -17,6 +23,9 @@ export type RoutingDeps = {
   tabs: () => Iterable<Session>;
   /** A key for a new permission card, unique in the core. */
   nextPromptKey: () => string;
+  elicitations: ElicitationBroker;
+  files: FileService;
+  terminals: TerminalService;
 };
 
 /** Routes one core's agent messages to its tabs. */
@@ -34,6 +43,58 @@ export class AgentRouting {
       }
     }
     return undefined;
+  }
+
+  /**
+   * What a new process's messages go to, but its end (see `exited`); `started` is its
+   * connection once it has started.
+   */
+  delegateFor(started: () => AgentConnection | undefined): Omit<ConnectionDelegate, 'onExit'> {
+    const { elicitations, files, terminals } = this.deps;
+    return {
+      onUpdate: (notification) => {
+        const connection = started();
+        if (connection) {
+          this.update(connection, notification);
+        }
+      },
+      onPermission: (request, signal) => this.permission(started(), request, signal),
+      onElicitation: async (params, signal) => {
+        const connection = started();
+        if (!connection) {
+          throw acp.RequestError.invalidParams(
+            undefined,
+            'no session or request of this connection is waiting yet.',
+          );
+        }
+        return elicitations.create(connection, params, signal);
+      },
+      onElicitationComplete: (params) => {
+        const connection = started();
+        if (connection) {
+          elicitations.complete(connection, params);
+        }
+      },
+      onReadTextFile: (params) => files.read(started(), params),
+      onWriteTextFile: (params, signal) => files.write(started(), params, signal),
+      terminals: terminals.handlersFor(started),
+    };
+  }
+
+  /**
+   * A process ended (`connection` is undefined when it ended before it started): its cards
+   * end, its terminals stop, and its tabs say so.
+   */
+  exited(connection: AgentConnection | undefined, exit: AgentExit): void {
+    if (connection) {
+      this.deps.elicitations.connectionEnded(connection);
+      void this.deps.terminals.connectionEnded(connection);
+    }
+    for (const session of this.deps.tabs()) {
+      if (session.connection === connection) {
+        session.agentExited(exit);
+      }
+    }
   }
 
   /** `session/update`: to its tab, or held until a tab binds its session id. */
