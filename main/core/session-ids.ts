@@ -1,9 +1,9 @@
 /**
  * One ACP session id, one tab, on each connection.
  *
- * Updates and requests reach a tab by its connection and ACP session id together (core.ts), so
- * a tab that took an id another tab of the same connection holds would see its own messages and
- * cards land in that other tab. Every place a tab takes an id checks it here first: the answer
+ * Updates and requests reach a tab by its connection and ACP session id together
+ * (agents/routing.ts), so a tab that took an id another tab of the same connection holds would
+ * see its own messages and cards land in that other tab. Every place a tab takes an id checks it here first: the answer
  * to `session/new`, and the id a tab asks `session/load` or `session/resume` for.
  */
 import type { AgentConnection } from './agent-connection.js';

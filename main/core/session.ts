@@ -2,7 +2,7 @@
  * One session tab: its state, its transcript, its running turn and its pending permissions.
  *
  * The session is bound to the connection it was created on; updates and requests reach it only
- * through that connection (see core.ts), never by ACP session id alone.
+ * through that connection (see agents/routing.ts), never by ACP session id alone.
  */
 import type * as acp from '@agentclientprotocol/sdk';
 import type {
@@ -343,7 +343,8 @@ export class Session {
   ): Promise<PermissionOutcome> {
     const agent = this.connection?.identity;
     if (!agent) {
-      // Requests reach a session only through its connection (core.ts), so this cannot happen.
+      // Requests reach a session only through its connection (agents/routing.ts): this cannot
+      // happen.
       throw new Error('A permission request reached a session that has no agent');
     }
     const { update, card } = permissionEvents(

@@ -3,7 +3,7 @@
  * the connection it came from, and every terminal ends with its session, its agent, or the app.
  *
  * A session id alone proves nothing (another agent could name it), so a request is routed only
- * to a session of its own connection, as permission requests are (see core.ts).
+ * to a session of its own connection, as permission requests are (see agents/routing.ts).
  */
 import * as acp from '@agentclientprotocol/sdk';
 import type { AgentConnection, TerminalRequests } from '../agent-connection.js';
