@@ -3,8 +3,9 @@
  *
  * Updates and requests reach a tab by its connection and ACP session id together
  * (agents/routing.ts), so a tab that took an id another tab of the same connection holds would
- * see its own messages and cards land in that other tab. Every place a tab takes an id checks it here first: the answer
- * to `session/new`, and the id a tab asks `session/load` or `session/resume` for.
+ * see its own messages and cards land in that other tab. Every place a tab takes an id checks
+ * it here first: the answer to `session/new`, and the id a tab asks `session/load` or
+ * `session/resume` for.
  */
 import type { AgentConnection } from './agent-connection.js';
 import type { Session } from './session.js';
