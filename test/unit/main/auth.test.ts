@@ -115,8 +115,7 @@ describe('an agent that reads its sign-in from environment variables', () => {
   it('signs in once for sessions that start together', async () => {
     const agent = { ...fixtureSpec('auth-env', 'env-agent'), env: { FOO_KEY: 'k' } };
     const started = await start({ agents: [agent] });
-    const { core } = started;
-    const { recorder, dir } = started;
+    const { core, recorder, dir } = started;
     // Both ask for their session before either is signed in.
     const [first, second] = await Promise.all([
       settledSession(core, recorder, 'env-agent', dir),
@@ -218,8 +217,7 @@ describe('an agent that reads its sign-in from environment variables', () => {
       agents: [fixtureSpec('auth-env', 'env-agent'), fixtureSpec('auth-env', 'other-agent')],
       options: { secrets },
     });
-    const { core } = started;
-    const { recorder, dir } = started;
+    const { core, recorder, dir } = started;
     const mine = await settledSession(core, recorder, 'env-agent', dir);
     const theirs = await settledSession(core, recorder, 'other-agent', dir);
     expect(theirs.summary.status).toBe('auth_required');

@@ -167,8 +167,7 @@ describe('a tab opened after its agent failed to start', () => {
       env: { SCRIPTED_FAIL_ONCE: marker },
     };
     const started = await start({ agents: [spec] });
-    const { core } = started;
-    const { recorder, dir } = started;
+    const { core, recorder, dir } = started;
     const failed = await settledSession(core, recorder, spec.name, dir);
     expect(failed.summary.status).toBe('failed');
 
@@ -181,8 +180,7 @@ describe('a tab restarted after its agent left the settings', () => {
   it('fails, naming the agent', async () => {
     const spec = fixtureSpec('new-fails-quietly', 'leaving');
     const started = await start({ agents: [spec] });
-    const { core } = started;
-    const { recorder, dir, settingsPath } = started;
+    const { core, recorder, dir, settingsPath } = started;
     const failed = await settledSession(core, recorder, spec.name, dir);
     expect(failed.summary.status).toBe('failed');
     await writeFile(settingsPath, JSON.stringify({ agent_servers: {} }));
@@ -201,8 +199,7 @@ describe("a start stopped after its agent's settings changed", () => {
   it('leaves the process started with the new settings to the next tab', async () => {
     const agent = await pidAgent('never-answer', 'switching');
     const started = await start({ agents: [agent.spec] });
-    const { core } = started;
-    const { recorder, dir, settingsPath } = started;
+    const { core, recorder, dir, settingsPath } = started;
     const name = agent.spec.name;
     // Its first process never answers initialize.
     const { key: hanging } = await started.call('session:create', {

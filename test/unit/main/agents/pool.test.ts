@@ -35,8 +35,7 @@ describe('a tab opened as soon as the last tab of its agent closed', () => {
       env: { SCRIPTED_PID_FILE: pidFile, SCRIPTED_IGNORE_TERM: '1', SCRIPTED_LINGER: '1' },
     };
     const started = await start({ agents: [agent] });
-    const { core } = started;
-    const { recorder, dir } = started;
+    const { core, recorder, dir } = started;
     const first = await readySession(core, recorder, agent.name, dir);
     const pid = await readFile(pidFile, 'utf8');
 
@@ -66,8 +65,7 @@ describe('closing the last tab of one agent while another agent has tabs', () =>
       env: { SCRIPTED_PID_FILE: join(pids, 'staying.pid') },
     };
     const started = await start({ agents: [closing, staying] });
-    const { core } = started;
-    const { recorder, dir } = started;
+    const { core, recorder, dir } = started;
     const key = await readySession(core, recorder, closing.name, dir);
     const other = await readySession(core, recorder, staying.name, dir);
     const closingPid = Number(await readFile(join(pids, 'closing.pid'), 'utf8'));
@@ -85,8 +83,7 @@ describe('a tab opened while another shows a permission card', () => {
   it('gets a key of its own, and the card still answers in its tab', async () => {
     const agent = fixtureSpec('permission');
     const started = await start({ agents: [agent] });
-    const { core } = started;
-    const { recorder, dir } = started;
+    const { core, recorder, dir } = started;
     const first = await readySession(core, recorder, agent.name, dir);
     await core.invoke('session:prompt', { key: first, text: 'clean up' });
     const card = await recorder.event(first, 'permission');
@@ -111,8 +108,7 @@ describe("a permission request for a session that is not the connection's", () =
       env: { SCRIPTED_SESSION_ID: 'mine' },
     };
     const started = await start({ agents: [agent] });
-    const { core } = started;
-    const { recorder, dir } = started;
+    const { core, recorder, dir } = started;
     const key = await readySession(core, recorder, agent.name, dir);
     const id = `${'a'.repeat(100)}${'b'.repeat(100)}`;
 
@@ -129,8 +125,7 @@ describe('updates for a session before session/new answers, at the limit', () =>
     // Updates came for "early-1" to "early-20", one id after the other.
     const agent = { ...fixtureSpec('early-flood'), env: { SCRIPTED_OPENS: 'early-16,early-17' } };
     const started = await start({ agents: [agent] });
-    const { core } = started;
-    const { recorder, dir } = started;
+    const { core, recorder, dir } = started;
     await readySession(core, recorder, agent.name, dir);
     const sixteenth = await readySession(core, recorder, agent.name, dir);
     expect(recorder.transcript(sixteenth)).toEqual([
@@ -152,8 +147,7 @@ describe('a text chunk', () => {
   it("is sent without the tab's summary, which it does not change", async () => {
     const agent = { ...fixtureSpec('fixed-session'), env: { SCRIPTED_SESSION_ID: 'mine' } };
     const started = await start({ agents: [agent] });
-    const { core } = started;
-    const { recorder, dir } = started;
+    const { core, recorder, dir } = started;
     const key = await readySession(core, recorder, agent.name, dir);
     // What the core emits for the tab, in order.
     const emitted: string[] = [];
@@ -189,8 +183,7 @@ describe("restarting a failed tab while another agent's tab runs", () => {
     };
     const other = fixtureSpec('basic', 'other');
     const started = await start({ agents: [failing, other] });
-    const { core } = started;
-    const { recorder, dir } = started;
+    const { core, recorder, dir } = started;
     const failed = await settledSession(core, recorder, failing.name, dir);
     expect(failed.summary.status).toBe('failed');
     const running = await readySession(core, recorder, other.name, dir);
@@ -241,14 +234,8 @@ describe('stopping one of two tabs that start on the same process', () => {
     // Answers session/new only once three are waiting.
     const agent: AgentSpec = { ...fixtureSpec('new-held'), env: { SCRIPTED_PID_FILE: pidFile } };
     const started = await start({ agents: [agent] });
-    const { core } = started;
-    const { recorder, dir } = started;
-    const create = async () =>
-      (
-        (await core!.invoke('session:create', { agentName: agent.name, cwd: dir })) as {
-          key: string;
-        }
-      ).key;
+    const { core, recorder } = started;
+    const create = () => started.create(agent.name);
     const stopped = await create();
     const waiting = await create();
     await recorder.status(stopped, 'starting');

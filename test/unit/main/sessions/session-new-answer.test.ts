@@ -56,14 +56,8 @@ describe("session/new's answer", () => {
     // Holds every session/new until three wait, then answers them all.
     const agent = fixtureSpec('new-held');
     const started = await start({ agents: [agent] });
-    const { core } = started;
-    const { recorder, dir } = started;
-    const create = async () =>
-      (
-        (await core!.invoke('session:create', { agentName: agent.name, cwd: dir })) as {
-          key: string;
-        }
-      ).key;
+    const { core, recorder } = started;
+    const create = () => started.create(agent.name);
     const stopped = await create();
     await agentLogContains(core, agent.name, '1 session/new waiting');
     // A second tab starting on the process keeps it through the stop.
@@ -85,8 +79,7 @@ describe("session/new's answer", () => {
     // The only tab: stopping it stops the process, and the request fails with its end.
     const agent = await withPid('new-held', 'held-alone');
     const started = await start({ agents: [agent] });
-    const { core } = started;
-    const { recorder, dir } = started;
+    const { core, recorder, dir } = started;
     const { key } = await started.call('session:create', { agentName: agent.name, cwd: dir });
     const pid = await pidOf(agent.pidFile);
     await agentLogContains(core, agent.name, '1 session/new waiting');
@@ -107,8 +100,7 @@ describe('a restart stopped while it sets the chosen mode back', () => {
     // Each session/set_mode is answered only when the next prompt comes.
     const agent = await withPid('modes-echo', 'modes-held', { SCRIPTED_HOLD_SET_MODE: '1' });
     const started = await start({ agents: [agent] });
-    const { core } = started;
-    const { recorder, dir } = started;
+    const { core, recorder, dir } = started;
     const key = await readySession(core, recorder, agent.name, dir);
     const setting = core.invoke('session:setMode', { key, modeId: 'plan' });
     await core.invoke('session:prompt', { key, text: 'go' });

@@ -81,8 +81,7 @@ describe('session:stopStart', () => {
     const spec = hanging('auth-required', await mkdtemp(join(tmpdir(), 'airlock-pid-')));
     const agent = { ...spec, env: { ...spec.env, SCRIPTED_AUTH_HANG: '1' } };
     const started = await start({ agents: [agent] });
-    const { core, create } = started;
-    const { recorder, dir } = started;
+    const { core, create, recorder, dir } = started;
     const key = await create(agent.name, dir);
     await recorder.status(key, 'auth_required');
     const pid = await pidOf(agent.pidFile);
@@ -105,8 +104,7 @@ describe('session:stopStart', () => {
     const spec = hanging('auth-env', await mkdtemp(join(tmpdir(), 'airlock-pid-')));
     const agent = { ...spec, env: { ...spec.env, FOO_KEY: 'k', SCRIPTED_AUTH_HANG: '1' } };
     const started = await start({ agents: [agent] });
-    const { core, create } = started;
-    const { recorder, dir } = started;
+    const { core, create, recorder, dir } = started;
     const key = await create(agent.name, dir);
     const pid = await pidOf(agent.pidFile);
     await expect
@@ -130,8 +128,7 @@ describe('session:stopStart', () => {
     const spec = hanging('auth-required', await mkdtemp(join(tmpdir(), 'airlock-pid-')));
     const agent = { ...spec, env: { ...spec.env, SCRIPTED_AUTH_HANG: 'signal' } };
     const started = await start({ agents: [agent] });
-    const { core, create } = started;
-    const { recorder, dir } = started;
+    const { core, create, recorder, dir } = started;
     const stopped = await create(agent.name, dir);
     const kept = await create(agent.name, dir);
     await recorder.status(stopped, 'auth_required');
@@ -161,8 +158,7 @@ describe('session:stopStart', () => {
     const spec = hanging('auth-env', await mkdtemp(join(tmpdir(), 'airlock-pid-')));
     const agent = { ...spec, env: { ...spec.env, FOO_KEY: 'k', SCRIPTED_AUTH_HANG: 'signal' } };
     const started = await start({ agents: [agent] });
-    const { core, create } = started;
-    const { recorder, dir } = started;
+    const { core, create, recorder, dir } = started;
     // Both start together and wait on one sign-in, which the first tab's start sent.
     const stopped = await create(agent.name, dir);
     const kept = await create(agent.name, dir);
