@@ -8,14 +8,13 @@ import type { TranscriptEvent } from '../../../preload/contract.js';
 import { fixtureSpec } from '../../helpers/agents.js';
 import { readySession, TEST_TIMEOUTS, useCore } from '../../helpers/core-harness.js';
 
-const { start } = useCore({ timeouts: TEST_TIMEOUTS });
+const { start, startWith } = useCore({ timeouts: TEST_TIMEOUTS });
 
 describe('a transcript fetched while events wait to be sent', () => {
   it('holds them, and they are not sent again after it', async () => {
     const agent = fixtureSpec('basic');
-    const started = await start({ agents: [agent] });
-    const { core, recorder, dir } = started;
-    const key = await readySession(core, recorder, agent.name, dir);
+    const started = await startWith(agent);
+    const { core, recorder, key } = started;
     // What reaches a UI that attaches now: the events sent once the snapshot has come.
     let attached = false;
     const later: TranscriptEvent[] = [];
@@ -41,9 +40,8 @@ describe('a transcript fetched while events wait to be sent', () => {
 describe('a tab that closes', () => {
   it('sends its closed summary once, though the tab is gone when it is sent', async () => {
     const agent = fixtureSpec('basic');
-    const started = await start({ agents: [agent] });
-    const { core, recorder, dir } = started;
-    const key = await readySession(core, recorder, agent.name, dir);
+    const started = await startWith(agent);
+    const { core, recorder, dir, key } = started;
     const statuses: string[] = [];
     core.onEvent((channel, payload) => {
       const summary = payload as { key: string; status: string };

@@ -34,9 +34,8 @@ describe('a tab opened as soon as the last tab of its agent closed', () => {
       ...fixtureSpec('basic'),
       env: { SCRIPTED_PID_FILE: pidFile, SCRIPTED_IGNORE_TERM: '1', SCRIPTED_LINGER: '1' },
     };
-    const started = await start({ agents: [agent] });
-    const { core, recorder, dir } = started;
-    const first = await readySession(core, recorder, agent.name, dir);
+    const started = await startWith(agent);
+    const { core, recorder, dir, key: first } = started;
     const pid = await readFile(pidFile, 'utf8');
 
     await core.invoke('session:close', { key: first });
@@ -82,9 +81,8 @@ describe('closing the last tab of one agent while another agent has tabs', () =>
 describe('a tab opened while another shows a permission card', () => {
   it('gets a key of its own, and the card still answers in its tab', async () => {
     const agent = fixtureSpec('permission');
-    const started = await start({ agents: [agent] });
-    const { core, recorder, dir } = started;
-    const first = await readySession(core, recorder, agent.name, dir);
+    const started = await startWith(agent);
+    const { core, recorder, dir, key: first } = started;
     await core.invoke('session:prompt', { key: first, text: 'clean up' });
     const card = await recorder.event(first, 'permission');
 
@@ -107,9 +105,8 @@ describe("a permission request for a session that is not the connection's", () =
       ...fixtureSpec('fixed-session'),
       env: { SCRIPTED_SESSION_ID: 'mine' },
     };
-    const started = await start({ agents: [agent] });
-    const { core, recorder, dir } = started;
-    const key = await readySession(core, recorder, agent.name, dir);
+    const started = await startWith(agent);
+    const { core, recorder, key } = started;
     const id = `${'a'.repeat(100)}${'b'.repeat(100)}`;
 
     await core.invoke('session:prompt', { key, text: `refused ${id}` });
@@ -146,9 +143,8 @@ describe('updates for a session before session/new answers, at the limit', () =>
 describe('a text chunk', () => {
   it("is sent without the tab's summary, which it does not change", async () => {
     const agent = { ...fixtureSpec('fixed-session'), env: { SCRIPTED_SESSION_ID: 'mine' } };
-    const started = await start({ agents: [agent] });
-    const { core, recorder, dir } = started;
-    const key = await readySession(core, recorder, agent.name, dir);
+    const started = await startWith(agent);
+    const { core, recorder, key } = started;
     // What the core emits for the tab, in order.
     const emitted: string[] = [];
     core.onEvent((channel, payload) => {

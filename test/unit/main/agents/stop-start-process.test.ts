@@ -13,7 +13,7 @@ import { alive } from '../../../helpers/processes.js';
 
 const timeouts = { requestMs: 60_000, cancelGraceMs: 500 };
 
-const { start } = useCore({ timeouts });
+const { start, startWith } = useCore({ timeouts });
 
 type SystemEvent = Extract<TranscriptEvent, { type: 'system' }>;
 
@@ -42,9 +42,8 @@ describe('stopping a start', () => {
 
   it('leaves the process serving a tab that is ready on it', async () => {
     const agent = await withPid('new-held-after', 'held');
-    const started = await start({ agents: [agent] });
-    const { core, create, recorder, dir } = started;
-    const ready = await readySession(core, recorder, agent.name, dir);
+    const started = await startWith(agent);
+    const { core, create, recorder, dir, key: ready } = started;
     const pid = await pidOf(agent.pidFile);
     // Its session/new is held: it starts on the process the ready tab uses.
     const stopped = await create(agent.name, dir);
@@ -62,9 +61,8 @@ describe('stopping a start', () => {
   it('leaves the process to a tab still starting on it when the last ready tab closes', async () => {
     // Holds a second session/new until a third arrives, then answers both.
     const agent = await withPid('new-held-after', 'closing', { SCRIPTED_RELEASE_AT: '2' });
-    const started = await start({ agents: [agent] });
-    const { core, create, recorder, dir } = started;
-    const ready = await readySession(core, recorder, agent.name, dir);
+    const started = await startWith(agent);
+    const { core, create, recorder, dir, key: ready } = started;
     const pid = await pidOf(agent.pidFile);
     const waiting = await create(agent.name, dir);
 
@@ -133,9 +131,8 @@ describe('a restart stopped while it starts', () => {
 describe('closing a tab mid-turn while another tab shares its process', () => {
   it('tells the agent to cancel the turn', async () => {
     const agent = await withPid('new-held-after', 'shared', { SCRIPTED_ANSWER_NEW: '2' });
-    const started = await start({ agents: [agent] });
-    const { core, recorder, dir } = started;
-    const closed = await readySession(core, recorder, agent.name, dir);
+    const started = await startWith(agent);
+    const { core, recorder, dir, key: closed } = started;
     const stays = await readySession(core, recorder, agent.name, dir);
     await core.invoke('session:prompt', { key: closed, text: 'wait' });
     await recorder.until(() => recorder.text(closed) === 'waiting', 'the turn to start');

@@ -9,7 +9,7 @@ import type { AgentSpec } from '../../../../main/core/agents/spec.js';
 import { agentLogContains } from '../../../helpers/agent-log.js';
 import { pidOf, withPid } from '../../../helpers/agent-pid.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
-import { DEFAULT_DEADLINE_MS, readySession, useCore } from '../../../helpers/core-harness.js';
+import { DEFAULT_DEADLINE_MS, useCore } from '../../../helpers/core-harness.js';
 import { alive } from '../../../helpers/processes.js';
 
 // Far longer than any wait below: nothing here should end by a timeout.
@@ -99,9 +99,8 @@ describe('a restart stopped while it sets the chosen mode back', () => {
   it('leaves the tab stopped, not ready', async () => {
     // Each session/set_mode is answered only when the next prompt comes.
     const agent = await withPid('modes-echo', 'modes-held', { SCRIPTED_HOLD_SET_MODE: '1' });
-    const started = await start({ agents: [agent] });
-    const { core, recorder, dir } = started;
-    const key = await readySession(core, recorder, agent.name, dir);
+    const started = await startWith(agent);
+    const { core, recorder, key } = started;
     const setting = core.invoke('session:setMode', { key, modeId: 'plan' });
     await core.invoke('session:prompt', { key, text: 'go' });
     await setting;
