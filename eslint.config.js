@@ -38,6 +38,13 @@ const syntaxBans = [
   isolatedWindowEventBan,
 ];
 
+/** The preload scripts run only in Electron's preload: nothing else imports them. */
+const PRELOAD_SCRIPTS = {
+  regex: '(^|/)preload/(?!shared/)',
+  message:
+    'Shared code lives in preload/shared/; the preload scripts themselves belong to Electron.',
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -81,6 +88,7 @@ export default tseslint.config(
               group: ['**/main/**', 'electron', 'node:*', 'ws'],
               message: 'The renderer only talks through window.airlock.',
             },
+            PRELOAD_SCRIPTS,
           ],
         },
       ],
@@ -91,7 +99,12 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/renderer/**'], message: 'main never imports the renderer.' }] },
+        {
+          patterns: [
+            { group: ['**/renderer/**'], message: 'main never imports the renderer.' },
+            PRELOAD_SCRIPTS,
+          ],
+        },
       ],
     },
   },
@@ -112,6 +125,7 @@ export default tseslint.config(
               group: ['**/renderer/**', '**/electron/**'],
               message: 'The core is host-independent.',
             },
+            PRELOAD_SCRIPTS,
           ],
         },
       ],
@@ -135,13 +149,31 @@ export default tseslint.config(
               group: ['**/renderer/**', '**/electron/**', '**/cli/**'],
               message: 'The core is host-independent.',
             },
+            PRELOAD_SCRIPTS,
           ],
         },
       ],
     },
   },
   {
-    files: ['preload/contract.ts', 'preload/strip-contract.ts'],
+    // What both sides use sits below both: it imports neither side, nor Node or Electron.
+    files: ['preload/shared/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/main/**', '**/renderer/**', '../*', 'electron', 'node:*', 'ws'],
+              message: 'preload/shared/ is pure code that the main process and the renderer share.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['preload/shared/contract.ts', 'preload/shared/strip-contract.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -18,8 +18,8 @@ import {
   type CallResponse,
   type EventChannel,
   type EventPayload,
-} from './contract.js';
-import { IpcReply } from './ipc-reply.js';
+} from './shared/contract.js';
+import { IpcReply } from './shared/ipc-reply.js';
 
 // The page's CSP has no 'unsafe-eval', and zod would otherwise probe `new Function` to
 // compile its parsers (a CSP violation each time); interpreted parsing is enough here.

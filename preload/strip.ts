@@ -9,8 +9,8 @@
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import { z } from 'zod';
-import { IpcReply } from './ipc-reply.js';
-import { STRIP_CHANNELS, StripState, type AirlockStripApi } from './strip-contract.js';
+import { IpcReply } from './shared/ipc-reply.js';
+import { STRIP_CHANNELS, StripState, type AirlockStripApi } from './shared/strip-contract.js';
 
 // The page's CSP has no 'unsafe-eval'; see preload/index.ts.
 z.config({ jitless: true });

@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, statSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import type { AgentExit, AgentIdentity, AuthMethodView } from '../../preload/contract.js';
+import type { AgentExit, AgentIdentity, AuthMethodView } from '../../preload/shared/contract.js';
 import { AgentRequestError, UserFacingError } from './errors.js';
 import { noAnswer } from './request-words.js';
 import { parseInitializeResponse, type InitializeResult } from './initialize.js';

@@ -7,7 +7,7 @@
  * notification while its window is in the background, and the count into a badge; it decides
  * nothing about what to say. The web host does not listen.
  */
-import type { EventPayload, TranscriptEvent } from '../../preload/contract.js';
+import type { EventPayload, TranscriptEvent } from '../../preload/shared/contract.js';
 import { oneLine } from './tab-title.js';
 
 /** How many characters of the agent's text a notification shows. */

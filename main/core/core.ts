@@ -15,7 +15,7 @@ import {
   isCallChannel,
   type AgentEntry,
   type EventPayload,
-} from '../../preload/contract.js';
+} from '../../preload/shared/contract.js';
 import { DEFAULT_TIMEOUTS, type ConnectionTimeouts } from './agent-connection.js';
 import { agentHandlers } from './agents/calls.js';
 import { AgentPool } from './agents/pool.js';

@@ -7,7 +7,7 @@
  */
 import * as acp from '@agentclientprotocol/sdk';
 import { z } from 'zod';
-import type { AgentIdentity, AuthMethodView } from '../../preload/contract.js';
+import type { AgentIdentity, AuthMethodView } from '../../preload/shared/contract.js';
 import { commandLine, type AgentSpec } from './agents/spec.js';
 import { UserFacingError } from './errors.js';
 import { revealInvisible } from './reveal.js';

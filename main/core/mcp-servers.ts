@@ -10,7 +10,7 @@
  */
 import type * as acp from '@agentclientprotocol/sdk';
 import { createHash } from 'node:crypto';
-import type { TranscriptEvent } from '../../preload/contract.js';
+import type { TranscriptEvent } from '../../preload/shared/contract.js';
 import type { AgentCatalog } from './settings/catalog.js';
 import type { AgentSpec } from './agents/spec.js';
 import { mergeMcpServers, type McpServerSetting } from './settings/mcp.js';

@@ -5,7 +5,7 @@
  * macrotask (an agent's flood of updates becomes one `session:onDidAppend` per tab, not one
  * per line); the core's own events (agents changed, a host command) go out at once.
  */
-import type { EventChannel, EventPayload, TranscriptEvent } from '../../preload/contract.js';
+import type { EventChannel, EventPayload, TranscriptEvent } from '../../preload/shared/contract.js';
 import type { SessionSink } from './session.js';
 
 /** A listener for every event the core emits. */

@@ -13,14 +13,14 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ContentView } from '../../preload/contract.js';
+import type { ContentView } from '../../preload/shared/contract.js';
 import {
   MAX_PROMPT_IMAGE_BYTES,
   type ImageAttachment,
   type ImageMimeType,
   type PromptAttachments,
   type PromptCapabilitiesView,
-} from '../../preload/prompt-content.js';
+} from '../../preload/shared/prompt-content.js';
 import { UserFacingError } from './errors.js';
 import { nodeResolver, quotePath, resolveInside, type PathResolver } from './files/containment.js';
 import { decode } from './files/read.js';

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { MAX_RECENT_FOLDERS } from '../../preload/contract.js';
+import { MAX_RECENT_FOLDERS } from '../../preload/shared/contract.js';
 import { UserFacingError } from './errors.js';
 
 /** The longest folder path kept; longer ones are neither kept nor read back. */

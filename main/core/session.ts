@@ -11,7 +11,7 @@ import type {
   PermissionOutcome,
   SessionSummary,
   TranscriptEvent,
-} from '../../preload/contract.js';
+} from '../../preload/shared/contract.js';
 import type { AgentConnection } from './agent-connection.js';
 import { PendingCards, type CardEnd, type CardResult, type CardSpec } from './cards.js';
 import { firstPromptName, userTabName } from './tab-title.js';

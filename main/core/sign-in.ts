@@ -4,7 +4,7 @@
  * An `env_var` method (the ACP auth-methods RFD) names variables the agent reads at start; once
  * they are set, the agent still wants `authenticate` with that method before `session/new`.
  */
-import type { AuthMethodView } from '../../preload/contract.js';
+import type { AuthMethodView } from '../../preload/shared/contract.js';
 import type { AgentConnection } from './agent-connection.js';
 
 /**

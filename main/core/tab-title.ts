@@ -3,7 +3,7 @@
  * agent has sent no title (a slash command by what the agent says it does). Both are put on one
  * line and bounded here, in the core, so every host shows the same name.
  */
-import { MAX_SESSION_NAME_CHARS, type CommandView } from '../../preload/contract.js';
+import { MAX_SESSION_NAME_CHARS, type CommandView } from '../../preload/shared/contract.js';
 
 /** How many characters of the first prompt a tab keeps for its name. */
 export const FIRST_PROMPT_CHARS = 80;

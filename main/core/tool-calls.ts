@@ -14,7 +14,7 @@ import type {
   ToolCallFields,
   ToolPermissionView,
   TranscriptEvent,
-} from '../../preload/contract.js';
+} from '../../preload/shared/contract.js';
 import { clip, shown, toolCallFields } from './updates.js';
 
 /** How many tool calls a session remembers (the most recently updated). */

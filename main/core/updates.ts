@@ -14,7 +14,7 @@ import {
   type ToolCommandView,
   type ToolContentView,
   type TranscriptEvent,
-} from '../../preload/contract.js';
+} from '../../preload/shared/contract.js';
 import { revealInvisible } from './reveal.js';
 
 /** The largest piece of streamed text one transcript event carries. */

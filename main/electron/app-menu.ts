@@ -15,7 +15,7 @@
  */
 import { app, Menu, shell, type MenuItemConstructorOptions } from 'electron';
 import { mkdir } from 'node:fs/promises';
-import type { HostCommand } from '../../preload/contract.js';
+import type { HostCommand } from '../../preload/shared/contract.js';
 import type { AirlockCore } from '../core/core.js';
 import { logsDir } from '../core/settings/catalog.js';
 

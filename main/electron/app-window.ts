@@ -9,7 +9,7 @@
  * remembers where it is as the user moves, resizes, maximizes and closes it.
  */
 import { app, BrowserWindow, screen, type WebPreferences } from 'electron';
-import { waitingFragment } from '../../preload/contract.js';
+import { waitingFragment } from '../../preload/shared/contract.js';
 import { APP_URL } from './app-protocol.js';
 import {
   restoredState,

@@ -7,12 +7,12 @@
  * messages go back. Every core event goes to the app windows.
  *
  * The isolated URL windows' address strips have a contract of their own
- * (preload/strip-contract.ts), served by {@link setupStripIpc} to those strips only.
+ * (preload/shared/strip-contract.ts), served by {@link setupStripIpc} to those strips only.
  */
 import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
-import { calls, type CallChannel } from '../../preload/contract.js';
-import type { IpcReply } from '../../preload/ipc-reply.js';
-import { STRIP_CHANNELS, type StripState } from '../../preload/strip-contract.js';
+import { calls, type CallChannel } from '../../preload/shared/contract.js';
+import type { IpcReply } from '../../preload/shared/ipc-reply.js';
+import { STRIP_CHANNELS, type StripState } from '../../preload/shared/strip-contract.js';
 import type { AirlockCore } from '../core/core.js';
 import { UserFacingError } from '../core/errors.js';
 import { isAppUrl, STRIP_URL } from './app-protocol.js';

@@ -2,9 +2,9 @@
  * What the isolated URL window's address strip shows, worked out from where the page is.
  *
  * Pure: url-window.ts feeds it the page's main-frame address, the URL analysis of it and what
- * happened there, and sends the result to the strip (preload/strip-contract.ts).
+ * happened there, and sends the result to the strip (preload/shared/strip-contract.ts).
  */
-import { StripState, type StripWarning } from '../../preload/strip-contract.js';
+import { StripState, type StripWarning } from '../../preload/shared/strip-contract.js';
 import type { UrlAnalysis } from '../core/elicitation/url-analysis.js';
 
 /**

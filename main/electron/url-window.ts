@@ -28,7 +28,7 @@ import {
   type Session,
   type WebContents,
 } from 'electron';
-import type { StripState } from '../../preload/strip-contract.js';
+import type { StripState } from '../../preload/shared/strip-contract.js';
 import { analyseUrl } from '../core/elicitation/url-analysis.js';
 import { UserFacingError } from '../core/errors.js';
 import { STRIP_URL } from './app-protocol.js';

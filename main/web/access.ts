@@ -13,7 +13,7 @@
  * could not make them.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { proofMessage } from '../../preload/web-wire.js';
+import { proofMessage } from '../../preload/shared/web-wire.js';
 
 /** How many links may wait unused at once; asking for more drops the oldest. */
 const MAX_LINKS = 20;

@@ -6,7 +6,7 @@
  * files hold no secret and need none. A socket is let in only by its first message: the
  * one-time link token from the printed URL's fragment, or the key the page was given for it
  * (see access.ts); until then it gets nothing and may send nothing else. Calls that reveal a
- * secret or run a command need the page's proof besides (see preload/web-wire.ts).
+ * secret or run a command need the page's proof besides (see preload/shared/web-wire.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -21,8 +21,8 @@ import {
   REFUSED_CLOSE_CODE,
   type RefusedMessage,
   type WelcomeMessage,
-} from '../../preload/web-wire.js';
-import { isCallChannel } from '../../preload/contract.js';
+} from '../../preload/shared/web-wire.js';
+import { isCallChannel } from '../../preload/shared/contract.js';
 import type { AirlockCore } from '../core/core.js';
 import { UserFacingError } from '../core/errors.js';
 import { appContentSecurityPolicy, contentTypeOf } from '../shared/app-content.js';

@@ -16,7 +16,7 @@
  *
  * Pure: no DOM, so it is tested in Node.
  */
-import type { HostCommand } from '../../preload/contract';
+import type { HostCommand } from '../../preload/shared/contract';
 
 /** A shortcut the app itself handles (the others are listed here, handled where they act). */
 export type AppShortcutId =

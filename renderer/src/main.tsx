@@ -4,7 +4,7 @@
  */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import type { AirlockApi } from '../../preload/contract';
+import type { AirlockApi } from '../../preload/shared/contract';
 import { App } from './app';
 import { pageCredentials } from './bridge/page-credentials';
 import { createWebBridge, type WebBridge } from './bridge/web-bridge';

@@ -5,8 +5,8 @@
  * for, so a slow answer never replaces a newer one.
  */
 import { useEffect, useState } from 'react';
-import type { AirlockApi } from '../../preload/contract';
-import type { FileCompletion } from '../../preload/prompt-content';
+import type { AirlockApi } from '../../preload/shared/contract';
+import type { FileCompletion } from '../../preload/shared/prompt-content';
 
 /** How long typing pauses before the core is asked, in milliseconds. */
 export const COMPLETION_DELAY_MS = 120;

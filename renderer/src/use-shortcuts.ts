@@ -8,7 +8,7 @@
  * behind the question the user is answering.
  */
 import { useEffect, useRef } from 'react';
-import type { AirlockApi } from '../../preload/contract';
+import type { AirlockApi } from '../../preload/shared/contract';
 import {
   HOST_COMMAND_SHORTCUTS,
   isTypingTarget,

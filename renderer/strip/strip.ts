@@ -5,7 +5,7 @@
  * address with its registrable domain highlighted, whether it is https, and the warnings. Every
  * string goes in as text, never as HTML. The strip never sees the page itself.
  */
-import type { AirlockStripApi, StripState } from '../../preload/strip-contract.js';
+import type { AirlockStripApi, StripState } from '../../preload/shared/strip-contract.js';
 
 declare global {
   interface Window {

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { HostCommand } from '../../preload/contract.js';
+import type { HostCommand } from '../../preload/shared/contract.js';
 import { AirlockCore } from '../../main/core/core.js';
 import { startWebHost, type WebHost } from '../../main/web/server.js';
 import { demoAgentSpec } from '../helpers/agents.js';

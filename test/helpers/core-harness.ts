@@ -14,7 +14,7 @@ import {
   type CallResponse,
   type SessionSummary,
   type TranscriptEvent,
-} from '../../preload/contract.js';
+} from '../../preload/shared/contract.js';
 import type { ConnectionTimeouts } from '../../main/core/agent-connection.js';
 import { AirlockCore, type CoreOptions } from '../../main/core/core.js';
 import type { SecretStore } from '../../main/core/secrets.js';

@@ -14,8 +14,8 @@ import { describe, expect, it } from 'vitest';
 const modules = {
   ...import.meta.glob('../../main/core/**/*.ts'),
   ...import.meta.glob('../../main/web/server.ts'),
-  // The Electron preload itself (index.ts, strip.ts) needs Electron.
-  ...import.meta.glob(['../../preload/*.ts', '!../../preload/index.ts', '!../../preload/strip.ts']),
+  // The code both sides share (the Electron preloads themselves need Electron).
+  ...import.meta.glob('../../preload/shared/*.ts'),
   ...import.meta.glob('../../renderer/src/state/*.ts'),
 };
 
@@ -24,7 +24,7 @@ describe('the modules mutation testing changes', () => {
     const folders = new Set(Object.keys(modules).map((path) => path.split('/').slice(2, 4)[0]));
     expect([...folders].sort()).toEqual(['main', 'preload', 'renderer']);
     expect(Object.keys(modules)).toContain('../../main/core/core.ts');
-    expect(Object.keys(modules)).toContain('../../preload/contract.ts');
+    expect(Object.keys(modules)).toContain('../../preload/shared/contract.ts');
     expect(Object.keys(modules)).toContain('../../renderer/src/state/store.ts');
   });
 

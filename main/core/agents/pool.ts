@@ -6,7 +6,7 @@
  * promise (`startingOn`), a tab running on it holds the connection it resolved to, and
  * `pendingOf` leads from the one to the other.
  */
-import type { AgentExit } from '../../../preload/contract.js';
+import type { AgentExit } from '../../../preload/shared/contract.js';
 import {
   AgentConnection,
   sessionElicitationModes,

@@ -9,7 +9,7 @@
  * and whether a session opens.
  */
 import * as acp from '@agentclientprotocol/sdk';
-import type { AuthMethodView } from '../../../preload/contract.js';
+import type { AuthMethodView } from '../../../preload/shared/contract.js';
 import {
   AgentConnection,
   agentLogPath,

@@ -9,7 +9,7 @@
  * file and terminal requests to their services, and the process's end to all of them.
  */
 import * as acp from '@agentclientprotocol/sdk';
-import type { AgentExit } from '../../../preload/contract.js';
+import type { AgentExit } from '../../../preload/shared/contract.js';
 import type { AgentConnection, ConnectionDelegate } from '../agent-connection.js';
 import type { ElicitationBroker } from '../elicitation/broker.js';
 import type { FileService } from '../files/service.js';

@@ -17,8 +17,8 @@ import {
   type FormField,
   type FormModel,
   type KnownFormat,
-} from '../../../preload/form-model.js';
-import { compilePattern, formMessages } from '../../../preload/form-validator.js';
+} from '../../../preload/shared/form-model.js';
+import { compilePattern, formMessages } from '../../../preload/shared/form-validator.js';
 
 /** One problem with an answer: the field it is about (if any) and what to do. */
 export type AnswerError = { field?: string; message: string };

@@ -12,8 +12,8 @@ import type {
   ElicitationAction,
   ElicitationContent,
   TranscriptEvent,
-} from '../../../preload/contract.js';
-import type { FormModel } from '../../../preload/form-model.js';
+} from '../../../preload/shared/contract.js';
+import type { FormModel } from '../../../preload/shared/form-model.js';
 import type { AgentConnection } from '../agent-connection.js';
 import type { CardEnd } from '../cards.js';
 import { UserFacingError } from '../errors.js';

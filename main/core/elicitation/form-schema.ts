@@ -14,8 +14,8 @@ import {
   type FormField,
   type FormOption,
   type KnownFormat,
-} from '../../../preload/form-model.js';
-import { compilePattern, validateField } from '../../../preload/form-validator.js';
+} from '../../../preload/shared/form-model.js';
+import { compilePattern, validateField } from '../../../preload/shared/form-validator.js';
 import {
   MAX_DESCRIPTION_CHARS,
   MAX_FORMAT_NAME_CHARS,

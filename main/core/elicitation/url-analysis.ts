@@ -29,8 +29,8 @@ import type {
   UrlFindingLevel,
   UrlWarning,
   UrlWarningCode,
-} from '../../../preload/url-analysis-view.js';
-import { URL_WARNING_CODES } from '../../../preload/url-analysis-view.js';
+} from '../../../preload/shared/url-analysis-view.js';
+import { URL_WARNING_CODES } from '../../../preload/shared/url-analysis-view.js';
 import { labelProblem, type LabelProblem } from './idn-display.js';
 import { MAX_URL_CHARS } from './limits.js';
 import { findBorrowedName, findLookalike } from './lookalike.js';

@@ -11,8 +11,8 @@
  */
 import { opendir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { FileCompletion } from '../../../preload/prompt-content.js';
-import { MAX_COMPLETIONS } from '../../../preload/prompt-content.js';
+import type { FileCompletion } from '../../../preload/shared/prompt-content.js';
+import { MAX_COMPLETIONS } from '../../../preload/shared/prompt-content.js';
 import { nodeResolver, resolveInside, type PathResolver } from './containment.js';
 
 /** Folders never walked into: dependencies, caches and build output, often huge. */

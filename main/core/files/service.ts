@@ -10,7 +10,7 @@
  */
 import * as acp from '@agentclientprotocol/sdk';
 import path from 'node:path';
-import type { ToolContentView } from '../../../preload/contract.js';
+import type { ToolContentView } from '../../../preload/shared/contract.js';
 import type { AgentConnection } from '../agent-connection.js';
 import type { Session } from '../session.js';
 import { nodeResolver, quotePath, resolveInside } from './containment.js';

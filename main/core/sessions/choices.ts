@@ -2,7 +2,7 @@
  * The user's choices in a tab: the agent's mode and its config options, set when the user picks
  * them and set again on the agent's new session after a restart.
  */
-import type { ConfigOptionView } from '../../../preload/contract.js';
+import type { ConfigOptionView } from '../../../preload/shared/contract.js';
 import type { AgentConnection } from '../agent-connection.js';
 import { UserFacingError } from '../errors.js';
 import type { Handlers } from '../handlers.js';

@@ -7,8 +7,8 @@ import {
   MAX_ACP_SESSION_ID_CHARS,
   MAX_HISTORY_ENTRIES,
   type HistoryEntryView,
-} from '../../../preload/lasting-sessions.js';
-import { MAX_SESSION_NAME_CHARS } from '../../../preload/contract.js';
+} from '../../../preload/shared/lasting-sessions.js';
+import { MAX_SESSION_NAME_CHARS } from '../../../preload/shared/contract.js';
 import type { AgentConnection } from '../agent-connection.js';
 import { UserFacingError } from '../errors.js';
 import { oneLine } from '../tab-title.js';

@@ -14,12 +14,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute } from 'node:path';
 import { z } from 'zod';
-import { MAX_SESSION_NAME_CHARS } from '../../../preload/contract.js';
+import { MAX_SESSION_NAME_CHARS } from '../../../preload/shared/contract.js';
 import {
   MAX_ACP_SESSION_ID_CHARS,
   MAX_SAVED_TABS,
   type SavedTabView,
-} from '../../../preload/lasting-sessions.js';
+} from '../../../preload/shared/lasting-sessions.js';
 import { oneLine } from '../tab-title.js';
 
 /** A file larger than this was not written by Airlock: it is set aside unread. */

@@ -11,7 +11,7 @@ import type {
   SessionStatus,
   SessionSummary,
   TranscriptEvent,
-} from '../../../preload/contract.js';
+} from '../../../preload/shared/contract.js';
 import { dirname, join } from 'node:path';
 import type { AgentConnection } from '../agent-connection.js';
 import { UserFacingError } from '../errors.js';

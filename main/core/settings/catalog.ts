@@ -22,7 +22,7 @@ import {
   MAX_ENV_VALUE_CHARS,
   MAX_URL_DOMAIN_CHARS,
   MAX_URL_DOMAINS,
-} from '../../../preload/contract.js';
+} from '../../../preload/shared/contract.js';
 import type { AgentSpec } from '../agents/spec.js';
 import { statedHost } from '../elicitation/url-analysis.js';
 import { parseContextServers, problemOf, type McpProblem, type McpServerSetting } from './mcp.js';

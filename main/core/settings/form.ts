@@ -8,12 +8,12 @@ import type {
   AgentSettingsView,
   FieldProblem,
   McpServerView,
-} from '../../../preload/contract.js';
+} from '../../../preload/shared/contract.js';
 import {
   MAX_AGENT_ENV,
   MAX_ENV_NAME_CHARS,
   MAX_ENV_VALUE_CHARS,
-} from '../../../preload/contract.js';
+} from '../../../preload/shared/contract.js';
 import { UserFacingError } from '../errors.js';
 import { agentServer, DEMO_AGENT_NAME } from './catalog.js';
 import type { AgentSpec } from '../agents/spec.js';

@@ -23,7 +23,7 @@ import {
   MAX_MCP_HEADERS,
   MAX_MCP_SERVERS,
   MAX_MCP_URL_CHARS,
-} from '../../../preload/contract.js';
+} from '../../../preload/shared/contract.js';
 
 /**
  * The part of a zod issue a user can act on. A bad name in a record (an `env` or `headers` map)

@@ -8,7 +8,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AgentTestReport, CallRequest, CallResponse } from '../../../preload/contract.js';
+import type {
+  AgentTestReport,
+  CallRequest,
+  CallResponse,
+} from '../../../preload/shared/contract.js';
 import { agentCapabilityRows, clientCapabilityRows } from '../agents/capability-rows.js';
 import { probeAgent, reportOffers, type ProbeReport } from '../agents/probe.js';
 import { agentLogPath, type ConnectionTimeouts } from '../agent-connection.js';

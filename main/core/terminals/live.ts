@@ -7,7 +7,7 @@
  * most once per {@link SHOW_EVERY_MS}, bounded to the contract's {@link MAX_TERMINAL_VIEW_CHARS}.
  * Its end is sent at once, so the exit status never waits.
  */
-import { MAX_TERMINAL_VIEW_CHARS, type TranscriptEvent } from '../../../preload/contract.js';
+import { MAX_TERMINAL_VIEW_CHARS, type TranscriptEvent } from '../../../preload/shared/contract.js';
 import type { Terminal } from './terminal.js';
 
 /** How often, at most, a terminal's output is sent to the UI while its command writes. */

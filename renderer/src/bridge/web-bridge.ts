@@ -2,7 +2,7 @@
  * `window.airlock` for the web host: the contract over a WebSocket to the page's own origin.
  *
  * Like the Electron preload, it validates every result and event against the contract before
- * the UI sees it. Each socket's first message lets the page in (preload/web-wire.ts): the link
+ * the UI sees it. Each socket's first message lets the page in (preload/shared/web-wire.ts): the link
  * token from the page's address the first time, then the key the host gave for it, so a new
  * socket is let in again: when the link drops, the bridge says so and opens a new one, after a
  * growing pause or at once when asked, and says when it is back. A first link that cannot open
@@ -19,14 +19,14 @@ import {
   type CallResponse,
   type EventChannel,
   type EventPayload,
-} from '../../../preload/contract';
+} from '../../../preload/shared/contract';
 import {
   callsNeedingProof,
   proofMessage,
   RefusedMessage,
   WelcomeMessage,
   type RefusalReason,
-} from '../../../preload/web-wire';
+} from '../../../preload/shared/web-wire';
 import { reconnectDelay } from './backoff';
 import type { PageCredentials } from './page-credentials';
 

@@ -17,7 +17,7 @@ import type {
   AuthMethodView,
   SecretStorageView,
   SessionSummary,
-} from '../../../preload/contract';
+} from '../../../preload/shared/contract';
 import { ariaKeyShortcuts } from '../keyboard';
 import { ErrorDetails } from './error-details';
 import { useShortcuts } from '../use-shortcuts';

@@ -14,7 +14,7 @@ import type {
   AgentSettingsView,
   AirlockApi,
   FieldProblem,
-} from '../../../preload/contract';
+} from '../../../preload/shared/contract';
 
 /** One row of the environment: a value the user sees, or a secret the core keeps. */
 type EnvRow = {

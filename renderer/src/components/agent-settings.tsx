@@ -7,7 +7,7 @@
  * of the file included.
  */
 import { useCallback, useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
-import type { AgentSettingsView, AirlockApi, CallResponse } from '../../../preload/contract';
+import type { AgentSettingsView, AirlockApi, CallResponse } from '../../../preload/shared/contract';
 import { agentTests, type AgentTest } from '../state/agent-tests';
 import { AgentForm } from './agent-settings-form';
 import { TestResult } from './agent-test-report';

@@ -7,7 +7,7 @@
  * agent-supplied text is shown as text.
  */
 import { Check, Minus } from 'lucide-react';
-import type { AgentTestReport } from '../../../preload/contract';
+import type { AgentTestReport } from '../../../preload/shared/contract';
 import type { AgentTest } from '../state/agent-tests';
 import './agent-test-report.css';
 

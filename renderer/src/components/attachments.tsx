@@ -10,7 +10,7 @@ import {
   IMAGE_MIME_TYPES,
   type FileCompletion,
   type ImageMimeType,
-} from '../../../preload/prompt-content';
+} from '../../../preload/shared/prompt-content';
 import {
   attachmentDrafts,
   imageProblem,

@@ -4,7 +4,7 @@
  * spec: clients MUST clearly identify who asks).
  */
 import { createContext, useContext, type ReactNode } from 'react';
-import type { AgentIdentity } from '../../../preload/contract';
+import type { AgentIdentity } from '../../../preload/shared/contract';
 import './stage.css';
 
 /** How a card names who asks: the agent's title (or name) and version. */

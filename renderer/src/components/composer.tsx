@@ -16,7 +16,11 @@ import {
   type KeyboardEvent,
   type RefObject,
 } from 'react';
-import { MAX_PROMPT_CHARS, type AirlockApi, type SessionSummary } from '../../../preload/contract';
+import {
+  MAX_PROMPT_CHARS,
+  type AirlockApi,
+  type SessionSummary,
+} from '../../../preload/shared/contract';
 import { composerDrafts } from '../state/composer-drafts';
 import {
   arrowBrowses,

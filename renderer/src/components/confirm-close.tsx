@@ -2,7 +2,7 @@
  * Asks before closing a session that is busy: a turn running, or cards waiting on the user.
  * Enter closes it (the Close button has the focus), Esc keeps it open.
  */
-import type { SessionSummary } from '../../../preload/contract';
+import type { SessionSummary } from '../../../preload/shared/contract';
 import { tabLabel } from '../state/tabs';
 import { ModalDialog } from './modal-dialog';
 

@@ -11,9 +11,9 @@
 import './elicitation-card.css';
 import Form from '@rjsf/core/lib/components/Form.js';
 import { useCallback, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import type { AirlockApi, ElicitationAction } from '../../../preload/contract';
-import type { AnswerContent } from '../../../preload/form-model';
-import { validateForm } from '../../../preload/form-validator';
+import type { AirlockApi, ElicitationAction } from '../../../preload/shared/contract';
+import type { AnswerContent } from '../../../preload/shared/form-model';
+import { validateForm } from '../../../preload/shared/form-validator';
 import {
   acceptedContent,
   cannotAccept,

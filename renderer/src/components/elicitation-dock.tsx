@@ -21,7 +21,7 @@ import type {
   CardEnd,
   PermissionOutcome,
   UrlElicitationView,
-} from '../../../preload/contract';
+} from '../../../preload/shared/contract';
 import { endDraft } from '../state/card-drafts';
 import {
   cardWaits,

@@ -5,7 +5,7 @@
  * dock), where the list cannot unmount it, and the question is not shown twice.
  */
 import './elicitation-row.css';
-import type { CardEnd, ElicitationAction } from '../../../preload/contract';
+import type { CardEnd, ElicitationAction } from '../../../preload/shared/contract';
 import { answerLines } from '../forms/answer-text';
 import { AgentQuote } from './agent-words';
 import { askerName } from './card-head';

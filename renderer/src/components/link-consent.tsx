@@ -30,7 +30,7 @@ import {
   type AirlockApi,
   type LinkVerdict,
   type UrlElicitationView,
-} from '../../../preload/contract';
+} from '../../../preload/shared/contract';
 import { CopyButton } from './copy-button';
 import { isDangerous, OpenAnyway, UrlAnalysisBox, UrlHeadline } from './url-analysis-view';
 

@@ -4,7 +4,7 @@
  * only said to be set (the core never sends it). They are changed in the settings file itself;
  * the view says where.
  */
-import type { McpServerView } from '../../../preload/contract';
+import type { McpServerView } from '../../../preload/shared/contract';
 
 /** How each transport reads in the list. */
 const TRANSPORT = {

@@ -10,7 +10,7 @@
  */
 import { FolderOpen } from 'lucide-react';
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import type { AgentEntry, AirlockApi } from '../../../preload/contract';
+import type { AgentEntry, AirlockApi } from '../../../preload/shared/contract';
 import { initialChoice, keepChoice } from '../state/new-session-choice';
 import { folderName } from '../state/tabs';
 import { focusWhenReady } from './composer';

@@ -12,7 +12,7 @@ import type {
   PermissionOptionView,
   PermissionOutcome,
   ToolCallFields,
-} from '../../../preload/contract';
+} from '../../../preload/shared/contract';
 import type { Row } from '../state/transcript';
 import { AgentQuote } from './agent-words';
 import { askerName, CardHead } from './card-head';

@@ -4,7 +4,7 @@
  * waits, the row says only that, with a way to the card on the stage (the dock), where the list
  * cannot unmount it.
  */
-import type { CardEnd, PermissionOptionView } from '../../../preload/contract';
+import type { CardEnd, PermissionOptionView } from '../../../preload/shared/contract';
 import { AgentQuote } from './agent-words';
 import { askerName } from './card-head';
 import { ASKS, permissionSubject, type PermissionRow } from './permission-card';

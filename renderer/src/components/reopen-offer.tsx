@@ -5,8 +5,8 @@
  */
 import './session-history.css';
 import { useEffect, useId, useState } from 'react';
-import type { AirlockApi } from '../../../preload/contract';
-import type { SavedTabView } from '../../../preload/lasting-sessions';
+import type { AirlockApi } from '../../../preload/shared/contract';
+import type { SavedTabView } from '../../../preload/shared/lasting-sessions';
 import { relativeTime } from '../state/relative-time';
 
 type Props = {

@@ -3,7 +3,7 @@
  */
 import './rows.css';
 import { createContext, memo, useContext, useId, useReducer, useState } from 'react';
-import type { ContentView, ToolCallFields } from '../../../preload/contract';
+import type { ContentView, ToolCallFields } from '../../../preload/shared/contract';
 import type { Row } from '../state/transcript';
 import { ElicitationRowView } from './elicitation-row';
 import { ErrorDetails } from './error-details';

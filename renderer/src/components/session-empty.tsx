@@ -4,7 +4,7 @@
  * markup.
  */
 import { createContext, useContext } from 'react';
-import type { SessionSummary } from '../../../preload/contract';
+import type { SessionSummary } from '../../../preload/shared/contract';
 import './stage.css';
 
 /** The session whose empty transcript is shown (the list draws its placeholder itself). */

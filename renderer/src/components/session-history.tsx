@@ -6,8 +6,8 @@
  */
 import './session-history.css';
 import { useId, useState } from 'react';
-import type { AirlockApi } from '../../../preload/contract';
-import type { HistoryEntryView, HistoryView } from '../../../preload/lasting-sessions';
+import type { AirlockApi } from '../../../preload/shared/contract';
+import type { HistoryEntryView, HistoryView } from '../../../preload/shared/lasting-sessions';
 import { relativeTime } from '../state/relative-time';
 
 type Props = {

@@ -15,7 +15,7 @@ import type {
   PermissionOutcome,
   SessionSummary,
   UrlElicitationView,
-} from '../../../preload/contract';
+} from '../../../preload/shared/contract';
 import { tabLabel } from '../state/tabs';
 import type { Row, Transcript } from '../state/transcript';
 import { AgentLog, AgentPanel, type SignInHost } from './agent-panel';

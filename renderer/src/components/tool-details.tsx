@@ -5,7 +5,11 @@
  */
 import './tool-details.css';
 import { useMemo } from 'react';
-import type { ContentView, ToolCallFields, ToolContentView } from '../../../preload/contract';
+import type {
+  ContentView,
+  ToolCallFields,
+  ToolContentView,
+} from '../../../preload/shared/contract';
 import { diffRows, type DiffRow } from '../state/diff-rows';
 import type { TerminalView as TerminalShown } from '../state/transcript';
 import { TerminalView } from './terminal-view';

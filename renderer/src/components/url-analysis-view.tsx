@@ -8,7 +8,11 @@
  */
 import { ExternalLink, Info, OctagonAlert, TriangleAlert } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import type { UrlAnalysis, UrlFindingLevel, UrlWarning } from '../../../preload/url-analysis-view';
+import type {
+  UrlAnalysis,
+  UrlFindingLevel,
+  UrlWarning,
+} from '../../../preload/shared/url-analysis-view';
 import './url-analysis-view.css';
 
 /** Whether main found a danger: the consent then leads with its sentence and opening takes two steps. */

@@ -15,7 +15,11 @@
 import './url-card.css';
 import { Copy, ExternalLink } from 'lucide-react';
 import { useEffect, useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';
-import type { AirlockApi, ElicitationAction, UrlElicitationView } from '../../../preload/contract';
+import type {
+  AirlockApi,
+  ElicitationAction,
+  UrlElicitationView,
+} from '../../../preload/shared/contract';
 import type { UrlElicitationRow } from '../state/transcript';
 import { AgentWords } from './agent-words';
 import { askerName, CardHead } from './card-head';

@@ -5,7 +5,7 @@
  * stage (the dock above the composer).
  */
 import './url-card.css';
-import type { CardEnd } from '../../../preload/contract';
+import type { CardEnd } from '../../../preload/shared/contract';
 import type { UrlDone, UrlElicitationRow } from '../state/transcript';
 import { askerName } from './card-head';
 import { shownHost, UrlText } from './url-card';

@@ -2,8 +2,8 @@
  * An accepted answer as text, for the card once it has ended: each sent field by its title,
  * each chosen option by its title, yes/no as words. Only what was sent is listed.
  */
-import type { ElicitationContent } from '../../../preload/contract';
-import type { FormField, FormModel } from '../../../preload/form-model';
+import type { ElicitationContent } from '../../../preload/shared/contract';
+import type { FormField, FormModel } from '../../../preload/shared/form-model';
 
 /** One sent field, ready to show. */
 export type AnswerLine = { name: string; label: string; text: string };

@@ -11,8 +11,17 @@ import type {
   UiSchema,
   UIOptionsType,
 } from '@rjsf/utils';
-import type { AnswerContent, FormField, FormModel, StringField } from '../../../preload/form-model';
-import { answerContent, compilePattern, type FormValues } from '../../../preload/form-validator';
+import type {
+  AnswerContent,
+  FormField,
+  FormModel,
+  StringField,
+} from '../../../preload/shared/form-model';
+import {
+  answerContent,
+  compilePattern,
+  type FormValues,
+} from '../../../preload/shared/form-validator';
 import { localZone } from './date-time';
 import { looksLikeSecret } from './secret-fields';
 

@@ -19,13 +19,13 @@ import {
   type ValidationData,
   type ValidatorType,
 } from '@rjsf/utils';
-import { formModelToJsonSchema, type FormModel } from '../../../preload/form-model.js';
+import { formModelToJsonSchema, type FormModel } from '../../../preload/shared/form-model.js';
 import {
   isFormValid,
   validateField,
   validateForm,
   type FormValues,
-} from '../../../preload/form-validator.js';
+} from '../../../preload/shared/form-validator.js';
 
 /**
  * The schema RJSF renders for a model, and the validator that goes with it.

@@ -5,7 +5,7 @@
  * spec/acp-elicitation.md, "Form mode"); an agent that asks anyway gets a warning on the card.
  * This is a heuristic over the words the agent chose, so it warns and never blocks.
  */
-import type { FormField } from '../../../preload/form-model';
+import type { FormField } from '../../../preload/shared/form-model';
 
 /** What the card says when a field looks like it asks for a secret. */
 export const SECRET_WARNING =

@@ -6,7 +6,7 @@
  * view or by hand), it is not shown any more. A secret's new value does not show in the
  * settings the page sees (it stays masked), so a result survives that change only.
  */
-import type { AgentSettingsView, AgentTestReport } from '../../../preload/contract';
+import type { AgentSettingsView, AgentTestReport } from '../../../preload/shared/contract';
 
 /** A test of an agent: running, or what it found, or why it could not be asked. */
 export type AgentTest =

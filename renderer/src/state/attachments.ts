@@ -10,7 +10,7 @@ import {
   MAX_PROMPT_IMAGE_BYTES,
   type ImageMimeType,
   type PromptAttachments,
-} from '../../../preload/prompt-content';
+} from '../../../preload/shared/prompt-content';
 
 /** An image the user attached, as it goes to the core and as its chip shows it. */
 export type AttachedImage = {

@@ -4,7 +4,7 @@
  * A card's component can unmount while the card is still open (the user switches tabs, and the
  * session view is rebuilt), so its values live here, by card key, until the card ends.
  */
-import type { FormValues } from '../../../preload/form-validator';
+import type { FormValues } from '../../../preload/shared/form-validator';
 
 /** An open card's state: the values, which fields were worked on, and its last refusal. */
 export type CardDraft = {

@@ -2,7 +2,7 @@
  * What the composer does with keys, as plain functions: which slash command is being typed and
  * what completes it, and stepping through the messages sent before (like a shell's history).
  */
-import type { CommandView } from '../../../preload/contract';
+import type { CommandView } from '../../../preload/shared/contract';
 
 /**
  * The slash command being typed: the first word after a leading `/`, while the caret is in it.

@@ -11,7 +11,7 @@ import type {
   SessionSummary,
   TranscriptEvent,
   UrlElicitationView,
-} from '../../../preload/contract';
+} from '../../../preload/shared/contract';
 import { reconnectDelay } from '../bridge/backoff';
 import { FrameBudget } from './frame-budget';
 import { applyEvents, emptyTranscript, type Transcript } from './transcript';

@@ -4,7 +4,7 @@
  *
  * Pure: no DOM, so it is tested in Node.
  */
-import type { SessionSummary } from '../../../preload/contract';
+import type { SessionSummary } from '../../../preload/shared/contract';
 
 /**
  * A tab's name: the one the user gave it, else the title the agent sent

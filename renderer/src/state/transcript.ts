@@ -17,9 +17,9 @@ import type {
   PlanEntryView,
   ToolCallFields,
   TranscriptEvent,
-} from '../../../preload/contract';
-import type { FormModel } from '../../../preload/form-model';
-import type { UrlAnalysis } from '../../../preload/url-analysis-view';
+} from '../../../preload/shared/contract';
+import type { FormModel } from '../../../preload/shared/form-model';
+import type { UrlAnalysis } from '../../../preload/shared/url-analysis-view';
 import { listJoins } from './list-join';
 import { capText, FRESH_CAP, type CapCause, type CapState } from './text-cap';
 

@@ -11,7 +11,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
 import { permissionEvents, permissionOptions } from '../../../main/core/tool-calls.js';
 import { configViews, mapUpdate, modeViews, toolCallFields } from '../../../main/core/updates.js';
-import { SessionSummary, TranscriptEvent } from '../../../preload/contract.js';
+import { SessionSummary, TranscriptEvent } from '../../../preload/shared/contract.js';
 import { stringPaths, visitStrings } from '../../helpers/schema-strings.js';
 
 /**

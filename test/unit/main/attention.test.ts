@@ -11,7 +11,7 @@ import {
   type AttentionChange,
 } from '../../../main/core/attention.js';
 import type { AirlockCore } from '../../../main/core/core.js';
-import type { TranscriptEvent } from '../../../preload/contract.js';
+import type { TranscriptEvent } from '../../../preload/shared/contract.js';
 import { fixtureSpec } from '../../helpers/agents.js';
 import { readySession, startCore, type Recorder } from '../../helpers/core-harness.js';
 

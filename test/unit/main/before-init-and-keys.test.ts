@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AirlockCore } from '../../../main/core/core.js';
 import { DEMO_WRITE_TEXT } from '../../../main/demo-agent/files.js';
-import type { CallResponse } from '../../../preload/contract.js';
+import type { CallResponse } from '../../../preload/shared/contract.js';
 import { demoAgentSpec } from '../../helpers/agents.js';
 import { readySession, startCore } from '../../helpers/core-harness.js';
 

@@ -9,7 +9,7 @@ import { getEventListeners } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AgentExit } from '../../../preload/contract.js';
+import type { AgentExit } from '../../../preload/shared/contract.js';
 import {
   AgentConnection,
   agentLogPath,

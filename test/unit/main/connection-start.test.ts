@@ -10,7 +10,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AgentExit } from '../../../preload/contract.js';
+import type { AgentExit } from '../../../preload/shared/contract.js';
 import {
   AgentConnection,
   clientCapabilities,

@@ -3,7 +3,7 @@
  * 127.0.0.1 completes the elicitation when the user decides there.
  */
 import { describe, expect, it, vi } from 'vitest';
-import type { TranscriptEvent } from '../../../preload/contract.js';
+import type { TranscriptEvent } from '../../../preload/shared/contract.js';
 import { TEST_TIMEOUTS, useCore } from '../../helpers/core-harness.js';
 
 const { start } = useCore({ timeouts: TEST_TIMEOUTS });

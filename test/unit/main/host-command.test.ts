@@ -20,7 +20,7 @@ import {
   type AirlockApi,
   type EventChannel,
   type HostCommand,
-} from '../../../preload/contract.js';
+} from '../../../preload/shared/contract.js';
 import { AirlockCore } from '../../../main/core/core.js';
 import { APP_URL } from '../../../main/electron/app-protocol.js';
 import { setupIpc } from '../../../main/electron/ipc.js';

@@ -6,7 +6,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { calls } from '../../../preload/contract.js';
+import { calls } from '../../../preload/shared/contract.js';
 import { agentLogPath } from '../../../main/core/agent-connection.js';
 import type { AirlockCore } from '../../../main/core/core.js';
 import { StderrTail } from '../../../main/core/stderr-tail.js';

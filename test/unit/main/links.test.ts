@@ -5,7 +5,7 @@
  * receives them.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { calls, LINK_TEXT_CEILING } from '../../../preload/contract.js';
+import { calls, LINK_TEXT_CEILING } from '../../../preload/shared/contract.js';
 import type { AirlockCore } from '../../../main/core/core.js';
 import { useCore } from '../../helpers/core-harness.js';
 

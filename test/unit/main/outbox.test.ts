@@ -4,7 +4,7 @@
  * UI that takes the snapshot and then every later event sees each event once.
  */
 import { describe, expect, it } from 'vitest';
-import type { TranscriptEvent } from '../../../preload/contract.js';
+import type { TranscriptEvent } from '../../../preload/shared/contract.js';
 import { fixtureSpec } from '../../helpers/agents.js';
 import { readySession, TEST_TIMEOUTS, useCore } from '../../helpers/core-harness.js';
 

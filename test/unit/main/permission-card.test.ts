@@ -14,7 +14,7 @@ import {
   MAX_RAW_INPUT_CHARS,
   TranscriptEvent,
   type PermissionOptionView,
-} from '../../../preload/contract.js';
+} from '../../../preload/shared/contract.js';
 import { readySession, startCore } from '../../helpers/core-harness.js';
 
 describe('commandOf', () => {

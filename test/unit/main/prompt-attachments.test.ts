@@ -7,7 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AirlockCore } from '../../../main/core/core.js';
-import type { PromptAttachments } from '../../../preload/prompt-content.js';
+import type { PromptAttachments } from '../../../preload/shared/prompt-content.js';
 import { demoAgentSpec } from '../../helpers/agents.js';
 import { readySession, startCore, type Recorder } from '../../helpers/core-harness.js';
 import { PIXEL_PNG } from '../../helpers/pixel.js';

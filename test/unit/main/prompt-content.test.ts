@@ -11,8 +11,8 @@ import {
   promptAccepts,
   type AttachContext,
 } from '../../../main/core/prompt-content.js';
-import { calls } from '../../../preload/contract.js';
-import { MAX_PROMPT_IMAGE_BYTES } from '../../../preload/prompt-content.js';
+import { calls } from '../../../preload/shared/contract.js';
+import { MAX_PROMPT_IMAGE_BYTES } from '../../../preload/shared/prompt-content.js';
 import { PIXEL_PNG } from '../../helpers/pixel.js';
 
 let folder: string;

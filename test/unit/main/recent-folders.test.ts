@@ -4,7 +4,7 @@ import { closeSync, constants, openSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MAX_RECENT_FOLDERS } from '../../../preload/contract.js';
+import { MAX_RECENT_FOLDERS } from '../../../preload/shared/contract.js';
 import { checkWorkingFolder, RecentFolders } from '../../../main/core/recent-folders.js';
 
 async function folder(): Promise<string> {

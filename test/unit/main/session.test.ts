@@ -4,7 +4,7 @@
  * against a real agent are in the other files of this folder.
  */
 import { describe, expect, it } from 'vitest';
-import type { TranscriptEvent } from '../../../preload/contract.js';
+import type { TranscriptEvent } from '../../../preload/shared/contract.js';
 import type { AgentConnection } from '../../../main/core/agent-connection.js';
 import { Session } from '../../../main/core/session.js';
 import { MAX_CHUNK_CHARS } from '../../../main/core/updates.js';

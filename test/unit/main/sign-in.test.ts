@@ -4,7 +4,7 @@
  * through a real agent; this names each rule.
  */
 import { describe, expect, it } from 'vitest';
-import type { AuthMethodView, EnvVarView } from '../../../preload/contract.js';
+import type { AuthMethodView, EnvVarView } from '../../../preload/shared/contract.js';
 import type { AgentConnection } from '../../../main/core/agent-connection.js';
 import { authMethodsWithEnv, readyEnvMethod } from '../../../main/core/sign-in.js';
 

@@ -5,7 +5,7 @@ import {
   oneLine,
   userTabName,
 } from '../../../main/core/tab-title.js';
-import { MAX_SESSION_NAME_CHARS } from '../../../preload/contract.js';
+import { MAX_SESSION_NAME_CHARS } from '../../../preload/shared/contract.js';
 import { useCore } from '../../helpers/core-harness.js';
 
 const { start } = useCore();

@@ -4,7 +4,7 @@
  * for those before it appends the turn's end.
  */
 import { describe, expect, it } from 'vitest';
-import type { TranscriptEvent } from '../../../preload/contract.js';
+import type { TranscriptEvent } from '../../../preload/shared/contract.js';
 import { fixtureSpec } from '../../helpers/agents.js';
 import { TEST_TIMEOUTS, useCore } from '../../helpers/core-harness.js';
 

@@ -1,5 +1,5 @@
 /**
- * Hand-written payloads for every schema of the contract (preload/contract.ts), for
+ * Hand-written payloads for every schema of the contract (preload/shared/contract.ts), for
  * contract-schemas.test.ts: a realistic exemplar of each view, of each call's request and
  * response and of each event, written from what the core and the UI send rather than read off
  * the schemas. Every optional field is present somewhere, every list the schema bounds holds
@@ -23,9 +23,9 @@ import type {
   ToolCallFields,
   ToolContentView,
   TranscriptEvent,
-} from '../../../preload/contract.js';
-import type { FormModel } from '../../../preload/form-model.js';
-import type { UrlAnalysis } from '../../../preload/url-analysis-view.js';
+} from '../../../preload/shared/contract.js';
+import type { FormModel } from '../../../preload/shared/form-model.js';
+import type { UrlAnalysis } from '../../../preload/shared/url-analysis-view.js';
 
 export const key = 's1k3';
 export const agentName = 'Demo Agent';

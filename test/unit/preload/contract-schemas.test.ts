@@ -1,5 +1,5 @@
 /**
- * Every schema of the contract (preload/contract.ts), one by one: each call's request and
+ * Every schema of the contract (preload/shared/contract.ts), one by one: each call's request and
  * response and each event keeps every field of a hand-written payload (contract-exemplars.ts),
  * takes each of its choices and variants, and refuses what breaks it: a required field
  * missing, a key of the wrong shape, an unknown key in a request, a list or text one past its
@@ -45,7 +45,7 @@ import {
   ToolContentView,
   TranscriptEvent,
   UrlElicitationView,
-} from '../../../preload/contract.js';
+} from '../../../preload/shared/contract.js';
 import {
   agentSettings,
   authMethods,

@@ -1,5 +1,5 @@
 /**
- * The contract's own parts that no host test reaches one by one (preload/contract.ts): the
+ * The contract's own parts that no host test reaches one by one (preload/shared/contract.ts): the
  * shape of Airlock's keys, the waiting-card fragment, the channel checks and the bounds on an
  * accepted form's content. Each sends the bad payload through the contract's own parser.
  */
@@ -21,7 +21,7 @@ import {
   TranscriptEvent,
   waitingFragment,
   waitingInFragment,
-} from '../../../preload/contract.js';
+} from '../../../preload/shared/contract.js';
 
 describe('the keys Airlock makes', () => {
   it.each([

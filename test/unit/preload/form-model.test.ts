@@ -6,7 +6,7 @@ import {
   MODEL_OPTIONS_CEILING,
   MODEL_TEXT_CEILING,
   type FormField,
-} from '../../../preload/form-model.js';
+} from '../../../preload/shared/form-model.js';
 
 const every: FormModel = {
   title: 'Form',

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { FormField, FormModel } from '../../../preload/form-model.js';
+import type { FormField, FormModel } from '../../../preload/shared/form-model.js';
 import {
   answerContent,
   codePointLength,
@@ -12,7 +12,7 @@ import {
   matchesFormat,
   validateField,
   validateForm,
-} from '../../../preload/form-validator.js';
+} from '../../../preload/shared/form-validator.js';
 
 const text = (extra: Partial<FormField & { kind: 'string' }> = {}): FormField => ({
   name: 'f',
@@ -504,7 +504,7 @@ describe('ReDoS: a catastrophic pattern on 100 KB', () => {
 describe('the shared preload modules stay pure', () => {
   const imports = (file: string) =>
     [
-      ...readFileSync(new URL(`../../../preload/${file}`, import.meta.url), 'utf8').matchAll(
+      ...readFileSync(new URL(`../../../preload/shared/${file}`, import.meta.url), 'utf8').matchAll(
         /^import .* from '([^']+)';$/gm,
       ),
     ].map((match) => match[1]);

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { contextBridge, ipcRenderer, resetFakeElectron } from '../main/electron/fake-electron.js';
 import { z } from 'zod';
-import type { AirlockApi, EventPayload } from '../../../preload/contract.js';
+import type { AirlockApi, EventPayload } from '../../../preload/shared/contract.js';
 
 vi.mock('electron', () => import('../main/electron/fake-electron.js'));
 

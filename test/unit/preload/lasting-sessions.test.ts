@@ -1,5 +1,5 @@
 /**
- * The contract's part about sessions that last (preload/lasting-sessions.ts) on its own: the
+ * The contract's part about sessions that last (preload/shared/lasting-sessions.ts) on its own: the
  * names of saved tabs and the bounds on what the history and reopening carry.
  */
 import { describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import {
   ReopenRequest,
   SavedTabId,
   SavedTabView,
-} from '../../../preload/lasting-sessions.js';
+} from '../../../preload/shared/lasting-sessions.js';
 
 describe('SavedTabId', () => {
   it.each(['t0', 'tz', 't9', 'ta', `t${'a'.repeat(32)}`])('takes %s', (id) => {

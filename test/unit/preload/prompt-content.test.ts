@@ -1,5 +1,5 @@
 /**
- * The contract's part about attachments (preload/prompt-content.ts) on its own: what a page may
+ * The contract's part about attachments (preload/shared/prompt-content.ts) on its own: what a page may
  * attach to a prompt. test/unit/main/prompt-content.test.ts checks what the core sends of it.
  */
 import { describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import {
   MAX_PROMPT_IMAGE_BYTES,
   PromptAttachments,
   PromptCapabilitiesView,
-} from '../../../preload/prompt-content.js';
+} from '../../../preload/shared/prompt-content.js';
 
 /** The first problem zod finds, or null when the value is accepted. */
 const problem = (

@@ -5,7 +5,7 @@ import {
   STRIP_CHANNELS,
   type AirlockStripApi,
   type StripState,
-} from '../../../preload/strip-contract.js';
+} from '../../../preload/shared/strip-contract.js';
 
 vi.mock('electron', () => import('../main/electron/fake-electron.js'));
 

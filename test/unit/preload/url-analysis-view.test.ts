@@ -1,5 +1,5 @@
 /**
- * The URL view's schema on its own (preload/url-analysis-view.ts): what the renderer may trust
+ * The URL view's schema on its own (preload/shared/url-analysis-view.ts): what the renderer may trust
  * of an analysis without checking it again. test/unit/main/elicitation/url-analysis.test.ts
  * checks that every analysis main makes fits it.
  */
@@ -9,7 +9,7 @@ import {
   URL_VIEW_TEXT_CEILING,
   URL_WARNING_CODES,
   UrlAnalysis,
-} from '../../../preload/url-analysis-view.js';
+} from '../../../preload/shared/url-analysis-view.js';
 
 const href = 'https://accounts.example.com/login';
 

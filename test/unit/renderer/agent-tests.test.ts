@@ -3,7 +3,7 @@
  * settings as they were when the test ran, and not once those settings change.
  */
 import { describe, expect, it, vi } from 'vitest';
-import type { AgentSettingsView, AgentTestReport } from '../../../preload/contract.js';
+import type { AgentSettingsView, AgentTestReport } from '../../../preload/shared/contract.js';
 import { AgentTests, agentTests } from '../../../renderer/src/state/agent-tests.js';
 
 const settings = (patch: Partial<AgentSettingsView> = {}): AgentSettingsView => ({

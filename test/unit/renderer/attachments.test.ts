@@ -14,7 +14,7 @@ import {
   MAX_ATTACHED_FILES,
   MAX_ATTACHED_IMAGES,
   MAX_PROMPT_IMAGE_BYTES,
-} from '../../../preload/prompt-content.js';
+} from '../../../preload/shared/prompt-content.js';
 
 const agent = { name: 'Agent', acceptsImages: true };
 const png = (size: number) => ({ name: 'a.png', type: 'image/png', size });

@@ -1,8 +1,8 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
-import type { AirlockApi } from '../../../preload/contract.js';
-import type { FormModel } from '../../../preload/form-model.js';
+import type { AirlockApi } from '../../../preload/shared/contract.js';
+import type { FormModel } from '../../../preload/shared/form-model.js';
 import {
   ElicitationCard,
   type ElicitationRow,

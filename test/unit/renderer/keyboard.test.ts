@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HostCommand } from '../../../preload/contract';
+import { HostCommand } from '../../../preload/shared/contract';
 import {
   ariaKeyShortcuts,
   chordKeys,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TranscriptEvent } from '../../../preload/contract.js';
+import type { TranscriptEvent } from '../../../preload/shared/contract.js';
 import { messageText } from '../../../renderer/src/components/message-copy.js';
 import { nodeText } from '../../../renderer/src/components/markdown.js';
 import {

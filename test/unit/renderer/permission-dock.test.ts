@@ -5,7 +5,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { PermissionOptionView, TranscriptEvent } from '../../../preload/contract.js';
+import type { PermissionOptionView, TranscriptEvent } from '../../../preload/shared/contract.js';
 import { dockCards, dockKey } from '../../../renderer/src/components/elicitation-dock.js';
 import type { PermissionRow } from '../../../renderer/src/components/permission-card.js';
 import {

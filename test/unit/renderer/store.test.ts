@@ -16,7 +16,7 @@ import type {
   EventPayload,
   SessionSummary,
   TranscriptEvent,
-} from '../../../preload/contract.js';
+} from '../../../preload/shared/contract.js';
 import {
   LATE_FACTOR,
   LATE_MS,

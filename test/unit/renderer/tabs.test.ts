@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SessionSummary } from '../../../preload/contract';
+import type { SessionSummary } from '../../../preload/shared/contract';
 import {
   folderName,
   isBusy,

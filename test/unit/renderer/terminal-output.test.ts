@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TranscriptEvent } from '../../../preload/contract.js';
+import type { TranscriptEvent } from '../../../preload/shared/contract.js';
 import { ansiSegments } from '../../../renderer/src/state/ansi.js';
 import { applyEvents, emptyTranscript, type Row } from '../../../renderer/src/state/transcript.js';
 

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RECONNECT_DELAYS_MS } from '../../../renderer/src/bridge/backoff.js';
 import type { PageCredentials } from '../../../renderer/src/bridge/page-credentials.js';
 import { createWebBridge } from '../../../renderer/src/bridge/web-bridge.js';
-import { proofMessage } from '../../../preload/web-wire.js';
+import { proofMessage } from '../../../preload/shared/web-wire.js';
 
 /** A WebSocket the test opens, closes and answers by hand. */
 class FakeSocket extends EventTarget {

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { TranscriptEvent } from '../../../../preload/contract.js';
+import type { TranscriptEvent } from '../../../../preload/shared/contract.js';
 import { pidOf, withPid } from '../../../helpers/agent-pid.js';
 import { readySession, useCore } from '../../../helpers/core-harness.js';
 import { alive } from '../../../helpers/processes.js';

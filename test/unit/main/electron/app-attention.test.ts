@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { app, BrowserWindow, Notification, resetFakeElectron } from './fake-electron.js';
 import type { AirlockCore } from '../../../../main/core/core.js';
 import { setupAttention } from '../../../../main/electron/app-attention.js';
-import type { EventPayload, TranscriptEvent } from '../../../../preload/contract.js';
+import type { EventPayload, TranscriptEvent } from '../../../../preload/shared/contract.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
 import { readySession, startCore } from '../../../helpers/core-harness.js';
 

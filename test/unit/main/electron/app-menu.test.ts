@@ -10,7 +10,7 @@ import {
   setupAppMenu,
 } from '../../../../main/electron/app-menu.js';
 import { createAppWindow } from '../../../../main/electron/app-window.js';
-import type { HostCommand } from '../../../../preload/contract.js';
+import type { HostCommand } from '../../../../preload/shared/contract.js';
 import { ariaChord, HOST_COMMAND_SHORTCUTS, SHORTCUTS } from '../../../../renderer/src/keyboard.js';
 
 vi.mock('electron', () => import('./fake-electron.js'));

@@ -12,8 +12,8 @@ import {
   Menu,
   protocol,
 } from './fake-electron.js';
-import { calls } from '../../../../preload/contract.js';
-import { STRIP_CHANNELS } from '../../../../preload/strip-contract.js';
+import { calls } from '../../../../preload/shared/contract.js';
+import { STRIP_CHANNELS } from '../../../../preload/shared/strip-contract.js';
 import { AirlockCore } from '../../../../main/core/core.js';
 import { profileDir } from '../../../../main/electron/app-profile.js';
 

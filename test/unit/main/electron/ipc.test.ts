@@ -12,12 +12,16 @@ import {
   resetFakeElectron,
   type FakeFrame,
 } from './fake-electron.js';
-import { calls, type EventChannel, type EventPayload } from '../../../../preload/contract.js';
+import {
+  calls,
+  type EventChannel,
+  type EventPayload,
+} from '../../../../preload/shared/contract.js';
 import { AirlockCore, type CoreListener } from '../../../../main/core/core.js';
 import { UserFacingError } from '../../../../main/core/errors.js';
 import { APP_URL } from '../../../../main/electron/app-protocol.js';
 import { FORBIDDEN, setupIpc, type ContractCore } from '../../../../main/electron/ipc.js';
-import type { IpcReply } from '../../../../preload/ipc-reply.js';
+import type { IpcReply } from '../../../../preload/shared/ipc-reply.js';
 import { demoAgentSpec } from '../../../helpers/agents.js';
 import { Recorder } from '../../../helpers/core-harness.js';
 

@@ -8,7 +8,7 @@ import {
   type FakeFrame,
 } from './fake-electron.js';
 import { freshHost, loadStrip, openWindow, type Opened } from './url-window-harness.js';
-import { STRIP_CHANNELS, StripState } from '../../../../preload/strip-contract.js';
+import { STRIP_CHANNELS, StripState } from '../../../../preload/shared/strip-contract.js';
 import { APP_URL, STRIP_URL } from '../../../../main/electron/app-protocol.js';
 import { FORBIDDEN, STRIP_FAILURE } from '../../../../main/electron/ipc.js';
 import {

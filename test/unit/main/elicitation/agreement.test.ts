@@ -2,13 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkAnswer } from '../../../../main/core/elicitation/answer-check.js';
 import { normaliseFormSchema } from '../../../../main/core/elicitation/form-schema.js';
-import { FormModel } from '../../../../preload/form-model.js';
+import { FormModel } from '../../../../preload/shared/form-model.js';
 import {
   answerContent,
   isFormValid,
   validateForm,
   type FormValues,
-} from '../../../../preload/form-validator.js';
+} from '../../../../preload/shared/form-validator.js';
 
 // Names chosen to trip the two sides apart: Object.prototype members, JSON Pointer escapes,
 // RJSF's own error key, dots, spaces and non-ASCII.

@@ -6,8 +6,8 @@ import {
   prepareAnswerCheck,
 } from '../../../../main/core/elicitation/answer-check.js';
 import { normaliseFormSchema } from '../../../../main/core/elicitation/form-schema.js';
-import type { FormModel } from '../../../../preload/form-model.js';
-import { formMessages } from '../../../../preload/form-validator.js';
+import type { FormModel } from '../../../../preload/shared/form-model.js';
+import { formMessages } from '../../../../preload/shared/form-validator.js';
 
 function model(schema: unknown): FormModel {
   const result = normaliseFormSchema(schema);

@@ -4,7 +4,7 @@
  * `elicitationId` of a URL card, which stays outstanding only while the card does.
  */
 import { describe, expect, it, vi } from 'vitest';
-import type { TranscriptEvent } from '../../../../preload/contract.js';
+import type { TranscriptEvent } from '../../../../preload/shared/contract.js';
 import type { AirlockCore } from '../../../../main/core/core.js';
 import { MAX_PENDING_ELICITATIONS_PER_CONNECTION } from '../../../../main/core/elicitation/limits.js';
 import { fixtureSpec } from '../../../helpers/agents.js';

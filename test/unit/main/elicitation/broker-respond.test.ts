@@ -4,7 +4,7 @@
  * answer to a card that is not waiting is refused as such before anything else is checked.
  */
 import { describe, expect, it, vi } from 'vitest';
-import type { TranscriptEvent } from '../../../../preload/contract.js';
+import type { TranscriptEvent } from '../../../../preload/shared/contract.js';
 import { answerCheckReady } from '../../../../main/core/elicitation/answer-check.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
 import { branchForm as form } from '../../../helpers/elicitation-requests.js';

@@ -9,7 +9,10 @@
  * plain prompt answered, and Object.prototype untouched.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { events as contractEvents, type TranscriptEvent } from '../../../../preload/contract.js';
+import {
+  events as contractEvents,
+  type TranscriptEvent,
+} from '../../../../preload/shared/contract.js';
 import type { AirlockCore } from '../../../../main/core/core.js';
 import {
   CLOSED_SESSION,

@@ -12,7 +12,7 @@ import {
   MAX_STRING_DEFAULT_CHARS,
   MAX_TITLE_CHARS,
 } from '../../../../main/core/elicitation/limits.js';
-import { FormModel, type FormField } from '../../../../preload/form-model.js';
+import { FormModel, type FormField } from '../../../../preload/shared/form-model.js';
 
 function accepted(schema: unknown): FormModel {
   const result = normaliseFormSchema(schema);

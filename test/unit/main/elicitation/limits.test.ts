@@ -4,7 +4,7 @@ import {
   MODEL_FIELDS_CEILING,
   MODEL_OPTIONS_CEILING,
   MODEL_TEXT_CEILING,
-} from '../../../../preload/form-model.js';
+} from '../../../../preload/shared/form-model.js';
 
 describe('the elicitation limits', () => {
   it('are the documented values for the form', () => {

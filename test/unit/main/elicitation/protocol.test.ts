@@ -3,7 +3,7 @@
  * `elicitation/create` requests over stdio, and every way a card can end is answered.
  */
 import { describe, expect, it } from 'vitest';
-import type { TranscriptEvent } from '../../../../preload/contract.js';
+import type { TranscriptEvent } from '../../../../preload/shared/contract.js';
 import { clientCapabilities } from '../../../../main/core/agent-connection.js';
 import type { AirlockCore } from '../../../../main/core/core.js';
 import { answerCheckReady } from '../../../../main/core/elicitation/answer-check.js';

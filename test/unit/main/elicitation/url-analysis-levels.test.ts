@@ -15,7 +15,7 @@ import {
   UrlAnalysis,
   type UrlFindingLevel,
   type UrlWarningCode,
-} from '../../../../preload/url-analysis-view.js';
+} from '../../../../preload/shared/url-analysis-view.js';
 import { URL_CORPUS, type OpenedUrlCase } from '../../../fixtures/url-corpus.js';
 
 function opened(text: string, options: AnalyseUrlOptions = {}): UrlAnalysis {

@@ -31,7 +31,7 @@ import {
   URL_WARNING_CODES,
   UrlAnalysis,
   type UrlWarningCode,
-} from '../../../../preload/url-analysis-view.js';
+} from '../../../../preload/shared/url-analysis-view.js';
 import { URL_CORPUS, type OpenedUrlCase, type UrlCase } from '../../../fixtures/url-corpus.js';
 
 function opened(text: string, options: AnalyseUrlOptions = {}): UrlAnalysis {

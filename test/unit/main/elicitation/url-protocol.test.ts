@@ -3,7 +3,7 @@
  * the host's opener is recorded. The agent only ever learns the action.
  */
 import { describe, expect, it, vi } from 'vitest';
-import type { TranscriptEvent } from '../../../../preload/contract.js';
+import type { TranscriptEvent } from '../../../../preload/shared/contract.js';
 import type { CoreOptions } from '../../../../main/core/core.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
 import { signIn } from '../../../helpers/elicitation-requests.js';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileService } from '../../../../main/core/files/service.js';
 import type { Session } from '../../../../main/core/session.js';
-import type { PermissionOutcome, TranscriptEvent } from '../../../../preload/contract.js';
+import type { PermissionOutcome, TranscriptEvent } from '../../../../preload/shared/contract.js';
 import { requestFailure } from '../../../helpers/request-error.js';
 
 let root: string;

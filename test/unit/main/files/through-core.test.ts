@@ -8,7 +8,7 @@ import type { AirlockCore } from '../../../../main/core/core.js';
 import { clientCapabilities } from '../../../../main/core/agent-connection.js';
 import { FileService } from '../../../../main/core/files/service.js';
 import { DEMO_WRITE_TEXT } from '../../../../main/demo-agent/files.js';
-import type { TranscriptEvent } from '../../../../preload/contract.js';
+import type { TranscriptEvent } from '../../../../preload/shared/contract.js';
 import { readySession, startCore, type Recorder } from '../../../helpers/core-harness.js';
 
 let core: AirlockCore | undefined;

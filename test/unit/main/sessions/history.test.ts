@@ -11,7 +11,7 @@ import {
   listHistory,
   MAX_HISTORY_PAGES,
 } from '../../../../main/core/sessions/history.js';
-import { MAX_HISTORY_ENTRIES } from '../../../../preload/lasting-sessions.js';
+import { MAX_HISTORY_ENTRIES } from '../../../../preload/shared/lasting-sessions.js';
 
 /** A connection whose `session/list` answers with `pages`, by cursor (`''` is the first). */
 function listing(pages: Record<string, unknown>) {

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { AgentSpec } from '../../../../main/core/agents/spec.js';
-import type { SessionSummary, TranscriptEvent } from '../../../../preload/contract.js';
+import type { SessionSummary, TranscriptEvent } from '../../../../preload/shared/contract.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
 import { TEST_TIMEOUTS, useCore, type CoreRun } from '../../../helpers/core-harness.js';
 

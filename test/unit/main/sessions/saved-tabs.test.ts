@@ -10,12 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SavedTabs, type TabFacts } from '../../../../main/core/sessions/saved-tabs.js';
-import { MAX_SESSION_NAME_CHARS } from '../../../../preload/contract.js';
+import { MAX_SESSION_NAME_CHARS } from '../../../../preload/shared/contract.js';
 import {
   MAX_ACP_SESSION_ID_CHARS,
   MAX_SAVED_TABS,
   SavedTabView,
-} from '../../../../preload/lasting-sessions.js';
+} from '../../../../preload/shared/lasting-sessions.js';
 
 async function tempFile(): Promise<string> {
   return join(await mkdtemp(join(tmpdir(), 'airlock-saved-')), 'sessions.json');

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AgentConnection } from '../../../../main/core/agent-connection.js';
 import type { Session } from '../../../../main/core/session.js';
 import { LastingSessions } from '../../../../main/core/sessions/service.js';
-import type { SessionSummary } from '../../../../preload/contract.js';
+import type { SessionSummary } from '../../../../preload/shared/contract.js';
 
 afterEach(() => {
   vi.useRealTimers();

@@ -6,7 +6,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { SessionSummary } from '../../../../preload/contract.js';
+import type { SessionSummary } from '../../../../preload/shared/contract.js';
 import { agentLogContains } from '../../../helpers/agent-log.js';
 import { pidOf, withPid } from '../../../helpers/agent-pid.js';
 import { DEFAULT_DEADLINE_MS, settledSession, useCore } from '../../../helpers/core-harness.js';

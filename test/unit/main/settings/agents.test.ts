@@ -14,7 +14,7 @@ import {
   type CallChannel,
   type CallRequest,
   type CallResponse,
-} from '../../../../preload/contract.js';
+} from '../../../../preload/shared/contract.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
 import { deadline, readySession, startCore } from '../../../helpers/core-harness.js';
 import { alive } from '../../../helpers/processes.js';

@@ -13,7 +13,7 @@ import {
   settingsPath,
 } from '../../../../main/core/settings/catalog.js';
 import { commandLine } from '../../../../main/core/agents/spec.js';
-import type { AgentEntry } from '../../../../preload/contract.js';
+import type { AgentEntry } from '../../../../preload/shared/contract.js';
 import { demoAgentSpec } from '../../../helpers/agents.js';
 import { Recorder, readySession } from '../../../helpers/core-harness.js';
 

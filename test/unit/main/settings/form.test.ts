@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentSettingsInput } from '../../../../preload/contract.js';
+import type { AgentSettingsInput } from '../../../../preload/shared/contract.js';
 import {
   agentView,
   copyName,

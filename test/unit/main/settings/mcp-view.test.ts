@@ -10,7 +10,7 @@ import {
   type CallChannel,
   type CallRequest,
   type CallResponse,
-} from '../../../../preload/contract.js';
+} from '../../../../preload/shared/contract.js';
 import { ZED } from '../../../fixtures/zed-settings.js';
 import { deadline, useCore } from '../../../helpers/core-harness.js';
 

@@ -10,7 +10,7 @@ import {
   MAX_MCP_HEADERS,
   MAX_MCP_SERVERS,
   MAX_MCP_URL_CHARS,
-} from '../../../../preload/contract.js';
+} from '../../../../preload/shared/contract.js';
 import { demoAgentSpec } from '../../../helpers/agents.js';
 
 const demo = demoAgentSpec();

@@ -1,7 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { TranscriptEvent } from '../../../../preload/contract.js';
+import type { TranscriptEvent } from '../../../../preload/shared/contract.js';
 import { useCore } from '../../../helpers/core-harness.js';
 
 const { start } = useCore();

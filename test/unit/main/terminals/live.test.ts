@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MAX_TERMINAL_VIEW_CHARS, type TranscriptEvent } from '../../../../preload/contract.js';
+import {
+  MAX_TERMINAL_VIEW_CHARS,
+  type TranscriptEvent,
+} from '../../../../preload/shared/contract.js';
 import {
   SHOW_EVERY_MS,
   shownTail,

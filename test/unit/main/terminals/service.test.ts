@@ -7,7 +7,7 @@ import type { AgentConnection } from '../../../../main/core/agent-connection.js'
 import { UserFacingError } from '../../../../main/core/errors.js';
 import type { Session } from '../../../../main/core/session.js';
 import { TerminalService } from '../../../../main/core/terminals/service.js';
-import type { TranscriptEvent } from '../../../../preload/contract.js';
+import type { TranscriptEvent } from '../../../../preload/shared/contract.js';
 import { deadline } from '../../../helpers/core-harness.js';
 import { alive } from '../../../helpers/processes.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FormField, FormModel } from '../../../../preload/form-model.js';
+import type { FormField, FormModel } from '../../../../preload/shared/form-model.js';
 import { answerLines } from '../../../../renderer/src/forms/answer-text.js';
 import {
   acceptedContent,

@@ -5,7 +5,7 @@ import {
   type RJSFValidationError,
 } from '@rjsf/utils';
 import { describe, expect, it } from 'vitest';
-import type { FormModel } from '../../../../preload/form-model.js';
+import type { FormModel } from '../../../../preload/shared/form-model.js';
 import { createRjsfForm } from '../../../../renderer/src/forms/rjsf-validator.js';
 
 const model: FormModel = {

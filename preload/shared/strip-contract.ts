@@ -3,7 +3,7 @@
  *
  * Much smaller than the app's contract: the strip only shows where the isolated page is and
  * asks for two things, to close the window and to open the consented URL in the system
- * browser. This file imports only zod, like preload/contract.ts.
+ * browser. This file imports only zod, like preload/shared/contract.ts.
  */
 import { z } from 'zod';
 
