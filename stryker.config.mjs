@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Mutation testing with StrykerJS: `npm run mutation` (see "Mutation testing" in the README).
+ * Mutation testing with StrykerJS: `npm run mutation` (see docs/mutation.md).
  *
  * Runs over the host-independent code (the core with its elicitation code, the web host, the
  * contract and preload code, the renderer's state), not over the Electron host, the CLI or the
