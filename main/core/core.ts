@@ -26,6 +26,7 @@ import { ElicitationBroker } from './elicitation/broker.js';
 import { FileService } from './files/service.js';
 import type { Handlers } from './handlers.js';
 import { mcpServersFor } from './mcp-servers.js';
+import type { CoreOptions } from './options.js';
 import { Outbox, type CoreListener } from './outbox.js';
 import { checkWorkingFolder, RecentFolders } from './recent-folders.js';
 import { NO_SECRET_STORE, type SecretStore } from './secrets.js';
@@ -35,43 +36,10 @@ import { LastingSessions } from './sessions/service.js';
 import { SessionStarts } from './sessions/start.js';
 import { tabHandlers } from './sessions/tab-calls.js';
 import { loadAgentCatalog, type AgentCatalog } from './settings/catalog.js';
-import { commandLine, type AgentSpec } from './agents/spec.js';
+import { commandLine } from './agents/spec.js';
 import { watchSettings, type SettingsWatcher } from './settings/file.js';
 import { TerminalService } from './terminals/service.js';
 import { AgentSettings } from './settings/service.js';
-
-/** What a host provides to the core. */
-export type CoreOptions = {
-  settingsPath: string;
-  logsDir: string;
-  demoAgent: AgentSpec;
-  defaultCwd: string;
-  /** Shows a folder picker; absent on hosts that have none. */
-  pickFolder?: () => Promise<string | null>;
-  timeouts?: ConnectionTimeouts;
-  /** The largest single message accepted from an agent (tests use a small one). */
-  maxMessageBytes?: number;
-  /** Where sign-in values the user enters are kept; none by default (the web host). */
-  secrets?: SecretStore;
-  /**
-   * Opens a URL the user consented to, in the isolated window or the system browser (the
-   * desktop app). Without it, the page opens URL elicitations in a new browser tab.
-   */
-  openUrl?: (url: string, where: 'window' | 'browser') => Promise<void>;
-  /** How long the settings view's "Test" of an agent may take; a minute by default. */
-  testDeadlineMs?: number;
-  /**
-   * How long a process started for no tab (to list an agent's history) waits for one before it
-   * stops; a minute by default.
-   */
-  idleAgentMs?: number;
-  /**
-   * Settles once agents may start: the desktop app takes the login shell's `PATH` meanwhile
-   * (shell-env.ts), so that no agent starts with a desktop launcher's shorter one. The window
-   * opens without waiting for it.
-   */
-  agentsReady?: Promise<unknown>;
-};
 
 export type { CoreListener } from './outbox.js';
 

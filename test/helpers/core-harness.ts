@@ -16,7 +16,8 @@ import {
   type TranscriptEvent,
 } from '../../preload/shared/contract.js';
 import type { ConnectionTimeouts } from '../../main/core/agent-connection.js';
-import { AirlockCore, type CoreOptions } from '../../main/core/core.js';
+import { AirlockCore } from '../../main/core/core.js';
+import type { CoreOptions } from '../../main/core/options.js';
 import type { SecretStore } from '../../main/core/secrets.js';
 import type { AgentSpec } from '../../main/core/agents/spec.js';
 import { demoAgentSpec } from './agents.js';

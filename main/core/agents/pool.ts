@@ -36,7 +36,7 @@ export type PoolDeps = {
   logsDir: string;
   timeouts: ConnectionTimeouts;
   maxMessageBytes?: number;
-  /** Settles once agents may start (see CoreOptions). */
+  /** Settles once agents may start (see CoreOptions in options.ts). */
   agentsReady?: Promise<unknown>;
   idleAgentMs?: number;
   /** What a new process's messages go to; `started` is its connection once it has started. */

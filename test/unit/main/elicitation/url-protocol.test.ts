@@ -4,7 +4,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { TranscriptEvent } from '../../../../preload/shared/contract.js';
-import type { CoreOptions } from '../../../../main/core/core.js';
+import type { CoreOptions } from '../../../../main/core/options.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
 import { signIn } from '../../../helpers/elicitation-requests.js';
 import { TEST_TIMEOUTS, useCore, type Recorder } from '../../../helpers/core-harness.js';

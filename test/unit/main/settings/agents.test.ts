@@ -6,7 +6,8 @@ import { readdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentLogPath } from '../../../../main/core/agent-connection.js';
-import type { AirlockCore, CoreOptions } from '../../../../main/core/core.js';
+import type { AirlockCore } from '../../../../main/core/core.js';
+import type { CoreOptions } from '../../../../main/core/options.js';
 import { watchSettings } from '../../../../main/core/settings/file.js';
 import {
   calls,

@@ -1,0 +1,41 @@
+/**
+ * What a host gives the core when it makes one (see core.ts): where the settings and logs
+ * are, the built-in agent, and the host's own abilities (a folder picker, a URL opener, a
+ * secret store), each optional where a host may have none.
+ */
+import type { ConnectionTimeouts } from './agent-connection.js';
+import type { AgentSpec } from './agents/spec.js';
+import type { SecretStore } from './secrets.js';
+
+/** What a host provides to the core. */
+export type CoreOptions = {
+  settingsPath: string;
+  logsDir: string;
+  demoAgent: AgentSpec;
+  defaultCwd: string;
+  /** Shows a folder picker; absent on hosts that have none. */
+  pickFolder?: () => Promise<string | null>;
+  timeouts?: ConnectionTimeouts;
+  /** The largest single message accepted from an agent (tests use a small one). */
+  maxMessageBytes?: number;
+  /** Where sign-in values the user enters are kept; none by default (the web host). */
+  secrets?: SecretStore;
+  /**
+   * Opens a URL the user consented to, in the isolated window or the system browser (the
+   * desktop app). Without it, the page opens URL elicitations in a new browser tab.
+   */
+  openUrl?: (url: string, where: 'window' | 'browser') => Promise<void>;
+  /** How long the settings view's "Test" of an agent may take; a minute by default. */
+  testDeadlineMs?: number;
+  /**
+   * How long a process started for no tab (to list an agent's history) waits for one before it
+   * stops; a minute by default.
+   */
+  idleAgentMs?: number;
+  /**
+   * Settles once agents may start: the desktop app takes the login shell's `PATH` meanwhile
+   * (shell-env.ts), so that no agent starts with a desktop launcher's shorter one. The window
+   * opens without waiting for it.
+   */
+  agentsReady?: Promise<unknown>;
+};
