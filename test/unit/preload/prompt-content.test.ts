@@ -1,6 +1,6 @@
 /**
  * The contract's part about attachments (preload/shared/prompt-content.ts) on its own: what a page may
- * attach to a prompt. test/unit/main/prompt-content.test.ts checks what the core sends of it.
+ * attach to a prompt. test/unit/main/turns/prompt-content.test.ts checks what the core sends of it.
  */
 import { describe, expect, it } from 'vitest';
 import {
