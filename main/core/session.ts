@@ -32,13 +32,15 @@ export type Choice = { name: string; value: string | boolean; valueName: string 
 /** A session tab's state. */
 export class Session {
   summary: SessionSummary;
-  connection: AgentConnection | undefined;
-  acpSessionId: string | undefined;
+  /** The agent connection the tab's ACP session is on (see `attach` and `bindEarly`). */
+  private agentConnection: AgentConnection | undefined;
+  /** The tab's ACP session, on `connection`. */
+  private acpId: string | undefined;
   /**
    * The ACP session the agent had when it exited: a restart asks the new process to resume it
    * (where the agent offers `session/resume`), so the conversation goes on where it was.
    */
-  exitedSessionId: string | undefined;
+  private exitedSessionId: string | undefined;
   /**
    * What the user chose in this tab, set again on the agent's new session after a restart: the
    * mode, and each config option by id.
@@ -48,11 +50,11 @@ export class Session {
    * Numbers the starts of this tab. A start checks it after each wait: once the user stopped it
    * (or a newer start began), its outcome is dropped.
    */
-  startRun = 0;
+  private startRun = 0;
   /** What the running start waits on: the agent process starting, or its connection. */
-  startingOn: Promise<AgentConnection> | AgentConnection | undefined;
+  private waitingOn: Promise<AgentConnection> | AgentConnection | undefined;
   /** The id of the transcript's "Restarting…" line while the restart has not ended. */
-  restartLine: string | undefined;
+  private restartLine: string | undefined;
   private readonly transcript: TranscriptEvent[] = [];
   /** Where each terminal's output is in the transcript: a newer one takes its place. */
   private readonly terminalOutputs = new Map<string, number>();
@@ -83,6 +85,21 @@ export class Session {
       configOptions: [],
       pendingCards: 0,
     };
+  }
+
+  /** The agent connection the tab's ACP session is on; none until it starts, or once it ended. */
+  get connection(): AgentConnection | undefined {
+    return this.agentConnection;
+  }
+
+  /** The tab's ACP session id, on `connection`. */
+  get acpSessionId(): string | undefined {
+    return this.acpId;
+  }
+
+  /** What the running start waits on: the agent process starting, or its connection. */
+  get startingOn(): Promise<AgentConnection> | AgentConnection | undefined {
+    return this.waitingOn;
   }
 
   /** The whole transcript, with consecutive text chunks merged. */
@@ -141,7 +158,7 @@ export class Session {
    * connection); a start begun before it is dropped. Returns its number for `isCurrentStart`.
    */
   beginStart(on: Promise<AgentConnection> | AgentConnection): number {
-    this.startingOn = on;
+    this.waitingOn = on;
     return ++this.startRun;
   }
 
@@ -152,12 +169,12 @@ export class Session {
 
   /** The running start goes on with the agent's `connection` (its process has started). */
   startWaitsOn(connection: AgentConnection): void {
-    this.startingOn = connection;
+    this.waitingOn = connection;
   }
 
   /** The running start waits on nothing more: the tab is ready, failed or waits for the user. */
   startSettled(): void {
-    this.startingOn = undefined;
+    this.waitingOn = undefined;
   }
 
   /**
@@ -165,8 +182,8 @@ export class Session {
    * (a `session/load` replays its updates before its answer).
    */
   bindEarly(connection: AgentConnection, sessionId: string): void {
-    this.connection = connection;
-    this.acpSessionId = sessionId;
+    this.agentConnection = connection;
+    this.acpId = sessionId;
   }
 
   /**
@@ -174,10 +191,10 @@ export class Session {
    * what the tab was on, the start's wait first.
    */
   letGo(): Promise<AgentConnection> | AgentConnection | undefined {
-    const on = this.startingOn ?? this.connection;
-    this.startingOn = undefined;
-    this.connection = undefined;
-    this.acpSessionId = undefined;
+    const on = this.waitingOn ?? this.agentConnection;
+    this.waitingOn = undefined;
+    this.agentConnection = undefined;
+    this.acpId = undefined;
     return on;
   }
 
@@ -224,8 +241,8 @@ export class Session {
     configOptions: SessionSummary['configOptions'],
     status: 'ready' | 'starting' = 'ready',
   ): void {
-    this.connection = connection;
-    this.acpSessionId = response.sessionId;
+    this.agentConnection = connection;
+    this.acpId = response.sessionId;
     this.legacyModes = modeViews(response.modes);
     this.update({
       status,
@@ -255,8 +272,8 @@ export class Session {
    * confirmed. Never rejects.
    */
   async runTurn(text: string, attached?: AttachedContent): Promise<void> {
-    const connection = this.connection;
-    const sessionId = this.acpSessionId;
+    const connection = this.agentConnection;
+    const sessionId = this.acpId;
     if (!connection || !sessionId) {
       return;
     }
@@ -307,15 +324,15 @@ export class Session {
     }
     turn.cancelled = true;
     this.cards.endAll('turn_cancelled');
-    if (this.connection && this.acpSessionId) {
-      void this.connection.cancel(this.acpSessionId);
+    if (this.agentConnection && this.acpId) {
+      void this.agentConnection.cancel(this.acpId);
       turn.timer = setTimeout(() => {
         this.endTurn(turn, { type: 'turn_end', stopReason: 'cancelled' });
         this.append({
           type: 'system',
           text: 'The agent did not confirm the cancel in time; the turn was ended.',
         });
-      }, this.connection.timeouts.cancelGraceMs);
+      }, this.agentConnection.timeouts.cancelGraceMs);
     }
   }
 
@@ -325,9 +342,9 @@ export class Session {
     if (this.turn && !this.turn.done) {
       this.endTurn(this.turn, undefined);
     }
-    this.connection = undefined;
-    this.exitedSessionId = this.acpSessionId;
-    this.acpSessionId = undefined;
+    this.agentConnection = undefined;
+    this.exitedSessionId = this.acpId;
+    this.acpId = undefined;
     this.append({ type: 'agent_exit', exit });
     this.update({ status: 'exited', exit });
   }
@@ -341,7 +358,7 @@ export class Session {
     request: acp.RequestPermissionRequest,
     signal: AbortSignal,
   ): Promise<PermissionOutcome> {
-    const agent = this.connection?.identity;
+    const agent = this.agentConnection?.identity;
     if (!agent) {
       // Requests reach a session only through its connection (agents/routing.ts): this cannot
       // happen.

@@ -63,11 +63,9 @@ describe('a reopen with session/load', () => {
       answer = resolve;
     });
     const { session } = await reopening(() => loaded);
-    // What the core's stop does to a starting tab (abandonStart, then session:stopStart).
-    session.startRun += 1;
-    session.startingOn = undefined;
-    session.connection = undefined;
-    session.acpSessionId = undefined;
+    // What the core's stop does to a starting tab (SessionStarts.abandon, then
+    // session:stopStart).
+    session.dropStart();
     session.update({ status: 'failed', error: 'You stopped Old Agent while it was starting.' });
     answer({ modes: { currentModeId: 'code', availableModes: [] } });
     // The service awaited the answer first: its part has run once this await resumes.
