@@ -6,8 +6,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { app, BrowserWindow, Notification, resetFakeElectron } from './fake-electron.js';
 import type { AirlockCore } from '../../../../main/core/core.js';
 import { setupAttention } from '../../../../main/electron/app-attention.js';
-import type { EventPayload, TranscriptEvent } from '../../../../preload/shared/contract.js';
+import type { EventPayload } from '../../../../preload/shared/contract.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
+import { ask, form, type Card } from '../../../helpers/elicitation-requests.js';
 import { readySession, startCore } from '../../../helpers/core-harness.js';
 
 vi.mock('electron', () => import('./fake-electron.js'));
@@ -48,20 +49,6 @@ async function withApp(scenario: string, platform: NodeJS.Platform = 'linux') {
   const open = () => readySession(started.core, started.recorder, agent.name, started.dir);
   return { ...started, core: started.core, key, window, windows, opened, commands, open };
 }
-
-/** Sends raw `elicitation/create` params through the scripted agent's prompt (`elicit`). */
-function ask(running: AirlockCore, key: string, ...params: unknown[]) {
-  return running.invoke('session:prompt', { key, text: JSON.stringify(params) });
-}
-
-const form = (message: string, properties: Record<string, unknown> = {}) => ({
-  sessionId: '$SESSION',
-  mode: 'form',
-  message,
-  requestedSchema: { type: 'object', properties },
-});
-
-type Card = Extract<TranscriptEvent, { type: 'elicitation' | 'url_elicitation' }>;
 
 /** What a notification shows: its title and body. */
 const shown = (notification: Notification | undefined) =>

@@ -13,6 +13,7 @@ import {
 import type { AirlockCore } from '../../../../main/core/core.js';
 import type { TranscriptEvent } from '../../../../preload/shared/contract.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
+import { ask, form, type Card } from '../../../helpers/elicitation-requests.js';
 import { readySession, startCore, type Recorder } from '../../../helpers/core-harness.js';
 
 const timeouts = { requestMs: 10_000, cancelGraceMs: 500 };
@@ -40,11 +41,6 @@ function changesCome(recorder: Recorder, changes: AttentionChange[], count: numb
   );
 }
 
-/** Sends raw `elicitation/create` params through the scripted agent's prompt. */
-function ask(running: AirlockCore, key: string, ...params: unknown[]) {
-  return running.invoke('session:prompt', { key, text: JSON.stringify(params) });
-}
-
 /** Sends a raw `session/request_permission` about a tool call titled `title` (`elicit-raw`). */
 function askPermission(running: AirlockCore, key: string, title: string) {
   const line = JSON.stringify({
@@ -62,15 +58,6 @@ function askPermission(running: AirlockCore, key: string, title: string) {
     text: JSON.stringify({ lines: [line], await: ['perm-1'] }),
   });
 }
-
-const form = (message: string, properties: Record<string, unknown> = {}) => ({
-  sessionId: '$SESSION',
-  mode: 'form',
-  message,
-  requestedSchema: { type: 'object', properties },
-});
-
-type Card = Extract<TranscriptEvent, { type: 'elicitation' | 'url_elicitation' }>;
 
 describe('a permission card', () => {
   it('is announced with the agent’s name and the tool call’s title, and its end with it', async () => {

@@ -1,5 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { AirlockCore } from '../../../../main/core/core.js';
+import { describe, expect, it } from 'vitest';
 import {
   mergeToolFields,
   permissionAnswer,
@@ -20,7 +19,7 @@ import {
   TranscriptEvent,
   type PermissionOptionView,
 } from '../../../../preload/shared/contract.js';
-import { readySession, startCore } from '../../../helpers/core-harness.js';
+import { useCore } from '../../../helpers/core-harness.js';
 
 describe('commandOf', () => {
   it('reads a command string and its folder', () => {
@@ -234,20 +233,28 @@ describe('permissionOptions', () => {
 });
 
 describe('a permission request from the demo agent', () => {
-  let core: AirlockCore | undefined;
-  afterEach(() => core?.dispose());
+  const { start } = useCore();
 
-  async function demoSession() {
-    const started = await startCore();
-    core = started.core;
-    const key = await readySession(core, started.recorder, 'Demo Agent', started.dir);
-    return { ...started, key };
+  /** A ready demo tab, prompted with `text`, and the permission card its turn shows. */
+  async function cardFor(text: string) {
+    const run = await start();
+    const key = await run.ready();
+    await run.core.invoke('session:prompt', { key, text });
+    const card = await run.recorder.event(key, 'permission');
+    /** Picks `optionId` on the card and waits for the turn to end. */
+    const pick = async (optionId: string) => {
+      await run.core.invoke('permission:respond', {
+        key,
+        promptKey: card.promptKey,
+        outcome: { outcome: 'selected', optionId },
+      });
+      await run.recorder.event(key, 'turn_end');
+    };
+    return { ...run, key, card, pick };
   }
 
   it('shows the edit’s diff, paths and raw input on the card, and its answer on the tool call', async () => {
-    const { core, recorder, key } = await demoSession();
-    await core.invoke('session:prompt', { key, text: '/permission' });
-    const card = await recorder.event(key, 'permission');
+    const { core, recorder, key, card, pick } = await cardFor('/permission');
     expect(card.tool).toMatchObject({
       title: 'Edit README.md',
       kind: 'edit',
@@ -275,12 +282,7 @@ describe('a permission request from the demo agent', () => {
         outcome: { outcome: 'selected', optionId: 'made-up' },
       }),
     ).rejects.toThrow('not one of the answers the agent offered');
-    await core.invoke('permission:respond', {
-      key,
-      promptKey: card.promptKey,
-      outcome: { outcome: 'selected', optionId: 'reject-once' },
-    });
-    await recorder.event(key, 'turn_end');
+    await pick('reject-once');
     expect(recorder.transcript(key)).toContainEqual({
       type: 'tool_call_update',
       toolCallId: card.toolCallId,
@@ -290,20 +292,13 @@ describe('a permission request from the demo agent', () => {
   });
 
   it('shows the command a tool runs, with its folder', async () => {
-    const { core, recorder, key, dir } = await demoSession();
-    await core.invoke('session:prompt', { key, text: '/permission-run' });
-    const card = await recorder.event(key, 'permission');
+    const { recorder, key, dir, card, pick } = await cardFor('/permission-run');
     expect(card.tool).toMatchObject({
       title: 'Run the tests',
       kind: 'execute',
       command: { line: "bash -lc 'npm test -- --reporter=dot'", cwd: dir },
     });
-    await core.invoke('permission:respond', {
-      key,
-      promptKey: card.promptKey,
-      outcome: { outcome: 'selected', optionId: 'allow-once' },
-    });
-    await recorder.event(key, 'turn_end');
+    await pick('allow-once');
     expect(recorder.transcript(key)).toContainEqual({
       type: 'tool_call_update',
       toolCallId: card.toolCallId,
@@ -320,15 +315,8 @@ describe('a permission request from the demo agent', () => {
   });
 
   it('does not ask again once the user chose “Always allow” for that kind of tool', async () => {
-    const { core, recorder, key } = await demoSession();
-    await core.invoke('session:prompt', { key, text: '/permission' });
-    const card = await recorder.event(key, 'permission');
-    await core.invoke('permission:respond', {
-      key,
-      promptKey: card.promptKey,
-      outcome: { outcome: 'selected', optionId: 'allow-always' },
-    });
-    await recorder.event(key, 'turn_end');
+    const { core, recorder, key, pick } = await cardFor('/permission');
+    await pick('allow-always');
     expect(recorder.text(key)).toContain('I will not ask again before edits in this session.');
 
     const from = recorder.transcript(key).length;

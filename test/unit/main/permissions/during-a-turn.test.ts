@@ -7,18 +7,20 @@ const timeouts = { requestMs: 10_000, cancelGraceMs: 20_000 };
 
 const { startWith } = useCore({ timeouts });
 
-async function sessionWith(scenario: string) {
-  const agent = fixtureSpec(scenario);
-  const started = await startWith(agent);
-  const { key } = started;
-  return { ...started, key };
+/** A ready tab of the fixture agent playing `scenario`. */
+const sessionWith = (scenario: string) => startWith(fixtureSpec(scenario));
+
+/** A tab of `scenario` prompted to clean up, and the permission card its turn shows. */
+async function cardIn(scenario: string) {
+  const started = await sessionWith(scenario);
+  await started.core.invoke('session:prompt', { key: started.key, text: 'clean up' });
+  const card = await started.recorder.event(started.key, 'permission');
+  return { ...started, card };
 }
 
 describe('a permission request during a turn', () => {
   it('shows a card with the options and sends the one the user picks', async () => {
-    const { core, recorder, key } = await sessionWith('permission');
-    await core.invoke('session:prompt', { key, text: 'clean up' });
-    const card = await recorder.event(key, 'permission');
+    const { core, recorder, key, card } = await cardIn('permission');
     expect(card).toMatchObject({ toolCallId: 'call-1', title: 'Delete build/' });
     // It names who asks, as the agent said when it started: the identity the tab shows.
     expect(card.agent).toEqual(recorder.summaries.get(key)?.agent);
@@ -52,9 +54,7 @@ describe('a permission request during a turn', () => {
   });
 
   it('answers cancelled when the user cancels the turn, and the agent ends the turn as cancelled', async () => {
-    const { core, recorder, key } = await sessionWith('permission');
-    await core.invoke('session:prompt', { key, text: 'clean up' });
-    const card = await recorder.event(key, 'permission');
+    const { core, recorder, key, card } = await cardIn('permission');
 
     await core.invoke('session:cancel', { key });
     const resolved = await recorder.event(key, 'permission_resolved');
@@ -76,9 +76,7 @@ describe('a permission request during a turn', () => {
   });
 
   it('answers cancelled when the tab is closed', async () => {
-    const { core, recorder, key } = await sessionWith('permission');
-    await core.invoke('session:prompt', { key, text: 'clean up' });
-    const card = await recorder.event(key, 'permission');
+    const { core, recorder, key, card } = await cardIn('permission');
     await core.invoke('session:close', { key });
     const resolved = await recorder.event(key, 'permission_resolved');
     expect(resolved.outcome).toEqual({ outcome: 'cancelled' });
@@ -89,9 +87,7 @@ describe('a permission request during a turn', () => {
 
 describe('an agent that withdraws its permission request ($/cancel_request)', () => {
   it('closes the card and answers cancelled', async () => {
-    const { core, recorder, key } = await sessionWith('permission-revoke');
-    await core.invoke('session:prompt', { key, text: 'clean up' });
-    const card = await recorder.event(key, 'permission');
+    const { core, recorder, key, card } = await cardIn('permission-revoke');
     const resolved = await recorder.event(key, 'permission_resolved');
     expect(resolved).toEqual({
       type: 'permission_resolved',
