@@ -4,7 +4,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  analyseUrl,
   FINDING_LEVELS,
   findingLevel,
   type AnalyseUrlOptions,
@@ -12,20 +11,11 @@ import {
 import {
   URL_FINDING_LEVELS,
   URL_WARNING_CODES,
-  UrlAnalysis,
   type UrlFindingLevel,
   type UrlWarningCode,
 } from '../../../../preload/shared/url-analysis-view.js';
 import { URL_CORPUS, type OpenedUrlCase } from '../../../fixtures/url-corpus.js';
-
-function opened(text: string, options: AnalyseUrlOptions = {}): UrlAnalysis {
-  const verdict = analyseUrl(text, options);
-  if (!verdict.ok) {
-    throw new Error(`refused (${verdict.code}): ${verdict.reason}`);
-  }
-  expect(UrlAnalysis.safeParse(verdict.analysis).success).toBe(true);
-  return verdict.analysis;
-}
+import { opened } from '../../../helpers/url-analysis.js';
 
 const levels = (text: string, options: AnalyseUrlOptions = {}) =>
   opened(text, options).warnings.map(({ code, level }) => `${code}:${level}`);

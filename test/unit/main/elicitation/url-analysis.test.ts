@@ -33,16 +33,7 @@ import {
   type UrlWarningCode,
 } from '../../../../preload/shared/url-analysis-view.js';
 import { URL_CORPUS, type OpenedUrlCase, type UrlCase } from '../../../fixtures/url-corpus.js';
-
-function opened(text: string, options: AnalyseUrlOptions = {}): UrlAnalysis {
-  const verdict = analyseUrl(text, options);
-  if (!verdict.ok) {
-    throw new Error(`refused (${verdict.code}): ${verdict.reason}`);
-  }
-  // Every analysis main makes must cross IPC to the renderer.
-  expect(UrlAnalysis.safeParse(verdict.analysis).success).toBe(true);
-  return verdict.analysis;
-}
+import { opened } from '../../../helpers/url-analysis.js';
 
 function refusal(text: string): { code: UrlRefusalCode; reason: string } {
   const verdict = analyseUrl(text);
