@@ -276,12 +276,18 @@ describe('a start stopped on purpose', () => {
     return { start, state };
   }
 
-  it('fails once the process is gone, and leaves no timer', async () => {
+  /** A stand-in that never answers, its start begun under fake timers and then stopped. */
+  async function stoppedStart() {
     const agent = new StandInProcess('silent');
     const controller = new AbortController();
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { start, state } = await starting(agent, controller.signal);
     controller.abort();
+    return { agent, start, state };
+  }
+
+  it('fails once the process is gone, and leaves no timer', async () => {
+    const { agent, start, state } = await stoppedStart();
     await expect.poll(() => agent.signals).toEqual(['SIGTERM']);
     // Airlock quitting waits on this: the process must be gone when it resolves.
     expect(state.failed).toBe(false);
@@ -294,11 +300,7 @@ describe('a start stopped on purpose', () => {
   });
 
   it('sends SIGKILL after the grace period, and gives up waiting after twice it', async () => {
-    const agent = new StandInProcess('silent');
-    const controller = new AbortController();
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const { start, state } = await starting(agent, controller.signal);
-    controller.abort();
+    const { agent, start, state } = await stoppedStart();
     await expect.poll(() => agent.signals).toEqual(['SIGTERM']);
     // It ignores SIGTERM: SIGKILL comes after the grace period.
     await vi.advanceTimersByTimeAsync(STOP_GRACE_MS - 1);
