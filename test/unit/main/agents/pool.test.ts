@@ -15,12 +15,7 @@ import type { AirlockCore } from '../../../../main/core/core.js';
 import type { AgentSpec } from '../../../../main/core/agents/spec.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
 import { agentLogContains } from '../../../helpers/agent-log.js';
-import {
-  readySession,
-  settledSession,
-  TEST_TIMEOUTS,
-  useCore,
-} from '../../../helpers/core-harness.js';
+import { settledSession, TEST_TIMEOUTS, useCore } from '../../../helpers/core-harness.js';
 import { alive } from '../../../helpers/processes.js';
 
 const { start, startWith } = useCore({ timeouts: TEST_TIMEOUTS });
@@ -35,11 +30,11 @@ describe('a tab opened as soon as the last tab of its agent closed', () => {
       env: { SCRIPTED_PID_FILE: pidFile, SCRIPTED_IGNORE_TERM: '1', SCRIPTED_LINGER: '1' },
     };
     const started = await startWith(agent);
-    const { core, recorder, dir, key: first } = started;
+    const { core, recorder, key: first, ready } = started;
     const pid = await readFile(pidFile, 'utf8');
 
     await core.invoke('session:close', { key: first });
-    const second = await readySession(core, recorder, agent.name, dir);
+    const second = await ready(agent.name);
     expect(await readFile(pidFile, 'utf8')).not.toBe(pid);
 
     await core.invoke('session:prompt', { key: second, text: 'hi' });
@@ -64,9 +59,9 @@ describe('closing the last tab of one agent while another agent has tabs', () =>
       env: { SCRIPTED_PID_FILE: join(pids, 'staying.pid') },
     };
     const started = await start({ agents: [closing, staying] });
-    const { core, recorder, dir } = started;
-    const key = await readySession(core, recorder, closing.name, dir);
-    const other = await readySession(core, recorder, staying.name, dir);
+    const { core, recorder, ready } = started;
+    const key = await ready(closing.name);
+    const other = await ready(staying.name);
     const closingPid = Number(await readFile(join(pids, 'closing.pid'), 'utf8'));
     const stayingPid = Number(await readFile(join(pids, 'staying.pid'), 'utf8'));
 
@@ -82,11 +77,11 @@ describe('a tab opened while another shows a permission card', () => {
   it('gets a key of its own, and the card still answers in its tab', async () => {
     const agent = fixtureSpec('permission');
     const started = await startWith(agent);
-    const { core, recorder, dir, key: first } = started;
+    const { core, recorder, key: first, ready } = started;
     await core.invoke('session:prompt', { key: first, text: 'clean up' });
     const card = await recorder.event(first, 'permission');
 
-    const second = await readySession(core, recorder, agent.name, dir);
+    const second = await ready(agent.name);
     expect(second).not.toBe(first);
     await core.invoke('permission:respond', {
       key: first,
@@ -122,14 +117,14 @@ describe('updates for a session before session/new answers, at the limit', () =>
     // Updates came for "early-1" to "early-20", one id after the other.
     const agent = { ...fixtureSpec('early-flood'), env: { SCRIPTED_OPENS: 'early-16,early-17' } };
     const started = await start({ agents: [agent] });
-    const { core, recorder, dir } = started;
-    await readySession(core, recorder, agent.name, dir);
-    const sixteenth = await readySession(core, recorder, agent.name, dir);
+    const { core, recorder, ready } = started;
+    await ready(agent.name);
+    const sixteenth = await ready(agent.name);
     expect(recorder.transcript(sixteenth)).toEqual([
       { type: 'chunk', role: 'agent', text: 'early 16' },
     ]);
 
-    const seventeenth = await readySession(core, recorder, agent.name, dir);
+    const seventeenth = await ready(agent.name);
     await core.invoke('session:prompt', { key: seventeenth, text: 'hello' });
     await recorder.event(seventeenth, 'turn_end');
     expect(recorder.transcript(seventeenth)).toEqual([
@@ -179,10 +174,10 @@ describe("restarting a failed tab while another agent's tab runs", () => {
     };
     const other = fixtureSpec('basic', 'other');
     const started = await start({ agents: [failing, other] });
-    const { core, recorder, dir } = started;
+    const { core, recorder, dir, ready } = started;
     const failed = await settledSession(core, recorder, failing.name, dir);
     expect(failed.summary.status).toBe('failed');
-    const running = await readySession(core, recorder, other.name, dir);
+    const running = await ready(other.name);
     const oldPid = Number(await readFile(pidFile, 'utf8'));
 
     await core.invoke('session:restart', { key: failed.key });
@@ -203,7 +198,7 @@ describe("restarting a failed tab while another agent's tab runs", () => {
     expect(alive(newPid)).toBe(true);
 
     // A tab opened after the restart gets a key no other tab has, and each tab works alone.
-    const third = await readySession(core, recorder, other.name, dir);
+    const third = await ready(other.name);
     expect([failed.key, running]).not.toContain(third);
     await core.invoke('session:prompt', { key: running, text: 'hi' });
     expect((await recorder.event(running, 'turn_end')).stopReason).toBe('end_turn');
@@ -280,31 +275,31 @@ describe("a new tab after its agent's settings changed", () => {
   }
 
   it('starts on a new process with the new settings; the old one keeps its tab until it closes', async () => {
-    const { core: started, recorder, dir, agent, edit, pid } = await agentWithPidFile();
-    const old = await readySession(started, recorder, agent.name, dir);
+    const { core: started, recorder, agent, edit, pid, ready } = await agentWithPidFile();
+    const old = await ready(agent.name);
     const oldPid = await pid('before');
     await edit();
 
-    const fresh = await readySession(started, recorder, agent.name, dir);
+    const fresh = await ready(agent.name);
     const newPid = await pid('after');
     expect(newPid).not.toBe(oldPid);
     expect(alive(oldPid)).toBe(true);
     // A third tab joins the process started with the settings as they are now.
-    await readySession(started, recorder, agent.name, dir);
+    await ready(agent.name);
     await expect(pid('after')).resolves.toBe(newPid);
 
     await started.invoke('session:close', { key: old });
     await expect.poll(() => alive(oldPid), { timeout: 10_000 }).toBe(false);
     expect(alive(newPid)).toBe(true);
     // Closing the old tab left the new process the one new tabs start on.
-    await readySession(started, recorder, agent.name, dir);
+    await ready(agent.name);
     await expect(pid('after')).resolves.toBe(newPid);
     await started.invoke('session:prompt', { key: fresh, text: 'hi' });
     await recorder.event(fresh, 'turn_end');
   });
 
   it('joins the running process when only the order of its variables changed', async () => {
-    const { core: started, recorder, dir, agent, pid, settingsPath } = await agentWithPidFile();
+    const { core: started, agent, pid, settingsPath, ready } = await agentWithPidFile();
     /** Saves the agent's variables in the order given. */
     const save = async (order: 'first' | 'last') => {
       const settings = JSON.parse(await readFile(settingsPath, 'utf8')) as {
@@ -318,20 +313,20 @@ describe("a new tab after its agent's settings changed", () => {
       await started.init();
     };
     await save('last');
-    await readySession(started, recorder, agent.name, dir);
+    await ready(agent.name);
     const running = await pid('before');
 
     await save('first');
-    await readySession(started, recorder, agent.name, dir);
+    await ready(agent.name);
     await expect(pid('before')).resolves.toBe(running);
     expect(alive(running)).toBe(true);
   });
 
   it('stops both processes when the core is disposed', async () => {
-    const { core: started, recorder, dir, agent, edit, pid } = await agentWithPidFile();
-    await readySession(started, recorder, agent.name, dir);
+    const { core: started, agent, edit, pid, ready } = await agentWithPidFile();
+    await ready(agent.name);
     await edit();
-    await readySession(started, recorder, agent.name, dir);
+    await ready(agent.name);
     const pids = [await pid('before'), await pid('after')];
     await started.dispose();
     expect(pids.map(alive)).toEqual([false, false]);
@@ -417,7 +412,7 @@ describe('an agent started only to list its history', () => {
   }
 
   it('stops once it has been idle, no tab having started on it', async () => {
-    const { agent, dir, pid, recorder } = await historyCore();
+    const { agent, dir, pid, recorder, ready } = await historyCore();
     const idle = await listHistory(agent.name, dir);
     const listed = await pid();
     expect(alive(listed)).toBe(true);
@@ -425,17 +420,17 @@ describe('an agent started only to list its history', () => {
     idle();
     await expect.poll(() => alive(listed), { timeout: 5_000 }).toBe(false);
     // The next tab starts a process of its own, and works.
-    const key = await readySession(core!, recorder, agent.name, dir);
+    const key = await ready(agent.name);
     expect(await pid()).not.toBe(listed);
     await core!.invoke('session:prompt', { key, text: 'hello' });
     expect((await recorder.event(key, 'turn_end')).stopReason).toBe('end_turn');
   });
 
   it('stays for a tab that started on it after the list, and for one there before', async () => {
-    const { agent, dir, pid, recorder } = await historyCore();
+    const { agent, dir, pid, recorder, ready } = await historyCore();
     const idle = await listHistory(agent.name, dir);
     const listed = await pid();
-    const key = await readySession(core!, recorder, agent.name, dir);
+    const key = await ready(agent.name);
     expect(await pid()).toBe(listed);
     idle();
     // The timer found a tab on the process: another list, and its timer, find one too.
@@ -448,8 +443,8 @@ describe('an agent started only to list its history', () => {
 
   it("stops though another agent's tab runs", async () => {
     const other = fixtureSpec('basic', 'other');
-    const { agent, dir, pid, recorder } = await historyCore('basic', [other]);
-    const theirs = await readySession(core!, recorder, other.name, dir);
+    const { agent, dir, pid, recorder, ready } = await historyCore('basic', [other]);
+    const theirs = await ready(other.name);
     const idle = await listHistory(agent.name, dir);
     const listed = await pid();
 
@@ -460,7 +455,7 @@ describe('an agent started only to list its history', () => {
 
   it('stays for a tab still starting on it', async () => {
     // Its session/new answers once three wait.
-    const { agent, dir, pid, recorder } = await historyCore('new-held');
+    const { agent, dir, pid, recorder, ready } = await historyCore('new-held');
     const idle = await listHistory(agent.name, dir);
     const listed = await pid();
     const { key } = (await core!.invoke('session:create', { agentName: agent.name, cwd: dir })) as {
@@ -470,7 +465,7 @@ describe('an agent started only to list its history', () => {
 
     idle();
     // Two more tabs, on the same process, let the three open.
-    await Promise.all([0, 1].map(() => readySession(core!, recorder, agent.name, dir)));
+    await Promise.all([0, 1].map(() => ready(agent.name)));
     await recorder.status(key, 'ready');
     expect(await pid()).toBe(listed);
   });
@@ -478,19 +473,19 @@ describe('an agent started only to list its history', () => {
   it('is not the process the next tab starts on, though it is still going', async () => {
     // It ends only at SIGKILL, after a grace period.
     const lingering = { SCRIPTED_IGNORE_TERM: '1', SCRIPTED_LINGER: '1' };
-    const { agent, dir, pid, recorder } = await historyCore('basic', [], lingering);
+    const { agent, dir, pid, recorder, ready } = await historyCore('basic', [], lingering);
     const idle = await listHistory(agent.name, dir);
     const listed = await pid();
 
     idle();
-    const key = await readySession(core!, recorder, agent.name, dir);
+    const key = await ready(agent.name);
     expect(await pid()).not.toBe(listed);
     await core!.invoke('session:prompt', { key, text: 'hello' });
     expect((await recorder.event(key, 'turn_end')).stopReason).toBe('end_turn');
   });
 
   it("leaves the agent's newer process, started with new settings, to the next tab", async () => {
-    const { agent, dir, pid, recorder, settingsPath } = await historyCore();
+    const { agent, dir, pid, settingsPath, ready } = await historyCore();
     const idle = await listHistory(agent.name, dir);
     const listed = await pid();
     // Saved with one more variable: the next tab starts a new process.
@@ -500,13 +495,13 @@ describe('an agent started only to list its history', () => {
     settings.agent_servers[agent.name]!.env.EDITED = '1';
     await writeFile(settingsPath, JSON.stringify(settings));
     await core!.init();
-    await readySession(core!, recorder, agent.name, dir);
+    await ready(agent.name);
     const newer = await pid();
     expect(newer).not.toBe(listed);
 
     idle();
     await expect.poll(() => alive(listed), { timeout: 5_000 }).toBe(false);
-    await readySession(core!, recorder, agent.name, dir);
+    await ready(agent.name);
     expect(await pid()).toBe(newer);
   });
 
