@@ -167,11 +167,11 @@ describe('a tab opened after its agent failed to start', () => {
       env: { SCRIPTED_FAIL_ONCE: marker },
     };
     const started = await start({ agents: [spec] });
-    const { core, recorder, dir } = started;
+    const { core, recorder, dir, ready } = started;
     const failed = await settledSession(core, recorder, spec.name, dir);
     expect(failed.summary.status).toBe('failed');
 
-    const key = await readySession(core, recorder, spec.name, dir);
+    const key = await ready(spec.name);
     await turnWorks(started, key, 'second start');
   });
 });

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { TranscriptEvent } from '../../../../preload/shared/contract.js';
 import { pidOf, withPid } from '../../../helpers/agent-pid.js';
-import { readySession, useCore } from '../../../helpers/core-harness.js';
+import { useCore } from '../../../helpers/core-harness.js';
 import { alive } from '../../../helpers/processes.js';
 
 const timeouts = { requestMs: 60_000, cancelGraceMs: 500 };
@@ -25,9 +25,9 @@ describe('stopping a start', () => {
     const mine = await withPid('never-answer-new', 'mine');
     const theirs = await withPid('never-answer-new', 'theirs');
     const started = await start({ agents: [mine, theirs] });
-    const { core, create, recorder, dir } = started;
+    const { core, create, recorder, dir, ready } = started;
     // Another agent's tab that is running, and one that is starting.
-    const running = await readySession(core, recorder, 'Demo Agent', dir);
+    const running = await ready('Demo Agent');
     const starting = await create(theirs.name, dir);
     const stopped = await create(mine.name, dir);
     const theirPid = await pidOf(theirs.pidFile);
@@ -132,8 +132,8 @@ describe('closing a tab mid-turn while another tab shares its process', () => {
   it('tells the agent to cancel the turn', async () => {
     const agent = await withPid('new-held-after', 'shared', { SCRIPTED_ANSWER_NEW: '2' });
     const started = await startWith(agent);
-    const { core, recorder, dir, key: closed } = started;
-    const stays = await readySession(core, recorder, agent.name, dir);
+    const { core, recorder, key: closed, ready } = started;
+    const stays = await ready(agent.name);
     await core.invoke('session:prompt', { key: closed, text: 'wait' });
     await recorder.until(() => recorder.text(closed) === 'waiting', 'the turn to start');
 

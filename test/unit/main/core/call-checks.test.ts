@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { SecretStore } from '../../../../main/core/secrets.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
 import { pidOf, withPid } from '../../../helpers/agent-pid.js';
-import { readySession, settledSession, useCore } from '../../../helpers/core-harness.js';
+import { settledSession, useCore } from '../../../helpers/core-harness.js';
 
 // Far longer than any wait below: nothing here ends by a timeout.
 const timeouts = { requestMs: 60_000, cancelGraceMs: 300 };
@@ -100,8 +100,8 @@ describe('agent:saveSecrets', () => {
       agents: [fixtureSpec('auth-env', 'env-agent')],
       options: { secrets },
     });
-    const { core, recorder, dir, settingsPath } = started;
-    const older = await readySession(core, recorder, 'env-agent', dir);
+    const { core, recorder, dir, settingsPath, ready } = started;
+    const older = await ready('env-agent');
     // The values forgotten and the agent's settings changed: the next tab starts a process of
     // its own, which waits to sign in, while the first tab stays on the older one.
     await core.invoke('agent:forgetSecrets', { agentName: 'env-agent' });

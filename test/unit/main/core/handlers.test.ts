@@ -115,9 +115,9 @@ describe('session:prompt', () => {
   it('checks again after reading the attachments: a turn that began meanwhile refuses it', async () => {
     const agent = fixtureSpec('never-answer-prompt');
     const started = await start({ agents: [agent] });
-    const { core, recorder, dir } = started;
+    const { core, recorder, dir, ready } = started;
     await writeFile(join(dir, 'notes.txt'), 'some notes');
-    const key = await readySession(core, recorder, agent.name, dir);
+    const key = await ready(agent.name);
     // The first reads its file (a disk read); the second has nothing to read and starts its
     // turn first.
     const withFile = core.invoke('session:prompt', {

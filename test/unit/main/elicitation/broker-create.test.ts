@@ -9,12 +9,7 @@ import type { AirlockCore } from '../../../../main/core/core.js';
 import { MAX_PENDING_ELICITATIONS_PER_CONNECTION } from '../../../../main/core/elicitation/limits.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
 import { branchForm as form, signIn } from '../../../helpers/elicitation-requests.js';
-import {
-  readySession,
-  TEST_TIMEOUTS,
-  useCore,
-  type Recorder,
-} from '../../../helpers/core-harness.js';
+import { TEST_TIMEOUTS, useCore, type Recorder } from '../../../helpers/core-harness.js';
 
 const { startWith } = useCore({ timeouts: TEST_TIMEOUTS });
 
@@ -71,8 +66,8 @@ const refused = (message: string) => ({
 
 describe('the count of cards waiting on one connection', () => {
   it('frees a place under the limit as each card ends, across the tabs of the connection', async () => {
-    const { core, recorder, key, agentName, dir } = await withAgent('elicit');
-    const other = await readySession(core, recorder, agentName, dir);
+    const { core, recorder, key, agentName, ready } = await withAgent('elicit');
+    const other = await ready(agentName);
     const limit = MAX_PENDING_ELICITATIONS_PER_CONNECTION;
     await core.invoke('session:prompt', {
       key,

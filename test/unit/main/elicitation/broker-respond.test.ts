@@ -8,12 +8,7 @@ import type { TranscriptEvent } from '../../../../preload/shared/contract.js';
 import { answerCheckReady } from '../../../../main/core/elicitation/answer-check.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
 import { branchForm as form } from '../../../helpers/elicitation-requests.js';
-import {
-  readySession,
-  TEST_TIMEOUTS,
-  useCore,
-  type Recorder,
-} from '../../../helpers/core-harness.js';
+import { TEST_TIMEOUTS, useCore, type Recorder } from '../../../helpers/core-harness.js';
 
 const { startWith } = useCore({ timeouts: TEST_TIMEOUTS });
 
@@ -61,8 +56,8 @@ describe('the elicitation broker', () => {
   });
 
   it("refuses an answer through another tab, before it checks the answer against the card's form", async () => {
-    const { core, recorder, key, dir, agentName } = await withAgent();
-    const other = await readySession(core, recorder, agentName, dir);
+    const { core, recorder, key, agentName, ready } = await withAgent();
+    const other = await ready(agentName);
     await core.invoke('session:prompt', { key, text: JSON.stringify([form]) });
     const card = (await recorder.event(key, 'elicitation')) as Card;
     // An answer the form would refuse: through the wrong tab, it is not looked at.

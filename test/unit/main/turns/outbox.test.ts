@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TranscriptEvent } from '../../../../preload/shared/contract.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
-import { readySession, TEST_TIMEOUTS, useCore } from '../../../helpers/core-harness.js';
+import { TEST_TIMEOUTS, useCore } from '../../../helpers/core-harness.js';
 
 const { start, startWith } = useCore({ timeouts: TEST_TIMEOUTS });
 
@@ -41,7 +41,7 @@ describe('a tab that closes', () => {
   it('sends its closed summary once, though the tab is gone when it is sent', async () => {
     const agent = fixtureSpec('basic');
     const started = await startWith(agent);
-    const { core, recorder, dir, key } = started;
+    const { core, recorder, key, ready } = started;
     const statuses: string[] = [];
     core.onEvent((channel, payload) => {
       const summary = payload as { key: string; status: string };
@@ -53,7 +53,7 @@ describe('a tab that closes', () => {
     await core.invoke('session:close', { key });
     await recorder.status(key, 'closed');
     // A later batch, of another tab, sends nothing more for it.
-    const other = await readySession(core, recorder, agent.name, dir);
+    const other = await ready(agent.name);
     await core.invoke('session:rename', { key: other, title: 'Other' });
     await recorder.until(() => recorder.summaries.get(other)?.userTitle === 'Other', 'the rename');
     expect(statuses).toEqual(['closed']);
@@ -65,10 +65,10 @@ describe('a tab closed while its mode change is under way', () => {
     // It answers the mode change only when the next prompt comes.
     const agent = { ...fixtureSpec('modes-echo'), env: { SCRIPTED_HOLD_SET_MODE: '1' } };
     const started = await start({ agents: [agent] });
-    const { core, recorder, dir } = started;
+    const { core, recorder, ready } = started;
     // Another tab keeps the process, so the change is answered after the close.
-    const other = await readySession(core, recorder, agent.name, dir);
-    const key = await readySession(core, recorder, agent.name, dir);
+    const other = await ready(agent.name);
+    const key = await ready(agent.name);
     const statuses: string[] = [];
     core.onEvent((channel, payload) => {
       const summary = payload as { key: string; status: string } | undefined;
