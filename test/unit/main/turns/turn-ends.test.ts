@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ConnectionTimeouts } from '../../../../main/core/agent-connection.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
-import { readySession, useCore } from '../../../helpers/core-harness.js';
+import { useCore } from '../../../helpers/core-harness.js';
 
 const { start, startWith } = useCore();
 
@@ -17,14 +17,24 @@ async function stubbornSession(timeouts: ConnectionTimeouts, env: Record<string,
   return { ...started, agent, key };
 }
 
+/** A stubborn agent's tab, prompted with `text` and working on it (its first chunk has come). */
+async function working(
+  text: string,
+  timeouts: ConnectionTimeouts,
+  env: Record<string, string> = {},
+) {
+  const started = await stubbornSession(timeouts, env);
+  await started.core.invoke('session:prompt', { key: started.key, text });
+  await started.recorder.event(started.key, 'chunk');
+  return started;
+}
+
 describe('cancelling a turn the agent does not confirm', () => {
   it('sends session/cancel once however often the user cancels, and ignores the late answer', async () => {
-    const { core, recorder, key } = await stubbornSession({
+    const { core, recorder, key } = await working('go', {
       requestMs: 10_000,
       cancelGraceMs: 300,
     });
-    await core.invoke('session:prompt', { key, text: 'go' });
-    await recorder.event(key, 'chunk');
 
     await core.invoke('session:cancel', { key });
     await core.invoke('session:cancel', { key });
@@ -53,12 +63,10 @@ describe('cancelling a turn the agent does not confirm', () => {
 
   it('shows no card for a permission request that comes after the cancel, and answers it cancelled', async () => {
     // The grace period outlasts the test's waits: the agent's own answer must end the turn.
-    const { core, recorder, key } = await stubbornSession({
+    const { core, recorder, key } = await working('ask', {
       requestMs: 10_000,
       cancelGraceMs: 8_000,
     });
-    await core.invoke('session:prompt', { key, text: 'ask' });
-    await recorder.event(key, 'chunk');
 
     await core.invoke('session:cancel', { key });
     expect((await recorder.event(key, 'turn_end')).stopReason).toBe('cancelled');
@@ -83,11 +91,11 @@ describe('a turn whose tab is gone', () => {
       agents: [agent, other],
       timeouts: { requestMs: 10_000, cancelGraceMs: 1_500 },
     });
-    const { core, recorder, dir } = started;
+    const { core, recorder, ready } = started;
     const [closed, sibling, witness] = await Promise.all([
-      readySession(started.core, recorder, agent.name, dir),
-      readySession(started.core, recorder, agent.name, dir),
-      readySession(started.core, recorder, other.name, dir),
+      ready(agent.name),
+      ready(agent.name),
+      ready(other.name),
     ]);
     await core.invoke('session:prompt', { key: closed, text: 'go' });
     await core.invoke('session:prompt', { key: witness, text: 'go' });
@@ -111,12 +119,11 @@ describe('a turn whose tab is gone', () => {
   it('leaves the tab closed when the grace period ends its turn while Airlock quits', async () => {
     // An agent that outlives SIGTERM (until SIGKILL) and its closed input: the grace period
     // ends the turn of its tab, closed by `dispose`, before the agent is gone.
-    const { core, recorder, key } = await stubbornSession(
+    const { core, recorder, key } = await working(
+      'go',
       { requestMs: 10_000, cancelGraceMs: 300 },
       { SCRIPTED_IGNORE_TERM: '1', SCRIPTED_LINGER: '1' },
     );
-    await core.invoke('session:prompt', { key, text: 'go' });
-    await recorder.event(key, 'chunk');
 
     const disposed = core.dispose();
     expect((await recorder.event(key, 'turn_end')).stopReason).toBe('cancelled');
