@@ -6,12 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentSpec } from '../../../../main/core/agents/spec.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
-import {
-  readySession,
-  TEST_TIMEOUTS,
-  useCore,
-  type Recorder,
-} from '../../../helpers/core-harness.js';
+import { TEST_TIMEOUTS, useCore, type Recorder } from '../../../helpers/core-harness.js';
 
 const { start } = useCore({ timeouts: TEST_TIMEOUTS });
 
@@ -25,10 +20,10 @@ async function twoAgents(firstId: string, secondId: string) {
   const first = fixedSession('first', firstId);
   const second = fixedSession('second', secondId);
   const started = await start({ agents: [first, second] });
-  const { recorder, dir } = started;
+  const { recorder } = started;
   // One after the other, so the first agent's tab is the first the core would find by id.
-  const firstKey = await readySession(started.core, recorder, first.name, dir);
-  const secondKey = await readySession(started.core, recorder, second.name, dir);
+  const firstKey = await started.ready(first.name);
+  const secondKey = await started.ready(second.name);
   return { core: started.core, recorder, firstKey, secondKey };
 }
 
@@ -103,10 +98,8 @@ describe('tabs of one agent streaming at the same time', () => {
   it('each get their own turns, whole and in order', async () => {
     const agent = fixtureSpec('burst-then-answer');
     const started = await start({ agents: [agent] });
-    const { recorder, dir } = started;
-    const keys = await Promise.all(
-      [0, 1, 2].map(() => readySession(started.core, recorder, agent.name, dir)),
-    );
+    const { recorder } = started;
+    const keys = await Promise.all([0, 1, 2].map(() => started.ready(agent.name)));
     // Each tab's turns say a different number of words, so a word in the wrong tab shows.
     const words = (tab: number, round: number) => 200 + 10 * tab + round;
     const expected = keys.map(() => [] as unknown[]);

@@ -11,7 +11,7 @@ import { agentLogPath } from '../../../../main/core/agent-connection.js';
 import type { AirlockCore } from '../../../../main/core/core.js';
 import { StderrTail } from '../../../../main/core/stderr-tail.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
-import { readySession, TEST_TIMEOUTS, useCore } from '../../../helpers/core-harness.js';
+import { TEST_TIMEOUTS, useCore } from '../../../helpers/core-harness.js';
 
 /** The contract's bound on a short agent string, and the largest piece of streamed text. */
 const SHORT = 10_000;
@@ -146,8 +146,8 @@ describe('updates for a session before session/new answers', () => {
   it('are kept, at most 1000 for a session and for at most 16 sessions', async () => {
     const agent = fixtureSpec('early-flood');
     const started = await start({ agents: [agent] });
-    const { recorder, dir } = started;
-    const first = await readySession(started.core, recorder, agent.name, dir);
+    const { recorder } = started;
+    const first = await started.ready(agent.name);
     // 1500 came before the answer; the first 1000 are shown, in order.
     expect(recorder.transcript(first)).toHaveLength(1000);
     expect(recorder.text(first)).toBe(
@@ -155,7 +155,7 @@ describe('updates for a session before session/new answers', () => {
     );
 
     // "early-20" was the 20th session id it sent updates for: none were kept.
-    const second = await readySession(started.core, recorder, agent.name, dir);
+    const second = await started.ready(agent.name);
     await started.core.invoke('session:prompt', { key: second, text: 'hello' });
     await recorder.event(second, 'turn_end');
     expect(recorder.transcript(second)).toEqual([
@@ -165,7 +165,7 @@ describe('updates for a session before session/new answers', () => {
     ]);
 
     // "early-2" was among the 16 held, and got one more after the 20th id: both are shown.
-    const third = await readySession(started.core, recorder, agent.name, dir);
+    const third = await started.ready(agent.name);
     expect(recorder.text(third)).toBe('early 2, again');
   });
 });
