@@ -27,6 +27,12 @@ async function crash(run: CoreRun, key: string, text = 'crash'): Promise<number>
   return run.recorder.transcript(key).length;
 }
 
+/** Asks the agent what it received, and waits for a turn's end from event `from` on. */
+async function askReceived(run: CoreRun, key: string, from = 0): Promise<void> {
+  await run.call('session:prompt', { key, text: 'what did you receive?' });
+  await run.recorder.event(key, 'turn_end', from);
+}
+
 /**
  * Restarts the tab, waits for `status`, then for `lines` events from `before` on (the restart
  * line and what follows it).
@@ -113,8 +119,7 @@ describe('session:restart', () => {
     ]);
 
     // The new process received them.
-    await run.call('session:prompt', { key, text: 'what did you receive?' });
-    await recorder.event(key, 'turn_end', before);
+    await askReceived(run, key, before);
     expect(recorder.text(key)).toContain(
       'received: [{"sessionId":"scripted-1","modeId":"plan"},' +
         '{"sessionId":"scripted-1","configId":"verbose","type":"boolean","value":true},' +
@@ -135,8 +140,7 @@ describe('session:restart', () => {
       `Restarting ${agent.name}…`,
       `Restarted ${agent.name} with your choices: Mode: Code; Verbose: off.`,
     ]);
-    await run.call('session:prompt', { key, text: 'what did you receive?' });
-    await recorder.event(key, 'turn_end', before);
+    await askReceived(run, key, before);
     expect(recorder.text(key)).toBe('received: []');
   });
 
@@ -149,8 +153,7 @@ describe('session:restart', () => {
     // A value the agent takes without listing it is named by itself.
     await run.call('session:setConfigOption', { key, configId: 'effort', value: 'turbo' });
     await run.call('session:setConfigOption', { key, configId: 'verbose', value: true });
-    await run.call('session:prompt', { key, text: 'what did you receive?' });
-    await recorder.event(key, 'turn_end');
+    await askReceived(run, key);
     // A choice's value goes as it is, marked boolean only when it is one.
     expect(recorder.text(key)).toContain(
       '{"sessionId":"scripted-1","configId":"model","value":"b"},' +
@@ -201,8 +204,7 @@ describe('session:restart', () => {
     expect(ready.currentModeId).toBe('code');
     expect(optionValue(ready, 'effort')).toBe('medium');
     expect(recorder.dropped).toEqual([]);
-    await run.call('session:prompt', { key, text: 'what did you receive?' });
-    await recorder.event(key, 'turn_end', before);
+    await askReceived(run, key, before);
     expect(recorder.text(key)).toBe(
       'received: [{"sessionId":"scripted-1","modeId":"plan"},' +
         '{"sessionId":"scripted-1","configId":"effort","value":"medium"}]',
