@@ -522,4 +522,24 @@ describe('an agent started only to list its history', () => {
       cleared.mockRestore();
     }
   });
+
+  it('stops waiting when the core is disposed, its process stopped with the rest', async () => {
+    const { agent, dir, pid } = await historyCore();
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    const cleared = vi.spyOn(globalThis, 'clearTimeout');
+    try {
+      await core!.invoke('session:history', { agentName: agent.name, cwd: dir });
+      const at = timers.mock.calls.findIndex(([, ms]) => ms === IDLE_MS);
+      const idle = timers.mock.results[at]?.value as NodeJS.Timeout;
+      const listed = await pid();
+      expect(cleared).not.toHaveBeenCalledWith(idle);
+
+      await core!.dispose();
+      expect(cleared).toHaveBeenCalledWith(idle);
+      expect(alive(listed)).toBe(false);
+    } finally {
+      timers.mockRestore();
+      cleared.mockRestore();
+    }
+  });
 });
