@@ -18,7 +18,7 @@ import type { HostCommand } from '../../preload/shared/contract.js';
 import { AirlockCore } from '../../main/core/core.js';
 import { startWebHost, type WebHost } from '../../main/web/server.js';
 import { demoAgentSpec } from '../helpers/agents.js';
-import { appPage, newSessionDialog } from '../helpers/app-page.js';
+import { appPage, focusedIn, newSessionDialog } from '../helpers/app-page.js';
 import { echoPageErrors, launchChromium, reportFailure } from '../helpers/web-app.js';
 
 const SHOTS = '/tmp/airlock-shots/menu';
@@ -72,16 +72,7 @@ const tabs = () => current().getByRole('tab');
 const shownTab = () => current().getByRole('tab', { selected: true });
 const command = (sent: HostCommand) => core.hostCommand(sent);
 /** What has the focus: its role or tag, and its label or text. */
-const focused = () =>
-  current().evaluate(() => {
-    const active = document.activeElement as HTMLElement | null;
-    if (!active || active === document.body) {
-      return 'nothing';
-    }
-    const label = active.getAttribute('aria-label') ?? (active as HTMLInputElement).labels?.[0];
-    const name = typeof label === 'string' ? label : (label?.textContent ?? active.textContent);
-    return `${active.getAttribute('role') ?? active.tagName.toLowerCase()}: ${name?.trim()}`;
-  });
+const focused = () => focusedIn(current());
 
 /** Whether the focus is in the new-session dialog. */
 const inNewSessionDialog = () =>

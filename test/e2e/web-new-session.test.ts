@@ -9,7 +9,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixtureSpec } from '../helpers/agents.js';
-import { appPage, newSessionDialog } from '../helpers/app-page.js';
+import { appPage, focusedIn, newSessionDialog } from '../helpers/app-page.js';
 import { useWebApp } from '../helpers/e2e.js';
 
 const other = fixtureSpec('never-answer', 'Second Agent');
@@ -32,16 +32,7 @@ const agentRadio = (name: string) => dialog().getByRole('radio', { name, exact: 
 const focusInDialog = () =>
   dialog().evaluate((element) => element.contains(document.activeElement));
 /** The element with the focus, as a test can name it. */
-const focused = () =>
-  page().evaluate(() => {
-    const active = document.activeElement as HTMLElement | null;
-    if (!active || active === document.body) {
-      return 'nothing';
-    }
-    const label = active.getAttribute('aria-label') ?? (active as HTMLInputElement).labels?.[0];
-    const name = typeof label === 'string' ? label : (label?.textContent ?? active.textContent);
-    return `${active.tagName.toLowerCase()}: ${name?.trim()}`;
-  });
+const focused = () => focusedIn(page(), true);
 
 /** Waits until a new tab (the `before`+1-th) is shown and its session is ready. */
 async function newTabReady(before: number): Promise<void> {

@@ -9,6 +9,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { describe, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
 import { DEMO_FILE } from '../../main/demo-agent/tools.js';
+import { seriousViolations } from '../helpers/a11y.js';
 import { appPage } from '../helpers/app-page.js';
 import { useWebApp } from '../helpers/e2e.js';
 
@@ -329,19 +330,8 @@ describe('accessibility', () => {
       // which it needs a context made for them to do.
       await reopen({ context: { bypassCSP: true, colorScheme } });
       const scan = async (what: string) => {
-        const results = await new AxeBuilder({ page: page() })
-          .include('[role=log]')
-          .include('.dock')
-          .analyze();
-        const serious = results.violations.filter(
-          (violation) => violation.impact === 'serious' || violation.impact === 'critical',
-        );
-        expect(
-          serious.map(
-            (violation) =>
-              `${what}: ${violation.id}: ${violation.nodes.map((node) => node.target).join(' ')}`,
-          ),
-        ).toEqual([]);
+        const builder = new AxeBuilder({ page: page() }).include('[role=log]').include('.dock');
+        expect(await seriousViolations(builder, what)).toEqual([]);
       };
       await send('/permission');
       await card('Edit README.md').getByRole('button', { name: 'Reject' }).waitFor();

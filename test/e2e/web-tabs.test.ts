@@ -6,7 +6,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import { describe, expect, it } from 'vitest';
 import { SHORTCUTS } from '../../renderer/src/keyboard.js';
-import { appPage } from '../helpers/app-page.js';
+import { seriousViolations } from '../helpers/a11y.js';
+import { appPage, focusedIn } from '../helpers/app-page.js';
 import { useWebApp } from '../helpers/e2e.js';
 
 // A host of its own for each test: sessions live in the core, and every test counts them.
@@ -25,16 +26,7 @@ const formCard = () =>
     .getByRole('region', { name: 'Questions from the agent' })
     .getByRole('group', { name: 'Question from Airlock Demo Agent 0.1.0' });
 /** What has the focus, as a test can name it: a button's text, a field's label, a tab's name. */
-const focused = () =>
-  page().evaluate(() => {
-    const active = document.activeElement as HTMLElement | null;
-    if (!active || active === document.body) {
-      return 'nothing';
-    }
-    const label = active.getAttribute('aria-label') ?? (active as HTMLInputElement).labels?.[0];
-    const name = typeof label === 'string' ? label : (label?.textContent ?? active.textContent);
-    return `${active.getAttribute('role') ?? active.tagName.toLowerCase()}: ${name?.trim()}`;
-  });
+const focused = () => focusedIn(page());
 
 /** Starts a session and sends `command`, leaving a card that waits for the user. */
 async function waitingSession(command: '/permission' | '/form'): Promise<void> {
@@ -383,16 +375,7 @@ describe('accessibility', () => {
       await turnEnded('Done');
       await waitingSession('/permission');
       const scan = async (what: string) => {
-        const results = await new AxeBuilder({ page: page() }).analyze();
-        const serious = results.violations.filter(
-          (violation) => violation.impact === 'serious' || violation.impact === 'critical',
-        );
-        expect(
-          serious.map(
-            (violation) =>
-              `${what}: ${violation.id}: ${violation.nodes.map((node) => node.target).join(' ')}`,
-          ),
-        ).toEqual([]);
+        expect(await seriousViolations(new AxeBuilder({ page: page() }), what)).toEqual([]);
       };
       await scan('tabs');
       await page().keyboard.press('F1');

@@ -39,6 +39,23 @@ export async function offeredAgents(page: Page): Promise<string[]> {
 }
 
 /**
+ * What has the focus in `page`, as a test can name it: its role (or, with `tagOnly` or where it
+ * has none, its tag) and its label or text, as `button: Close`; `nothing` where none has it.
+ */
+export function focusedIn(page: Page, tagOnly = false): Promise<string> {
+  return page.evaluate((tagOnly) => {
+    const active = document.activeElement as HTMLElement | null;
+    if (!active || active === document.body) {
+      return 'nothing';
+    }
+    const label = active.getAttribute('aria-label') ?? (active as HTMLInputElement).labels?.[0];
+    const name = typeof label === 'string' ? label : (label?.textContent ?? active.textContent);
+    const role = tagOnly ? null : active.getAttribute('role');
+    return `${role ?? active.tagName.toLowerCase()}: ${name?.trim()}`;
+  }, tagOnly);
+}
+
+/**
  * Locators and steps bound to the page `current()` returns (tests open a fresh page for each
  * test, so it is read each time).
  */
