@@ -22,8 +22,10 @@ function hanging(scenario: string, dir: string): AgentSpec & { pidFile: string }
   return { ...spec, env: { SCRIPTED_PID_FILE: pidFile }, pidFile };
 }
 
-async function setUp(scenario: string) {
-  const agent = hanging(scenario, await mkdtemp(join(tmpdir(), 'airlock-pid-')));
+/** A core with the pid-writing agent of `scenario`, with `env` added to its environment. */
+async function setUp(scenario: string, env: Record<string, string> = {}) {
+  const spec = hanging(scenario, await mkdtemp(join(tmpdir(), 'airlock-pid-')));
+  const agent = { ...spec, env: { ...spec.env, ...env } };
   const started = await start({ agents: [agent] });
   return { ...started, agent };
 }
@@ -78,10 +80,9 @@ describe('session:stopStart', () => {
   });
 
   it('stops an agent whose sign-in never ends, and the tab stays stopped', async () => {
-    const spec = hanging('auth-required', await mkdtemp(join(tmpdir(), 'airlock-pid-')));
-    const agent = { ...spec, env: { ...spec.env, SCRIPTED_AUTH_HANG: '1' } };
-    const started = await start({ agents: [agent] });
-    const { core, create, recorder, dir } = started;
+    const { core, create, recorder, dir, agent } = await setUp('auth-required', {
+      SCRIPTED_AUTH_HANG: '1',
+    });
     const key = await create(agent.name, dir);
     await recorder.status(key, 'auth_required');
     const pid = await pidOf(agent.pidFile);
@@ -101,10 +102,10 @@ describe('session:stopStart', () => {
   });
 
   it('stops an agent whose sign-in with a variable never ends, and the tab stays stopped', async () => {
-    const spec = hanging('auth-env', await mkdtemp(join(tmpdir(), 'airlock-pid-')));
-    const agent = { ...spec, env: { ...spec.env, FOO_KEY: 'k', SCRIPTED_AUTH_HANG: '1' } };
-    const started = await start({ agents: [agent] });
-    const { core, create, recorder, dir } = started;
+    const { core, create, recorder, dir, agent } = await setUp('auth-env', {
+      FOO_KEY: 'k',
+      SCRIPTED_AUTH_HANG: '1',
+    });
     const key = await create(agent.name, dir);
     const pid = await pidOf(agent.pidFile);
     await expect
@@ -125,10 +126,9 @@ describe('session:stopStart', () => {
 
   it('lets a stopped tab go of its process when its sign-in answers after the stop', async () => {
     // Each sign-in answers once the test signals the agent: after the stop.
-    const spec = hanging('auth-required', await mkdtemp(join(tmpdir(), 'airlock-pid-')));
-    const agent = { ...spec, env: { ...spec.env, SCRIPTED_AUTH_HANG: 'signal' } };
-    const started = await start({ agents: [agent] });
-    const { core, create, recorder, dir } = started;
+    const { core, create, recorder, dir, agent } = await setUp('auth-required', {
+      SCRIPTED_AUTH_HANG: 'signal',
+    });
     const stopped = await create(agent.name, dir);
     const kept = await create(agent.name, dir);
     await recorder.status(stopped, 'auth_required');
@@ -155,10 +155,10 @@ describe('session:stopStart', () => {
   });
 
   it('lets a stopped tab go of its process when the shared sign-in with a variable answers after the stop', async () => {
-    const spec = hanging('auth-env', await mkdtemp(join(tmpdir(), 'airlock-pid-')));
-    const agent = { ...spec, env: { ...spec.env, FOO_KEY: 'k', SCRIPTED_AUTH_HANG: 'signal' } };
-    const started = await start({ agents: [agent] });
-    const { core, create, recorder, dir } = started;
+    const { core, create, recorder, dir, agent } = await setUp('auth-env', {
+      FOO_KEY: 'k',
+      SCRIPTED_AUTH_HANG: 'signal',
+    });
     // Both start together and wait on one sign-in, which the first tab's start sent.
     const stopped = await create(agent.name, dir);
     const kept = await create(agent.name, dir);
