@@ -534,16 +534,10 @@ describe('testing an agent', () => {
 
   it('answers by its deadline when the agent never does, and stops the agent', async () => {
     // Only the deadline can end this start: the agent's own timeout is a minute away.
-    const { call, dir } = await withSettings('{}', {
+    const { call, dir, pidFile } = await withSilentAgent({
       testDeadlineMs: 2_000,
       timeouts: { requestMs: 60_000, cancelGraceMs: 500 },
     });
-    const pidFile = join(dir, 'silent.pid');
-    await writeFile(
-      join(dir, 'settings.json'),
-      JSON.stringify({ agent_servers: { Silent: silentAgent(pidFile) } }),
-    );
-    await core!.init();
     const report = await call('settings:testAgent', { agentName: 'Silent' });
     expect(report).toMatchObject({
       ok: false,
@@ -556,15 +550,9 @@ describe('testing an agent', () => {
   });
 
   it('stops an agent still starting for a test when the core is disposed', async () => {
-    const { call, dir } = await withSettings('{}', {
+    const { call, pidFile } = await withSilentAgent({
       timeouts: { requestMs: 60_000, cancelGraceMs: 500 },
     });
-    const pidFile = join(dir, 'silent.pid');
-    await writeFile(
-      join(dir, 'settings.json'),
-      JSON.stringify({ agent_servers: { Silent: silentAgent(pidFile) } }),
-    );
-    await core!.init();
     const report = call('settings:testAgent', { agentName: 'Silent' });
     await until(() => existsSync(pidFile), 'the silent agent to start');
     const pid = Number(await readFile(pidFile, 'utf8'));
@@ -654,6 +642,18 @@ function verboseAgent() {
       }
     });`;
   return { command: process.execPath, args: ['-e', script] };
+}
+
+/** A core whose settings name one agent, Silent, that never answers and writes its pid. */
+async function withSilentAgent(overrides: Partial<CoreOptions>) {
+  const started = await withSettings('{}', overrides);
+  const pidFile = join(started.dir, 'silent.pid');
+  await writeFile(
+    join(started.dir, 'settings.json'),
+    JSON.stringify({ agent_servers: { Silent: silentAgent(pidFile) } }),
+  );
+  await core!.init();
+  return { ...started, pidFile };
 }
 
 /** An agent that writes its pid to `pidFile` and then never answers. */
