@@ -213,6 +213,15 @@ describe('startFailure: the words for a process that could not be started', () =
   });
   const errno = (code: string, message = `spawn ${code}`) =>
     Object.assign(new Error(message), { code }) as NodeJS.ErrnoException;
+  /** The words for an agent not found, with Airlock's own PATH set to `path` meanwhile. */
+  const wordsWithPath = (path: string | undefined): string => {
+    vi.stubEnv('PATH', path);
+    try {
+      return startFailure(errno('ENOENT'), spec('agent'));
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  };
 
   it('clips a PATH longer than 1,000 characters, ending it with an ellipsis', () => {
     const path = Array.from({ length: 200 }, (_, i) => `/opt/p${i}`).join(':');
@@ -234,23 +243,13 @@ describe('startFailure: the words for a process that could not be started', () =
   });
 
   it("quotes Airlock's own PATH when the agent's environment sets none", () => {
-    vi.stubEnv('PATH', '/usr/local/bin:/usr/bin');
-    try {
-      const words = startFailure(errno('ENOENT'), spec('agent'));
-      expect(words).toContain('was found on the PATH (/usr/local/bin:/usr/bin);');
-    } finally {
-      vi.unstubAllEnvs();
-    }
+    const words = wordsWithPath('/usr/local/bin:/usr/bin');
+    expect(words).toContain('was found on the PATH (/usr/local/bin:/usr/bin);');
   });
 
   it('says the PATH is empty when neither the agent nor Airlock has one', () => {
-    vi.stubEnv('PATH', undefined);
-    try {
-      const words = startFailure(errno('ENOENT'), spec('agent'));
-      expect(words).toContain('was found on the PATH (empty);');
-    } finally {
-      vi.unstubAllEnvs();
-    }
+    const words = wordsWithPath(undefined);
+    expect(words).toContain('was found on the PATH (empty);');
   });
 
   it('gives the system’s words for any other failure', () => {
