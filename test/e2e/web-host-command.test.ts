@@ -71,6 +71,23 @@ const { startSession, send, composer } = appPage(current);
 const tabs = () => current().getByRole('tab');
 const shownTab = () => current().getByRole('tab', { selected: true });
 const command = (sent: HostCommand) => core.hostCommand(sent);
+
+/**
+ * Opens a tab whose permission card waits, then one whose form waits, then a third, shown;
+ * resolves with the form's session.
+ */
+async function cardsWaiting(): Promise<string> {
+  await startSession();
+  await send('/permission');
+  await current().getByRole('button', { name: 'Allow once', exact: true }).waitFor();
+  await startSession();
+  await send('/form');
+  await current().getByRole('textbox', { name: 'Name' }).waitFor();
+  const named = (await shownTab().getAttribute('data-session'))!;
+  await startSession();
+  return named;
+}
+
 /** What has the focus: its role or tag, and its label or text. */
 const focused = () => focusedIn(current());
 
@@ -158,14 +175,7 @@ describe('the page runs each host command as its shortcut', () => {
 
   it('showWaiting shows the session it names and focuses the card that waits there', async () => {
     await open();
-    await startSession();
-    await send('/permission');
-    await current().getByRole('button', { name: 'Allow once', exact: true }).waitFor();
-    await startSession();
-    await send('/form');
-    await current().getByRole('textbox', { name: 'Name' }).waitFor();
-    const named = (await shownTab().getAttribute('data-session'))!;
-    await startSession();
+    const named = await cardsWaiting();
     await composer().focus();
 
     // The form's session, not the next that waits (Alt+J would go round to the permission).
@@ -180,14 +190,7 @@ describe('the page runs each host command as its shortcut', () => {
   it('a page opened to show a waiting card (its address names the session) shows it', async () => {
     await open();
     // A page opens on the first tab, which has a card of its own.
-    await startSession();
-    await send('/permission');
-    await current().getByRole('button', { name: 'Allow once', exact: true }).waitFor();
-    await startSession();
-    await send('/form');
-    await current().getByRole('textbox', { name: 'Name' }).waitFor();
-    const named = (await shownTab().getAttribute('data-session'))!;
-    await startSession();
+    const named = await cardsWaiting();
     await page!.context().close();
 
     // The window the desktop app opens when a notification is clicked with none open.
