@@ -33,6 +33,10 @@ async function demoIn(agentName: 'Demo Agent' | 'Plain Demo') {
   return { ...started, folder, key };
 }
 
+/** Sends the prompt "look" with `attachments`; resolves as the call does. */
+const lookWith = (key: string, attachments: PromptAttachments) =>
+  core!.invoke('session:prompt', { key, text: 'look', attachments });
+
 /** Sends a prompt and resolves with the agent's text of that turn, once it ended. */
 async function turn(
   recorder: Recorder,
@@ -41,7 +45,7 @@ async function turn(
 ): Promise<string> {
   const before = recorder.text(key).length;
   const from = recorder.transcript(key).length;
-  await core!.invoke('session:prompt', { key, text: 'look', attachments });
+  await lookWith(key, attachments);
   await recorder.event(key, 'turn_end', from);
   return recorder.text(key).slice(before);
 }
@@ -92,11 +96,7 @@ describe('attachments to the demo agent', () => {
     const { recorder, key } = await demoIn('Plain Demo');
     const from = recorder.transcript(key).length;
     await expect(
-      core!.invoke('session:prompt', {
-        key,
-        text: 'look',
-        attachments: { images: [{ mimeType: 'image/png', data: PIXEL_PNG }] },
-      }),
+      lookWith(key, { images: [{ mimeType: 'image/png', data: PIXEL_PNG }] }),
     ).rejects.toThrow('Plain Demo does not accept images. Nothing was sent.');
     expect(recorder.transcript(key).slice(from)).toEqual([]);
     expect(recorder.summaries.get(key)?.status).toBe('ready');
@@ -105,13 +105,9 @@ describe('attachments to the demo agent', () => {
   it('refuses a file outside the folder: no turn starts', async () => {
     const { recorder, key } = await demoIn('Demo Agent');
     const from = recorder.transcript(key).length;
-    await expect(
-      core!.invoke('session:prompt', {
-        key,
-        text: 'look',
-        attachments: { files: ['../settings.json'] },
-      }),
-    ).rejects.toThrow(/outside the session's folder/);
+    await expect(lookWith(key, { files: ['../settings.json'] })).rejects.toThrow(
+      /outside the session's folder/,
+    );
     expect(recorder.transcript(key).slice(from)).toEqual([]);
   });
 
