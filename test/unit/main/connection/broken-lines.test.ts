@@ -5,13 +5,17 @@ import { TEST_TIMEOUTS, useCore } from '../../../helpers/core-harness.js';
 // Generous: these tests are not about timeouts, and agents start slowly on a busy machine.
 const { startWith } = useCore({ timeouts: TEST_TIMEOUTS });
 
+/** A ready tab of the fixture agent playing `scenario`, after the turn "go" has ended. */
+async function afterGo(scenario: string) {
+  const started = await startWith(fixtureSpec(scenario));
+  await started.core.invoke('session:prompt', { key: started.key, text: 'go' });
+  const end = await started.recorder.event(started.key, 'turn_end');
+  return { ...started, end };
+}
+
 describe('an agent that writes broken lines', () => {
   it('answers each with a protocol error and carries on with the valid messages', async () => {
-    const started = await startWith(fixtureSpec('malformed-lines'));
-    const { core, key } = started;
-
-    await core.invoke('session:prompt', { key, text: 'go' });
-    const end = await started.recorder.event(key, 'turn_end');
+    const { end, key, ...started } = await afterGo('malformed-lines');
     expect(end.stopReason).toBe('end_turn');
     // Non-JSON lines get -32700, arrays (batches) and non-objects -32600; the stray response and
     // the blank line get nothing. The agent reports what it was answered.
@@ -24,11 +28,7 @@ describe('an agent that writes broken lines', () => {
 
 describe('an agent that calls methods Airlock does not implement', () => {
   it('gets -32601 for each (and -32602 for bad params) and the turn goes on', async () => {
-    const started = await startWith(fixtureSpec('unknown-methods'));
-    const { core, key } = started;
-
-    await core.invoke('session:prompt', { key, text: 'go' });
-    const end = await started.recorder.event(key, 'turn_end');
+    const { end, key, core, ...started } = await afterGo('unknown-methods');
     expect(end.stopReason).toBe('end_turn');
     expect(started.recorder.text(key)).toBe(
       'fs/delete_file=-32601 terminal/write=-32601 _x/foo=-32601 session/request_permission(bad)=-32602',
