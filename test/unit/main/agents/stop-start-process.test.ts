@@ -20,6 +20,12 @@ type SystemEvent = Extract<TranscriptEvent, { type: 'system' }>;
 /** Ignores SIGTERM and stays when its stdin closes, so it ends only at SIGKILL. */
 const lingers = { SCRIPTED_IGNORE_TERM: '1', SCRIPTED_LINGER: '1' };
 
+/** A core with an agent that never answers session/new and outlives SIGTERM (pid in `name`). */
+async function lingering(name: string) {
+  const agent = await withPid('never-answer-new', name, lingers);
+  return { ...(await start({ agents: [agent] })), agent };
+}
+
 describe('stopping a start', () => {
   it("stops its agent's process while tabs of other agents run or start", async () => {
     const mine = await withPid('never-answer-new', 'mine');
@@ -79,9 +85,7 @@ describe('stopping a start', () => {
 
   it('opens the next tab on a new process', async () => {
     // It takes its time to go (until SIGKILL, 3 s after SIGTERM): the next tab comes meanwhile.
-    const agent = await withPid('never-answer-new', 'hangs', lingers);
-    const started = await start({ agents: [agent] });
-    const { core, create, recorder, dir } = started;
+    const { agent, core, create, recorder, dir } = await lingering('hangs');
     const stopped = await create(agent.name, dir);
     const pid = await pidOf(agent.pidFile);
     await core.invoke('session:stopStart', { key: stopped });
@@ -97,9 +101,7 @@ describe('stopping a start', () => {
 describe('a restart stopped while it starts', () => {
   it('is not ended by the stopped start, and says it was stopped', async () => {
     // It takes its time to go: the restart comes before the stopped start's process has gone.
-    const agent = await withPid('never-answer-new', 'restarts', lingers);
-    const started = await start({ agents: [agent] });
-    const { core, create, recorder, dir } = started;
+    const { agent, core, create, recorder, dir } = await lingering('restarts');
     const key = await create(agent.name, dir);
     const pid = await pidOf(agent.pidFile);
     await recorder.status(key, 'starting');
