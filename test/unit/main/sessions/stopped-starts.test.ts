@@ -17,11 +17,18 @@ const timeouts = { requestMs: 60_000, cancelGraceMs: 500 };
 
 const { start } = useCore();
 
+/** A core with the scripted agent of `scenario`, its pid written under `name`. */
+async function withAgent(scenario: string, name: string, env?: Record<string, string>) {
+  const agent = await withPid(scenario, name, env);
+  return { ...(await start({ agents: [agent], timeouts })), agent };
+}
+
 describe('a start stopped while its agent starts', () => {
   it('still says the user stopped it once its process has gone', async () => {
-    const agent = await withPid('never-answer', 'never-initialized');
-    const started = await start({ agents: [agent], timeouts });
-    const { core, create, recorder, dir } = started;
+    const { agent, core, create, recorder, dir } = await withAgent(
+      'never-answer',
+      'never-initialized',
+    );
     const key = await create(agent.name, dir);
     const pid = await pidOf(agent.pidFile);
     await recorder.status(key, 'starting');
@@ -43,9 +50,7 @@ describe('a start stopped while its agent starts', () => {
 describe('a start stopped while another tab starts on the same process', () => {
   it('sends no session/new for the stopped tab once the process is up', async () => {
     // Holds every session/new until three wait, then answers them all.
-    const agent = await withPid('new-held', 'held');
-    const started = await start({ agents: [agent], timeouts });
-    const { core, create, recorder, dir } = started;
+    const { agent, core, create, recorder, dir } = await withAgent('new-held', 'held');
     const stopped = await create(agent.name, dir);
     const waiting = await create(agent.name, dir);
     // Stopped while the process starts (long before it answers initialize); the other tab keeps it.
@@ -65,9 +70,7 @@ describe('a start stopped while another tab starts on the same process', () => {
 describe('a restart while another tab starts on the running process', () => {
   it('joins that process rather than stopping it under the other tab', async () => {
     // Holds every session/new until three wait, then answers them all.
-    const agent = await withPid('new-held', 'held');
-    const started = await start({ agents: [agent], timeouts });
-    const { core, create, recorder, dir } = started;
+    const { agent, core, create, recorder, dir } = await withAgent('new-held', 'held');
     // A tab stopped while its process started: that process goes with it.
     const restarted = await create(agent.name, dir);
     await core.invoke('session:stopStart', { key: restarted });
@@ -117,9 +120,11 @@ describe('a restart while another tab waits for the running process to start', (
 describe('a sign-in stopped, then run again on a newer process', () => {
   it("ignores the stopped sign-in's failure when it comes after the new one began", async () => {
     // Each sign-in waits for SIGUSR2, which the test sends only to the newer process.
-    const agent = await withPid('auth-required', 'signin', { SCRIPTED_AUTH_HANG: 'signal' });
-    const started = await start({ agents: [agent], timeouts });
-    const { core, recorder, dir, settingsPath } = started;
+    const { agent, core, recorder, dir, settingsPath } = await withAgent(
+      'auth-required',
+      'signin',
+      { SCRIPTED_AUTH_HANG: 'signal' },
+    );
     const other = (await settledSession(core, recorder, agent.name, dir)).key;
     const key = (await settledSession(core, recorder, agent.name, dir)).key;
     const older = await pidOf(agent.pidFile);
