@@ -30,15 +30,14 @@ describe('a tab opened as soon as the last tab of its agent closed', () => {
       env: { SCRIPTED_PID_FILE: pidFile, SCRIPTED_IGNORE_TERM: '1', SCRIPTED_LINGER: '1' },
     };
     const started = await startWith(agent);
-    const { core, recorder, key: first, ready } = started;
+    const { core, recorder, key: first, ready, turn } = started;
     const pid = await readFile(pidFile, 'utf8');
 
     await core.invoke('session:close', { key: first });
     const second = await ready(agent.name);
     expect(await readFile(pidFile, 'utf8')).not.toBe(pid);
 
-    await core.invoke('session:prompt', { key: second, text: 'hi' });
-    await recorder.event(second, 'turn_end');
+    await turn(second, 'hi');
     expect(recorder.transcript(second)).toEqual([
       { type: 'prompt', text: 'hi' },
       { type: 'chunk', role: 'agent', text: 'Hello from the scripted agent.' },
@@ -117,7 +116,7 @@ describe('updates for a session before session/new answers, at the limit', () =>
     // Updates came for "early-1" to "early-20", one id after the other.
     const agent = { ...fixtureSpec('early-flood'), env: { SCRIPTED_OPENS: 'early-16,early-17' } };
     const started = await start({ agents: [agent] });
-    const { core, recorder, ready } = started;
+    const { recorder, ready, turn } = started;
     await ready(agent.name);
     const sixteenth = await ready(agent.name);
     expect(recorder.transcript(sixteenth)).toEqual([
@@ -125,8 +124,7 @@ describe('updates for a session before session/new answers, at the limit', () =>
     ]);
 
     const seventeenth = await ready(agent.name);
-    await core.invoke('session:prompt', { key: seventeenth, text: 'hello' });
-    await recorder.event(seventeenth, 'turn_end');
+    await turn(seventeenth, 'hello');
     expect(recorder.transcript(seventeenth)).toEqual([
       { type: 'prompt', text: 'hello' },
       { type: 'chunk', role: 'agent', text: 'Hello from the scripted agent.' },
