@@ -2,11 +2,11 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AgentSpec } from '../../../main/core/agents/spec.js';
-import type { CoreOptions } from '../../../main/core/options.js';
-import { EncryptedSecretFile } from '../../../main/core/secrets.js';
-import { fixtureSpec } from '../../helpers/agents.js';
-import { settledSession, TEST_TIMEOUTS, useCore } from '../../helpers/core-harness.js';
+import type { AgentSpec } from '../../../../main/core/agents/spec.js';
+import type { CoreOptions } from '../../../../main/core/options.js';
+import { EncryptedSecretFile } from '../../../../main/core/secrets.js';
+import { fixtureSpec } from '../../../helpers/agents.js';
+import { settledSession, TEST_TIMEOUTS, useCore } from '../../../helpers/core-harness.js';
 
 const { start } = useCore({ timeouts: TEST_TIMEOUTS });
 
