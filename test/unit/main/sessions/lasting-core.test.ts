@@ -27,12 +27,18 @@ async function history(run: CoreRun, agentName: string, cwd: string) {
   return await run.call('session:history', { agentName, cwd });
 }
 
+/** A ready demo tab of `run`, in `cwd` (the run's folder unless told), titled `title`. */
+async function titledTab(run: CoreRun, title: string, cwd?: string): Promise<string> {
+  const key = await run.ready(DEMO, cwd);
+  await run.turn(key, `/title ${title}`);
+  return key;
+}
+
 describe('a session of the built-in demo agent, after a quit', () => {
   it('is offered again, and reopening it replays its transcript with session/load', async () => {
     const run = await start();
     const { core, recorder, dir } = run;
-    const key = await run.ready();
-    await run.turn(key, '/title Planning the trip');
+    const key = await titledTab(run, 'Planning the trip');
     await run.turn(key, 'hello there');
     const before = recorder.text(key, 'agent');
     await core.dispose();
@@ -68,10 +74,8 @@ describe('a session of the built-in demo agent, after a quit', () => {
   it('is listed in the history of its folder, newest first, and reopens from there', async () => {
     const run = await start();
     const { dir } = run;
-    const first = await run.ready();
-    await run.turn(first, '/title First one');
-    const second = await run.ready();
-    await run.turn(second, '/title Second one');
+    const first = await titledTab(run, 'First one');
+    await titledTab(run, 'Second one');
     const elsewhere = await mkdtemp(join(tmpdir(), 'airlock-elsewhere-'));
     await run.ready(DEMO, elsewhere);
 
@@ -96,8 +100,7 @@ describe('a session whose agent exited', () => {
   it('goes on in the same session after a restart, where the agent can resume it', async () => {
     const run = await start();
     const { core, recorder, dir } = run;
-    const key = await run.ready();
-    await run.turn(key, '/title Before the crash');
+    const key = await titledTab(run, 'Before the crash');
     await core.invoke('session:prompt', { key, text: '/crash' });
     await recorder.status(key, 'exited');
     await core.invoke('session:restart', { key });
@@ -112,8 +115,7 @@ describe('a session whose agent exited', () => {
   it('starts a new session after a restart where the agent lost it', async () => {
     const run = await start();
     const { core, recorder } = run;
-    const key = await run.ready();
-    await run.turn(key, '/title Lost with its files');
+    const key = await titledTab(run, 'Lost with its files');
     await core.invoke('session:prompt', { key, text: '/crash' });
     await recorder.status(key, 'exited');
     // The demo agent keeps its sessions here: without them it cannot resume one.
@@ -212,8 +214,7 @@ describe('session/close', () => {
   it('goes to an agent that advertises it when a tab closes', async () => {
     const run = await start();
     const { core, dir } = run;
-    const closing = await run.ready();
-    await run.turn(closing, '/title Closing this one');
+    const closing = await titledTab(run, 'Closing this one');
     // A second tab keeps the process running after the first closes.
     await run.ready();
     const [entry] = (await history(run, DEMO, dir)).entries.filter(
@@ -272,8 +273,7 @@ describe('the kept tabs', () => {
     const run = await start();
     const { core } = run;
     const closed = await run.ready();
-    const kept = await run.ready();
-    await run.turn(kept, '/title Kept');
+    await titledTab(run, 'Kept');
     await core.invoke('session:close', { key: closed });
     await core.dispose();
 
@@ -287,8 +287,8 @@ describe('the kept tabs', () => {
   it('all reopen at once, and one taken already is no longer on offer', async () => {
     const run = await start();
     const { core } = run;
-    await run.turn(await run.ready(), '/title One');
-    await run.turn(await run.ready(), '/title Two');
+    await titledTab(run, 'One');
+    await titledTab(run, 'Two');
     await core.dispose();
 
     const next = await run.again();
@@ -311,8 +311,8 @@ describe('the kept tabs', () => {
     const run = await start();
     const { core } = run;
     const gone = await mkdtemp(join(tmpdir(), 'airlock-gone-'));
-    await run.turn(await run.ready(DEMO, gone), '/title Gone');
-    await run.turn(await run.ready(), '/title Here');
+    await titledTab(run, 'Gone', gone);
+    await titledTab(run, 'Here');
     await core.dispose();
     await rm(gone, { recursive: true, force: true });
 
