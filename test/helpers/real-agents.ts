@@ -25,11 +25,11 @@ export type RealAgent = {
 /** The agents the suite runs, at the versions the README lists as known to work. */
 export const REAL_AGENTS = {
   claude: {
-    pkg: '@zed-industries/claude-agent-acp',
-    version: '0.23.1',
+    pkg: '@agentclientprotocol/claude-agent-acp',
+    version: '0.101.0',
     bin: 'claude-agent-acp',
   },
-  codex: { pkg: '@zed-industries/codex-acp', version: '0.16.0', bin: 'codex-acp' },
+  codex: { pkg: '@agentclientprotocol/codex-acp', version: '2.6.0', bin: 'codex-acp' },
 } as const satisfies Record<string, RealAgent>;
 
 /** Where installed agents are kept. */
