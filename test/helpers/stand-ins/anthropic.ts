@@ -12,6 +12,9 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { recordingListener, type RecordedRequest } from './recorded.js';
+
+export type { RecordedRequest } from './recorded.js';
 
 /** One scripted model answer. */
 export type Reply =
@@ -30,18 +33,6 @@ export type Reply =
  * script is read at each request, so a test may add prompts to it while the stand-in runs.
  */
 export type AnthropicScript = Record<string, Reply[]>;
-
-/** A request as the stand-in received it. */
-export type RecordedRequest = {
-  method: string;
-  /** The path with its query string, e.g. `/v1/messages?beta=true`. */
-  path: string;
-  headers: IncomingMessage['headers'];
-  /** The parsed JSON body; the raw text if it was not JSON; `undefined` when empty. */
-  body: unknown;
-  /** Set when the client went away before the response was complete. */
-  disconnected: boolean;
-};
 
 /** The parts of a Messages API request body the stand-in reads. */
 export type MessagesBody = {
@@ -122,23 +113,8 @@ export async function startAnthropicStandIn(script: AnthropicScript): Promise<An
   let ids = 0;
   const nextId = (prefix: string) => `${prefix}_stand_in_${++ids}`;
 
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      const recorded: RecordedRequest = {
-        method: req.method ?? '',
-        path: req.url ?? '',
-        headers: req.headers,
-        body: parseJson(raw),
-        disconnected: false,
-      };
-      requests.push(recorded);
-      res.on('close', () => (recorded.disconnected = !res.writableFinished));
-      route(recorded, res);
-    });
-  });
+  // A body that is not JSON is kept as its raw text.
+  const server = createServer(recordingListener(requests, parseJson, route));
   // An HTTPS request through a proxy starts with CONNECT: refuse it, so nothing leaves the host.
   server.on('connect', (req: IncomingMessage, socket) => {
     refused.push(req.url ?? '');

@@ -10,8 +10,11 @@
  * Required, which makes Codex fall back to HTTP streaming at once and without a warning.
  * Every request is recorded for the test to assert on.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { recordingListener, recordRequest, type RecordedRequest } from './recorded.js';
+
+export type { RecordedRequest } from './recorded.js';
 
 /** A tool call the model makes: Codex runs it and sends its output in the next request. */
 export type ToolCall =
@@ -53,18 +56,6 @@ export type Reply =
  * A prompt that is not in the script gets a text reply saying so, which a test will not expect.
  */
 export type OpenAiScript = Record<string, Reply[]>;
-
-/** A request as the stand-in received it. */
-export type RecordedRequest = {
-  method: string;
-  /** The path with its query string, e.g. `/v1/responses`. */
-  path: string;
-  headers: IncomingMessage['headers'];
-  /** The parsed JSON body, or `undefined` when there was none. */
-  body: unknown;
-  /** Set when the client went away before the response was complete. */
-  disconnected: boolean;
-};
 
 /** The parts of a Responses API request body the stand-in reads. */
 export type ResponsesBody = {
@@ -141,37 +132,18 @@ export async function startOpenAiStandIn(script: OpenAiScript): Promise<OpenAiSt
   let ids = 0;
   const nextId = (prefix: string) => `${prefix}_stand_in_${++ids}`;
 
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      const recorded = record(req, raw ? (JSON.parse(raw) as unknown) : undefined);
-      res.on('close', () => (recorded.disconnected = !res.writableFinished));
-      route(recorded, res);
-    });
-  });
+  const server = createServer(
+    recordingListener(requests, (raw) => (raw ? (JSON.parse(raw) as unknown) : undefined), route),
+  );
   // Codex opens `GET /v1/responses` as a WebSocket first (and again to prewarm each session).
   // 426 is how a server without WebSockets answers; Codex then streams over HTTP instead.
   server.on('upgrade', (req, socket) => {
-    record(req, undefined);
+    recordRequest(requests, req, undefined);
     const body = errorJson('The stand-in does not speak WebSocket');
     socket.end(
       `HTTP/1.1 426 Upgrade Required\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
     );
   });
-
-  function record(req: IncomingMessage, body: unknown): RecordedRequest {
-    const recorded: RecordedRequest = {
-      method: req.method ?? '',
-      path: req.url ?? '',
-      headers: req.headers,
-      body,
-      disconnected: false,
-    };
-    requests.push(recorded);
-    return recorded;
-  }
 
   function route(request: RecordedRequest, res: ServerResponse): void {
     const path = request.path.split('?')[0];
