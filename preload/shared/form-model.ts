@@ -41,6 +41,11 @@ export const FormOption = z.object({
   /** The label shown; for an untitled option, the value itself. */
   title: text,
   description: text.optional(),
+  /**
+   * What the choice would look like (a mockup, a snippet), from the agent's `_meta`: plain text,
+   * shown as it came, never as HTML or markdown.
+   */
+  preview: text.optional(),
 });
 /** One choice of a single-select or multi-select field. */
 export type FormOption = z.infer<typeof FormOption>;
@@ -53,6 +58,36 @@ const options = z
     message: 'duplicate option values',
   });
 
+/**
+ * How the card shows a field, decided in main from what the agent sent beyond the flat subset
+ * (its `_meta` hints, how it named its fields). Presentation only: no hint changes what the
+ * field accepts, and a field without one is shown as before.
+ */
+export const FieldPresentation = z.object({
+  /** One of several questions the card numbers: its place (from 1) and how many there are. */
+  question: z
+    .object({
+      number: z.number().int().min(1).max(MODEL_FIELDS_CEILING),
+      of: z.number().int().min(2).max(MODEL_FIELDS_CEILING),
+    })
+    .refine((place) => place.number <= place.of, { message: 'question past the count' })
+    .optional(),
+  /**
+   * The free-text answer that goes with a choice question: `other` answers it in the user's own
+   * words (Claude's `question_N_custom`), `note` adds to the choice (Codex's `user_note`).
+   * `of` names the question's field, `question` is its text, which names this field.
+   */
+  companion: z
+    .object({ of: fieldName, kind: z.enum(['other', 'note']), question: text })
+    .optional(),
+  /** The agent marks the answer as secret: masked, with the card's warning about secrets. */
+  secret: z.literal(true).optional(),
+  /** A choice shown as a list of rows (radio buttons or checkboxes), each option's words under it. */
+  choices: z.literal('list').optional(),
+});
+/** How the card shows a field. */
+export type FieldPresentation = z.infer<typeof FieldPresentation>;
+
 const base = {
   /** The property's key in the schema and in the answer. */
   name: fieldName,
@@ -60,6 +95,8 @@ const base = {
   description: text.optional(),
   /** Listed in the schema's `required`: the answer must include it. */
   required: z.boolean(),
+  /** How the card shows it, from the agent's hints; absent when it sent none. */
+  presentation: FieldPresentation.optional(),
 };
 
 /** A free-text field, with the constraints the agent declared. */
@@ -148,10 +185,22 @@ export const FormField = z.discriminatedUnion('kind', [
 /** One field of a form, discriminated by `kind`. */
 export type FormField = z.infer<typeof FormField>;
 
+/** How the card shows the whole form, from the agent's hints. */
+export const FormPresentation = z.object({
+  /**
+   * When the agent answers the question itself if the user has not (Codex's `autoResolutionMs`),
+   * as milliseconds since the epoch on this machine's clock.
+   */
+  autoResolvesAt: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+});
+/** How the card shows the whole form. */
+export type FormPresentation = z.infer<typeof FormPresentation>;
+
 /** The whole form: its title and description, and its fields in the schema's order. */
 export const FormModel = z.object({
   title: text.optional(),
   description: text.optional(),
+  presentation: FormPresentation.optional(),
   fields: z
     .array(FormField)
     .max(MODEL_FIELDS_CEILING)

@@ -21,6 +21,7 @@ import type { Handlers } from '../handlers.js';
 import type { Session } from '../session.js';
 import { checkAnswer, prepareAnswerCheck } from './answer-check.js';
 import { normaliseFormSchema } from './form-schema.js';
+import { presentForm } from './presentation.js';
 import { MAX_PENDING_ELICITATIONS_PER_CONNECTION } from './limits.js';
 import {
   readElicitationRequest,
@@ -144,6 +145,12 @@ export class ElicitationBroker {
     if (!schema.ok) {
       throw invalid(schema.reason);
     }
+    // How to show it, from the agent's hints; the answer is checked against the same model.
+    const model = presentForm(schema.model, request.requestedSchema, {
+      message: request.message,
+      meta: request.meta,
+      now: Date.now(),
+    });
     const cardKey = this.host.nextCardKey();
     const card: TranscriptEvent = {
       type: 'elicitation',
@@ -153,16 +160,16 @@ export class ElicitationBroker {
       toolCallId: toolCallOf(request.scope),
       message: request.message,
       mode: 'form',
-      form: schema.model,
+      form: model,
     };
     // While the user reads the card, once it has gone out, unless it has ended by then.
     setTimeout(() => {
       if (this.pending.has(cardKey)) {
-        prepareAnswerCheck(schema.model);
+        prepareAnswerCheck(model);
       }
     }, 0).unref();
     const answer = await this.waitOnUser(connection, session, cardKey, card, request, signal, {
-      model: schema.model,
+      model,
     });
     return answer.action === 'accept'
       ? { action: 'accept', content: answer.content ?? {} }

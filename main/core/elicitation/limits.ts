@@ -59,6 +59,12 @@ export const MAX_TITLE_CHARS = 200;
 export const MAX_DESCRIPTION_CHARS = 2_000;
 
 /**
+ * An option's preview, from the agent's `_meta` (Claude's mockups and snippets); longer ones are
+ * cut, not refused: a preview is a hint, not part of the form.
+ */
+export const MAX_PREVIEW_CHARS = 4_000;
+
+/**
  * A string field's `pattern`.
  *
  * Real patterns (an id, a version, a slug) are tens of characters. The pattern is evaluated

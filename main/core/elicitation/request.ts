@@ -17,7 +17,14 @@ export type ElicitationScope =
 
 /** A well-formed `elicitation/create`, not yet checked against its schema or URL. */
 export type ElicitationRequest =
-  | { mode: 'form'; scope: ElicitationScope; message: string; requestedSchema: unknown }
+  | {
+      mode: 'form';
+      scope: ElicitationScope;
+      message: string;
+      requestedSchema: unknown;
+      /** The request's `_meta` as it came: hints on how to show the form, never checked rules. */
+      meta?: unknown;
+    }
   | { mode: 'url'; scope: ElicitationScope; message: string; elicitationId: string; url: string };
 
 /** The outcome of {@link readElicitationRequest}. */
@@ -59,7 +66,16 @@ export function readElicitationRequest(raw: unknown, advertised: AdvertisedModes
     if (!('requestedSchema' in raw) || raw.requestedSchema === undefined) {
       return refuse('a form elicitation needs "requestedSchema".');
     }
-    return { ok: true, request: { mode, scope, message, requestedSchema: raw.requestedSchema } };
+    return {
+      ok: true,
+      request: {
+        mode,
+        scope,
+        message,
+        requestedSchema: raw.requestedSchema,
+        ...(raw._meta === undefined || raw._meta === null ? {} : { meta: raw._meta }),
+      },
+    };
   }
   const { elicitationId, url } = raw;
   if (typeof elicitationId !== 'string' || elicitationId.length === 0) {

@@ -9,6 +9,7 @@ import {
   validateForm,
   type FormValues,
 } from '../../../../preload/shared/form-validator.js';
+import { realForms } from '../../../fixtures/real-elicitations.js';
 
 // Names chosen to trip the two sides apart: Object.prototype members, JSON Pointer escapes,
 // RJSF's own error key, dots, spaces and non-ASCII.
@@ -172,6 +173,12 @@ const schema = fc
     required: entries.filter((entry) => entry.required).map((entry) => entry.name),
   }));
 
+// What today's agents sent, and the answers recorded for them: the first runs of each property.
+const REAL: [unknown, FormValues][] = realForms().map((recorded) => [
+  recorded.params.requestedSchema,
+  (recorded.answer.content ?? {}) as FormValues,
+]);
+
 const values: fc.Arbitrary<FormValues> = fc.dictionary(fc.constantFrom(...NAMES), value, {
   maxKeys: NAMES.length,
 });
@@ -208,7 +215,7 @@ describe('the live validator and main agree', () => {
           expect(main.content).toBe(content);
         }
       }),
-      { numRuns: 1_000 },
+      { numRuns: 1_000, examples: REAL },
     );
   });
 
@@ -234,7 +241,21 @@ describe('the live validator and main agree', () => {
           }
         }
       }),
-      { numRuns: 500 },
+      { numRuns: 500, examples: REAL.map(([raw]) => [raw] as [unknown]) },
     );
   });
+});
+
+describe("today's agents' forms", () => {
+  it.each(realForms().map((recorded) => [recorded.file, recorded] as const))(
+    '%s: accepted, and the answer sent for it passes both checks',
+    (_file, recorded) => {
+      const result = normaliseFormSchema(recorded.params.requestedSchema);
+      expect(result.ok).toBe(true);
+      const model = (result as { ok: true; model: FormModel }).model;
+      const content = recorded.answer.content ?? {};
+      expect(isFormValid(validateForm(model, content as FormValues))).toBe(true);
+      expect(checkAnswer(model, content)).toEqual({ ok: true, content });
+    },
+  );
 });

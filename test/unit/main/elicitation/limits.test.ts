@@ -21,6 +21,7 @@ describe('the elicitation limits', () => {
       MAX_PROPERTY_NAME_CHARS: 128,
       MAX_OPTION_VALUE_CHARS: 500,
       MAX_FORMAT_NAME_CHARS: 64,
+      MAX_PREVIEW_CHARS: 4_000,
     });
   });
 
@@ -33,6 +34,7 @@ describe('the elicitation limits', () => {
       limits.MAX_PROPERTY_NAME_CHARS,
       limits.MAX_OPTION_VALUE_CHARS,
       limits.MAX_FORMAT_NAME_CHARS,
+      limits.MAX_PREVIEW_CHARS,
     ];
     for (const max of texts) {
       expect(max).toBeLessThanOrEqual(MODEL_TEXT_CEILING);
