@@ -60,6 +60,22 @@ export async function readText(
 
 /** {@link readText} of the file `name` in a folder already opened. */
 export async function readIn(folder: Folder, name: string, shown: string): Promise<FileText> {
+  const file = await readBytesIn(folder, name, shown);
+  return file === 'missing' ? { kind: 'missing' } : decode(file.bytes);
+}
+
+/** A regular file's bytes and mode, as {@link readBytesIn} found them. */
+export type FileBytes = { bytes: Buffer; mode: number };
+
+/**
+ * The bytes and mode of the regular file `name` in a folder already opened, or `missing`.
+ * Throws the JSON-RPC error an agent gets when it is not a regular file or is too large.
+ */
+export async function readBytesIn(
+  folder: Folder,
+  name: string,
+  shown: string,
+): Promise<FileBytes | 'missing'> {
   let handle;
   try {
     // Non-blocking: opening a FIFO for reading would otherwise wait for a writer forever.
@@ -72,7 +88,7 @@ export async function readIn(folder: Folder, name: string, shown: string): Promi
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') {
-      return { kind: 'missing' };
+      return 'missing';
     }
     if (code === 'ELOOP') {
       throw refusal(shown, 'became a symlink after it was checked, so it is not read');
@@ -112,7 +128,7 @@ export async function readIn(folder: Folder, name: string, shown: string): Promi
       }
       filled += bytesRead;
     }
-    return decode(buffer.subarray(0, filled));
+    return { bytes: buffer.subarray(0, filled), mode: stat.mode & 0o7777 };
   } finally {
     await handle.close();
   }

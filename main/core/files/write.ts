@@ -10,6 +10,9 @@
  * that real path one name at a time, following no symlink (see beneath.ts). The old file, the
  * temporary file and the rename are all reached through that opened folder.
  *
+ * Before the rename, what was there (its bytes and mode, or that nothing was) is handed to a
+ * `keep` hook, so the write can be undone (see ../undo/); the same replace restores it.
+ *
  * Not kept: a hard link to the old file (the rename gives the path a new file), and the owner
  * when another user owned it (Airlock writes as the user it runs as).
  */
@@ -18,13 +21,23 @@ import { lstat, open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { openFolder, platformWalk, type Folder, type Walk, type WalkError } from './beneath.js';
 import { isWithin, refusal } from './containment.js';
-import { CHANGED, MAX_FILE_BYTES, readIn, tooLarge, type FileText } from './read.js';
+import { CHANGED, decode, MAX_FILE_BYTES, readBytesIn, tooLarge, type FileBytes } from './read.js';
 
 /**
  * What was at the path before the write, for the transcript's diff: its text, `null` for a new
  * file, `undefined` when it was not text (or too large to keep).
  */
 export type WriteOutcome = { before: string | null | undefined };
+
+/**
+ * What was at a path just before a write replaced it: a file's bytes and mode, nothing, or why
+ * it could not be read (too large, say).
+ */
+export type Previous =
+  { kind: 'missing' } | ({ kind: 'file' } & FileBytes) | { kind: 'unreadable'; reason: string };
+
+/** Called with what is at the path once it is checked, before anything is replaced. */
+export type Keep = (previous: Previous) => Promise<void>;
 
 /**
  * Writes `content` to the real path `real`, inside the real folder `root`. `shown` is the path
@@ -36,6 +49,7 @@ export async function writeTextFile(
   content: string,
   shown: string,
   walk: Walk = platformWalk,
+  keep?: Keep,
 ): Promise<WriteOutcome> {
   if (Buffer.byteLength(content, 'utf8') > MAX_FILE_BYTES) {
     throw tooLarge(shown, Buffer.byteLength(content, 'utf8'));
@@ -51,7 +65,7 @@ export async function writeTextFile(
     },
   );
   try {
-    return await writeIn(folder, root, path.basename(real), content, shown);
+    return await writeIn(folder, root, path.basename(real), content, shown, keep);
   } finally {
     await folder.close();
   }
@@ -63,11 +77,39 @@ async function writeIn(
   name: string,
   content: string,
   shown: string,
+  keep: Keep | undefined,
 ): Promise<WriteOutcome> {
   // Where the opened folder really is: a folder moved out since its walk is refused.
   if (!isWithin(root, folder.path, path) || !(await folder.isAt())) {
     throw refusal(shown, "is no longer inside the session's folder");
   }
+  const existing = await checkEntry(folder, name, shown);
+  const previous: Previous = existing
+    ? await readBytesIn(folder, name, shown).then(
+        (file): Previous => (file === 'missing' ? { kind: 'missing' } : { kind: 'file', ...file }),
+        (error: Error): Previous => ({ kind: 'unreadable', reason: error.message }),
+      )
+    : { kind: 'missing' };
+  const before =
+    previous.kind === 'missing'
+      ? null
+      : previous.kind === 'file'
+        ? textOf(decode(previous.bytes))
+        : undefined;
+  await keep?.(previous);
+  await replaceIn(folder, name, content, existing ? existing.mode & 0o7777 : undefined, shown);
+  return { before };
+}
+
+function textOf(file: ReturnType<typeof decode>): string | undefined {
+  return file.kind === 'text' ? file.text : undefined;
+}
+
+/**
+ * What is at `name` in the opened folder: a regular file's stat, or `undefined` when nothing
+ * is. Anything else there (a symlink, a folder, a device) is refused.
+ */
+export async function checkEntry(folder: Folder, name: string, shown: string) {
   const existing = await lstat(folder.entry(name)).catch(() => undefined);
   if (existing?.isSymbolicLink()) {
     // The path was resolved through its symlinks a moment ago: one here now was put there since.
@@ -79,19 +121,30 @@ async function writeIn(
   if (existing && !existing.isFile()) {
     throw refusal(shown, 'is not a regular file (a device, pipe or socket)');
   }
-  const old: FileText | undefined = existing
-    ? await readIn(folder, name, shown).catch(() => undefined)
-    : { kind: 'missing' };
-  const before = old?.kind === 'text' ? old.text : old?.kind === 'missing' ? null : undefined;
+  return existing;
+}
+
+/**
+ * Replaces (or creates) the file `name` in the opened folder with `content`, atomically: a new
+ * temporary file beside it, flushed, given `mode` (a new file's default when `undefined`), then
+ * renamed over it. On failure the file is left as it was.
+ */
+export async function replaceIn(
+  folder: Folder,
+  name: string,
+  content: string | Uint8Array,
+  mode: number | undefined,
+  shown: string,
+): Promise<void> {
   const temp = folder.entry(`.${name}.airlock-${randomBytes(6).toString('hex')}.tmp`);
   try {
     // `wx`: fails if anything, a symlink included, is already at the temporary name.
-    const handle = await open(temp, 'wx', existing ? existing.mode & 0o7777 : 0o666);
+    const handle = await open(temp, 'wx', mode ?? 0o666);
     try {
-      await handle.writeFile(content, 'utf8');
-      if (existing) {
+      await handle.writeFile(content);
+      if (mode !== undefined) {
         // The mode given to `open` is narrowed by the umask; the old file's mode is kept whole.
-        await handle.chmod(existing.mode & 0o7777);
+        await handle.chmod(mode);
       }
       await handle.sync();
     } finally {
@@ -103,5 +156,4 @@ async function writeIn(
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     throw refusal(shown, `could not be written (${code}); the file was left as it was`);
   }
-  return { before };
 }
