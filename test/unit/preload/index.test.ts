@@ -1,9 +1,8 @@
+import '../main/electron/use-fake-electron.js';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { contextBridge, ipcRenderer, resetFakeElectron } from '../main/electron/fake-electron.js';
 import { z } from 'zod';
 import type { AirlockApi, EventPayload } from '../../../preload/shared/contract.js';
-
-vi.mock('electron', () => import('../main/electron/fake-electron.js'));
 
 // Loading the preload is what exposes the API; capture it before any reset.
 await import('../../../preload/index.js');

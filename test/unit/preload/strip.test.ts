@@ -1,3 +1,4 @@
+import '../main/electron/use-fake-electron.js';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { contextBridge, ipcRenderer } from '../main/electron/fake-electron.js';
 import { z } from 'zod';
@@ -6,8 +7,6 @@ import {
   type AirlockStripApi,
   type StripState,
 } from '../../../preload/shared/strip-contract.js';
-
-vi.mock('electron', () => import('../main/electron/fake-electron.js'));
 
 // Loading the preload is what exposes the API and subscribes to the state channel; the fake is
 // never reset here, which would drop that subscription.

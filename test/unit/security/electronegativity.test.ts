@@ -16,6 +16,7 @@
  * Offline: Electronegativity fetches translations and Electron's release list with `got`; this
  * test hands it a `got` that fails at once, and leaves out the one check that needs the list.
  */
+import '../main/electron/use-fake-electron.js';
 import {
   copyFile,
   mkdir,
@@ -35,8 +36,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { appWebPreferences } from '../../../main/electron/app-window.js';
 import { isolatedWebPreferences } from '../../../main/electron/url-window-policy.js';
 import { appContentSecurityPolicy } from '../../../main/shared/app-content.js';
-
-vi.mock('electron', () => import('../main/electron/fake-electron.js'));
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const require = createRequire(import.meta.url);

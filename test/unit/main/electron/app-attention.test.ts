@@ -2,7 +2,8 @@
  * Notifications and the badge on the Electron host: a real core and real scripted agents, with
  * `electron` faked. The notification's click goes back through the core as `showWaiting`.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import './use-fake-electron.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { app, BrowserWindow, Notification, resetFakeElectron } from './fake-electron.js';
 import type { AirlockCore } from '../../../../main/core/core.js';
 import { setupAttention } from '../../../../main/electron/app-attention.js';
@@ -10,8 +11,6 @@ import type { EventPayload } from '../../../../preload/shared/contract.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
 import { ask, form, type Card } from '../../../helpers/elicitation-requests.js';
 import { readySession, startCore } from '../../../helpers/core-harness.js';
-
-vi.mock('electron', () => import('./fake-electron.js'));
 
 let core: AirlockCore | undefined;
 beforeEach(() => resetFakeElectron());

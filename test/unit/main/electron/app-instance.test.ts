@@ -1,7 +1,5 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import './use-fake-electron.js';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   app,
   BrowserWindow,
@@ -18,14 +16,9 @@ import {
 } from '../../../../main/electron/app-instance.js';
 import { profileDir } from '../../../../main/electron/app-profile.js';
 import { appWindows, createAppWindow } from '../../../../main/electron/app-window.js';
+import { useConfigDir } from '../../../helpers/temp-folder.js';
 
-vi.mock('electron', () => import('./fake-electron.js'));
-
-const previousConfigDir = process.env.AIRLOCK_CONFIG_DIR;
-process.env.AIRLOCK_CONFIG_DIR = mkdtempSync(join(tmpdir(), 'airlock-instance-'));
-afterAll(() => {
-  process.env.AIRLOCK_CONFIG_DIR = previousConfigDir;
-});
+useConfigDir('airlock-instance-');
 
 beforeEach(() => {
   for (const window of appWindows()) {

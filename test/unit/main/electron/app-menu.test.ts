@@ -1,3 +1,4 @@
+import './use-fake-electron.js';
 import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,8 +13,6 @@ import {
 import { createAppWindow } from '../../../../main/electron/app-window.js';
 import type { HostCommand } from '../../../../preload/shared/contract.js';
 import { ariaChord, HOST_COMMAND_SHORTCUTS, SHORTCUTS } from '../../../../renderer/src/keyboard.js';
-
-vi.mock('electron', () => import('./fake-electron.js'));
 
 beforeEach(() => {
   for (const window of BrowserWindow.created) {

@@ -1,12 +1,11 @@
+import './use-fake-electron.js';
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { app, resetFakeElectron } from './fake-electron.js';
 import { configDir, logsDir, settingsPath } from '../../../../main/core/settings/catalog.js';
 import { profileDir, setupProfile } from '../../../../main/electron/app-profile.js';
-
-vi.mock('electron', () => import('./fake-electron.js'));
 
 const packageJson = JSON.parse(
   readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8'),

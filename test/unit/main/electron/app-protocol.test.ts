@@ -1,7 +1,8 @@
+import './use-fake-electron.js';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { protocol, resetFakeElectron } from './fake-electron.js';
 import {
   APP_URL,
@@ -12,8 +13,6 @@ import {
   setupAppProtocol,
 } from '../../../../main/electron/app-protocol.js';
 import { appContentSecurityPolicy } from '../../../../main/shared/app-content.js';
-
-vi.mock('electron', () => import('./fake-electron.js'));
 
 // A renderer folder beside a secret, so an escape would be visible in the body.
 const base = mkdtempSync(join(tmpdir(), 'airlock-protocol-'));

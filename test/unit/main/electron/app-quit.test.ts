@@ -1,3 +1,4 @@
+import './use-fake-electron.js';
 import { EventEmitter } from 'node:events';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,8 +11,6 @@ import { QUIT_DEADLINE_MS, setupQuit } from '../../../../main/electron/app-quit.
 import { fixtureSpec } from '../../../helpers/agents.js';
 import { readySession, startCore } from '../../../helpers/core-harness.js';
 import { alive } from '../../../helpers/processes.js';
-
-vi.mock('electron', () => import('./fake-electron.js'));
 
 function quitEvent(): { preventDefault: Mock<() => void> } {
   return { preventDefault: vi.fn<() => void>() };

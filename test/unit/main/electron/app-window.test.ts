@@ -1,6 +1,7 @@
+import './use-fake-electron.js';
 import { execFileSync } from 'node:child_process';
+import { constants } from 'node:fs';
 import { mkdtemp, open as openFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -25,8 +26,7 @@ import {
   type WindowState,
 } from '../../../../main/electron/window-state.js';
 import { setupHardening } from '../../../../main/electron/hardening.js';
-
-vi.mock('electron', () => import('./fake-electron.js'));
+import { tempFolder } from '../../../helpers/temp-folder.js';
 
 beforeEach(() => {
   // The module keeps its open windows across tests: close the last test's.
@@ -99,9 +99,12 @@ describe('createAppWindow', () => {
   });
 });
 
+/** The file's folders, removed after its last test. */
+const folders = tempFolder('airlock-app-window-');
+
 /** A state file path in a fresh folder. */
 async function statePath(): Promise<string> {
-  return join(await mkdtemp(join(tmpdir(), 'airlock-app-window-')), 'window-state.json');
+  return join(await mkdtemp(join(folders, 'state-')), 'window-state.json');
 }
 
 describe('setupWindows', () => {
@@ -260,7 +263,18 @@ describe('the window state', () => {
     const again = vi.fn();
     app.emit('will-quit', { preventDefault: again });
     expect(again).not.toHaveBeenCalled();
-    // Let the read end, so no thread stays blocked after the test.
+    // Let the read end, so no thread stays blocked after the test. The writer reads the file
+    // once more before replacing it: let that read end too, and the write finish, so nothing
+    // writes into the test's folder once it is removed.
     await (await openFile(path, 'w')).close();
+    await vi.waitFor(async () => {
+      const writer = await openFile(path, constants.O_WRONLY | constants.O_NONBLOCK).catch(
+        () => undefined, // ENXIO: nothing is reading the pipe at this moment
+      );
+      await writer?.close();
+      expect(await readWindowState(path)).toMatchObject({
+        bounds: { x: 300, y: 200, width: 900, height: 600 },
+      });
+    });
   });
 });

@@ -2,10 +2,9 @@
  * A stand-in for the `electron` module in the Electron-host tests.
  *
  * The real package downloads its binary on first `require`, which cannot happen here, so
- * each test file mocks `electron` with this module:
- * `vi.mock('electron', () => import('./fake-electron.js'))`. It records what the host
- * configures (window options, handlers, listeners) so the tests can assert on it and drive
- * it (emit navigations, call IPC handlers). It runs nothing.
+ * each test file puts this module in its place by importing `use-fake-electron.ts` first. It
+ * records what the host configures (window options, handlers, listeners) so the tests can
+ * assert on it and drive it (emit navigations, call IPC handlers). It runs nothing.
  *
  * It is as strict as Electron where the host depends on it:
  * - Every member it offers has the signature Electron declares (`import type` only: a runtime

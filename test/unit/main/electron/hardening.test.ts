@@ -1,3 +1,4 @@
+import './use-fake-electron.js';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DevicePermissionHandlerHandlerDetails } from 'electron';
 import {
@@ -12,8 +13,6 @@ import {
   permitNavigation,
   setupHardening,
 } from '../../../../main/electron/hardening.js';
-
-vi.mock('electron', () => import('./fake-electron.js'));
 
 beforeEach(() => resetFakeElectron());
 

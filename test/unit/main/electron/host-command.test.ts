@@ -3,6 +3,7 @@
  * checked in the core, sent on the path of every core event, and checked again where they
  * arrive. Through the web host, test/e2e/web-host-command.test.ts proves the page acts on them.
  */
+import './use-fake-electron.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,8 +26,6 @@ import { AirlockCore } from '../../../../main/core/core.js';
 import { APP_URL } from '../../../../main/electron/app-protocol.js';
 import { setupIpc } from '../../../../main/electron/ipc.js';
 import { createWebBridge } from '../../../../renderer/src/bridge/web-bridge.js';
-
-vi.mock('electron', () => import('./fake-electron.js'));
 
 // Loading the preload is what exposes the page's API; capture it before any reset.
 await import('../../../../preload/index.js');

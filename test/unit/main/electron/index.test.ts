@@ -1,5 +1,5 @@
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import './use-fake-electron.js';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -16,15 +16,13 @@ import { calls } from '../../../../preload/shared/contract.js';
 import { STRIP_CHANNELS } from '../../../../preload/shared/strip-contract.js';
 import { AirlockCore } from '../../../../main/core/core.js';
 import { profileDir } from '../../../../main/electron/app-profile.js';
+import { useConfigDir } from '../../../helpers/temp-folder.js';
 
-vi.mock('electron', () => import('./fake-electron.js'));
-
-const previousConfigDir = process.env.AIRLOCK_CONFIG_DIR;
-process.env.AIRLOCK_CONFIG_DIR = mkdtempSync(join(tmpdir(), 'airlock-electron-'));
+const configDir = useConfigDir('airlock-electron-');
 // The user's login shell, as the app asks it for PATH at start (main/core/shell-env.ts): a
 // script that exports a known PATH and runs its `-c` command.
 const previous = { SHELL: process.env.SHELL, PATH: process.env.PATH };
-const loginShell = join(process.env.AIRLOCK_CONFIG_DIR, 'login-shell');
+const loginShell = join(configDir, 'login-shell');
 writeFileSync(
   loginShell,
   '#!/bin/sh\nPATH=/opt/login-shell/bin:$PATH; export PATH\nfor last; do :; done\neval "$last"\n',
@@ -32,7 +30,6 @@ writeFileSync(
 chmodSync(loginShell, 0o755);
 process.env.SHELL = loginShell;
 afterAll(() => {
-  process.env.AIRLOCK_CONFIG_DIR = previousConfigDir;
   process.env.SHELL = previous.SHELL;
   process.env.PATH = previous.PATH;
 });

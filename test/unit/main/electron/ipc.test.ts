@@ -1,3 +1,4 @@
+import './use-fake-electron.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,8 +25,6 @@ import { FORBIDDEN, setupIpc, type ContractCore } from '../../../../main/electro
 import type { IpcReply } from '../../../../preload/shared/ipc-reply.js';
 import { demoAgentSpec } from '../../../helpers/agents.js';
 import { Recorder } from '../../../helpers/core-harness.js';
-
-vi.mock('electron', () => import('./fake-electron.js'));
 
 /** A core that records calls and lets the test emit events. */
 function spyCore(answer: (channel: unknown, payload: unknown) => Promise<unknown>) {

@@ -1,11 +1,10 @@
+import './use-fake-electron.js';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { resetFakeElectron, safeStorage } from './fake-electron.js';
 import { keychainSecretStore } from '../../../../main/electron/keychain.js';
-
-vi.mock('electron', () => import('./fake-electron.js'));
 
 afterEach(() => {
   resetFakeElectron();

@@ -1,4 +1,5 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import './use-fake-electron.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { app, BaseWindow, shell } from './fake-electron.js';
 import { freshHost } from './url-window-harness.js';
 import { UserFacingError } from '../../../../main/core/errors.js';
@@ -7,8 +8,6 @@ import {
   NO_SANDBOX_MESSAGE,
   NOT_ALLOWED_MESSAGE,
 } from '../../../../main/electron/url-window-policy.js';
-
-vi.mock('electron', () => import('./fake-electron.js'));
 
 beforeEach(() => freshHost());
 

@@ -1,7 +1,8 @@
 /**
  * Opens isolated URL windows against the fake `electron`, for the url-window tests.
  *
- * Each test file still mocks `electron` itself: `vi.mock('electron', () => import('./fake-electron.js'))`.
+ * Each test file still puts the fake in place of `electron` itself, by importing
+ * `use-fake-electron.ts` first.
  */
 import {
   BaseWindow,

@@ -1,3 +1,4 @@
+import './use-fake-electron.js';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   BrowserWindow,
@@ -16,8 +17,6 @@ import {
   STRIP_HEIGHT,
   unanalysedWarning,
 } from '../../../../main/electron/url-window-strip.js';
-
-vi.mock('electron', () => import('./fake-electron.js'));
 
 beforeEach(() => freshHost());
 

@@ -1,3 +1,4 @@
+import './use-fake-electron.js';
 import type { DevicePermissionHandlerHandlerDetails } from 'electron';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -16,8 +17,6 @@ import {
   NOT_ALLOWED_MESSAGE,
 } from '../../../../main/electron/url-window-policy.js';
 import { openUrlWindow } from '../../../../main/electron/url-window.js';
-
-vi.mock('electron', () => import('./fake-electron.js'));
 
 beforeEach(() => freshHost());
 

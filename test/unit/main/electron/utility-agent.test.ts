@@ -1,3 +1,4 @@
+import './use-fake-electron.js';
 import { fork, type Serializable } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { mkdtempSync } from 'node:fs';
@@ -17,8 +18,6 @@ import {
   UtilityAgentProcess,
 } from '../../../../main/electron/utility-agent.js';
 import { readySession, Recorder } from '../../../helpers/core-harness.js';
-
-vi.mock('electron', () => import('./fake-electron.js'));
 
 beforeEach(() => resetFakeElectron());
 
