@@ -303,6 +303,15 @@ export type CoreRun = {
   settled(agentName?: string, cwd?: string): Promise<{ key: string; summary: SessionSummary }>;
   /** Sends a prompt and waits for its turn to end and the tab to be ready again. */
   turn(key: string, text: string): Promise<void>;
+  /**
+   * Reopens `sessionId` of `agentName` in `dir` (under `title`, if given), a reopen that is to
+   * fail, and waits for its tab to fail.
+   */
+  reopenFailing(
+    agentName: string,
+    sessionId: string,
+    title?: string,
+  ): Promise<{ key: string; summary: SessionSummary }>;
   /** Another core on the same config folder and settings, as the app started again after a quit. */
   again(): Promise<CoreRun>;
 };
@@ -351,6 +360,11 @@ export function useCore(defaults: CoreSetup = {}) {
         await call('session:prompt', { key, text });
         await recorder.event(key, 'turn_end', from);
         await recorder.status(key, 'ready');
+      },
+      async reopenFailing(agentName, sessionId, title) {
+        const request = { agentName, cwd: dir, sessionId, ...(title ? { title } : {}) };
+        const { key } = await call('session:reopen', request);
+        return { key, summary: await recorder.status(key, 'failed') };
       },
       again: () => launch(setup, dir, settingsPath),
     };

@@ -160,14 +160,9 @@ describe('a long session of the demo agent', () => {
 
   it('keeps its session id in the kept tabs when a reopen fails', async () => {
     const run = await start();
-    const { core, recorder, dir } = run;
+    const { core, dir } = run;
     const missing = 'demo_00000000-0000-0000-0000-000000000000';
-    const { key } = await run.call('session:reopen', {
-      agentName: DEMO,
-      cwd: dir,
-      sessionId: missing,
-    });
-    const summary = await recorder.status(key, 'failed');
+    const { summary } = await run.reopenFailing(DEMO, missing);
     expect(summary.error).toMatch(/^Could not reopen this session: /);
     await core.dispose();
     const file = JSON.parse(await readFile(join(dir, 'sessions.json'), 'utf8')) as {
@@ -252,12 +247,10 @@ describe('an agent without history', () => {
       note: 'Plain Demo keeps no history of its sessions that Airlock can list.',
     });
 
-    const { key } = await run.call('session:reopen', {
-      agentName: plainDemo.name,
-      cwd: dir,
-      sessionId: 'demo_00000000-0000-0000-0000-000000000000',
-    });
-    const summary = await recorder.status(key, 'failed');
+    const { key, summary } = await run.reopenFailing(
+      plainDemo.name,
+      'demo_00000000-0000-0000-0000-000000000000',
+    );
     expect(summary.error).toBe(
       `Plain Demo cannot reopen earlier sessions. Restart starts a new session in ${dir}.`,
     );

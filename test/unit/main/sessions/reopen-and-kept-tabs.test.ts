@@ -45,15 +45,9 @@ describe('reopening a session from the history', () => {
 
   it('opens a tab under a key of its own, between tabs opened the usual way', async () => {
     const run = await start();
-    const { recorder, dir } = run;
     const first = await run.ready();
     // An id the agent does not know: the tab is opened (and fails to reopen) all the same.
-    const { key: reopened } = await run.call('session:reopen', {
-      agentName: DEMO,
-      cwd: dir,
-      sessionId: 'demo_unknown',
-    });
-    await recorder.status(reopened, 'failed');
+    const { key: reopened } = await run.reopenFailing(DEMO, 'demo_unknown');
     const last = await run.ready();
 
     expect(new Set([first, reopened, last]).size).toBe(3);

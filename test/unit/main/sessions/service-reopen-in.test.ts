@@ -78,13 +78,7 @@ describe('a session reopened where its agent cannot start', () => {
       builtIn: false,
     };
     const run = await start({ agents: [missing] });
-    const { recorder, dir } = run;
-    const { key } = await run.call('session:reopen', {
-      agentName: missing.name,
-      cwd: dir,
-      sessionId: 'kept_1',
-    });
-    const summary = await recorder.status(key, 'failed');
+    const { summary } = await run.reopenFailing(missing.name, 'kept_1');
     expect(summary.error).toBe(
       'Missing could not be started: /nonexistent/agent-binary does not exist',
     );

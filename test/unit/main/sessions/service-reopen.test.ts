@@ -45,20 +45,18 @@ describe('reopening a session from the history', () => {
 
   it('opens a new tab, under the title given, for a session id only another agent’s tab holds', async () => {
     const run = await start({ agents: [plainDemo] });
-    const { recorder, dir } = run;
+    const { dir } = run;
     const demoTab = await run.ready();
     await run.turn(demoTab, '/title Held by the demo');
     const sessionId = await sessionIdOf(run, dir, 'Held by the demo');
 
-    const { key } = await run.call('session:reopen', {
-      agentName: plainDemo.name,
-      cwd: dir,
+    const { key, summary } = await run.reopenFailing(
+      plainDemo.name,
       sessionId,
-      title: 'Asked of the plain one',
-    });
+      'Asked of the plain one',
+    );
     expect(key).not.toBe(demoTab);
     // Plain Demo cannot reopen it; the tab says so under the title it was opened with.
-    const summary = await recorder.status(key, 'failed');
     expect(summary).toMatchObject({
       agentName: plainDemo.name,
       title: 'Asked of the plain one',
