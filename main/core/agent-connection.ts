@@ -183,6 +183,8 @@ export type OutstandingRequest = {
 export class AgentConnection {
   readonly identity: AgentIdentity;
   readonly authMethods: AuthMethodView[];
+  /** The API-key provider each sign-in method names in `_meta["api-key"]`, by method id. */
+  readonly apiKeyProviders: ReadonlyMap<string, string>;
   readonly capabilities: acp.AgentCapabilities;
   private exited: AgentExit | undefined;
   /** The tab each request in flight was sent for, by its params object (see `start`). */
@@ -206,6 +208,7 @@ export class AgentConnection {
     this.tabs = tabs;
     this.identity = init.identity;
     this.authMethods = init.authMethods;
+    this.apiKeyProviders = init.apiKeyProviders;
     this.capabilities = init.capabilities;
   }
 

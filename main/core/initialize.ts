@@ -47,10 +47,21 @@ const initializeResponse = z
   })
   .loose();
 
+/**
+ * `_meta["api-key"]` on a sign-in method (codex-acp's `api-key`): the provider whose API key the
+ * method signs in with, which the agent reads from its environment. Anything else there is
+ * ignored, and so is a `_meta` of another shape.
+ */
+const apiKeyMeta = z.object({
+  'api-key': z.object({ provider: text.min(1) }).loose(),
+});
+
 /** What Airlock keeps of a valid `initialize` result. */
 export type InitializeResult = {
   identity: AgentIdentity;
   authMethods: AuthMethodView[];
+  /** The provider each method Airlock runs (`agent`) names in `_meta["api-key"]`, by method id. */
+  apiKeyProviders: ReadonlyMap<string, string>;
   capabilities: acp.AgentCapabilities;
 };
 
@@ -83,6 +94,7 @@ export function parseInitializeResponse(raw: unknown, spec: AgentSpec): Initiali
       commandLine: commandLine(spec),
     },
     authMethods: (result.authMethods ?? []).map((method) => toAuthView(method, spec)),
+    apiKeyProviders: apiKeyProviders(result.authMethods ?? []),
     capabilities: (result.agentCapabilities ?? {}) as acp.AgentCapabilities,
   };
 }
@@ -90,6 +102,21 @@ export function parseInitializeResponse(raw: unknown, spec: AgentSpec): Initiali
 /** An agent's name or version as the UI shows it: its hidden characters written out. */
 function shown(value: string | undefined): string | undefined {
   return value === undefined ? undefined : revealInvisible(value);
+}
+
+/** The API-key provider of each `agent` method that names one; the first of a repeated id wins. */
+function apiKeyProviders(methods: z.infer<typeof authMethod>[]): Map<string, string> {
+  const providers = new Map<string, string>();
+  for (const method of methods) {
+    if (method.type !== undefined && method.type !== 'agent') {
+      continue;
+    }
+    const meta = apiKeyMeta.safeParse(method._meta);
+    if (meta.success && !providers.has(method.id)) {
+      providers.set(method.id, meta.data['api-key'].provider);
+    }
+  }
+  return providers;
 }
 
 function toAuthView(method: z.infer<typeof authMethod>, spec: AgentSpec): AuthMethodView {

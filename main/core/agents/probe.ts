@@ -22,7 +22,7 @@ import { AgentRequestError, AUTH_REQUIRED } from '../errors.js';
 import { mcpServersFor } from '../mcp-servers.js';
 import type { AgentCatalog } from '../settings/catalog.js';
 import { commandLine, type AgentSpec } from './spec.js';
-import { authMethodsWithEnv, readyEnvMethod } from '../sign-in.js';
+import { authMethodsWithEnv, readySignIn } from '../sign-in.js';
 import { sessionOffers, type OfferRow } from './capability-rows.js';
 
 /**
@@ -31,7 +31,7 @@ import { sessionOffers, type OfferRow } from './capability-rows.js';
  */
 export type ProbeAuthMethod = AuthMethodView;
 
-/** What `session/new` did, and the `env_var` method the probe signed in with first, if any. */
+/** What `session/new` did, and the method the probe signed in with first, if any. */
 export type ProbeSession =
   | {
       ok: true;
@@ -171,8 +171,9 @@ const refuseTerminals: TerminalRequests = {
 };
 
 /**
- * Runs `session/new`. When the agent needs sign-in and an `env_var` method's variables are set,
- * it signs in with that method and tries once more, as the app does.
+ * Runs `session/new`. When the agent needs sign-in and an `env_var` method's variables (or an
+ * API-key method's key, see sign-in.ts) are set, it signs in with that method and tries once
+ * more, as the app does.
  */
 async function openSession(
   connection: AgentConnection,
@@ -180,7 +181,7 @@ async function openSession(
   mcpServers: acp.McpServer[],
 ): Promise<ProbeSession> {
   const first = await newSession(connection, cwd, mcpServers);
-  const ready = readyEnvMethod(authMethodsWithEnv(connection));
+  const ready = readySignIn(connection, authMethodsWithEnv(connection))?.method;
   if (first.ok || !first.authRequired || !ready) {
     return first;
   }

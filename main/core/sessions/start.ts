@@ -17,7 +17,7 @@ import type { SecretStore } from '../secrets.js';
 import { duplicateNewSession, heldByAnotherTab } from '../session-ids.js';
 import type { Session } from '../session.js';
 import type { AgentCatalog } from '../settings/catalog.js';
-import { authMethodsWithEnv, readyEnvMethod } from '../sign-in.js';
+import { authMethodsWithEnv, readySignIn, type ReadySignIn } from '../sign-in.js';
 import { configViews } from '../updates.js';
 import { reapplyChoices } from './choices.js';
 import { lastingCapabilities } from './history.js';
@@ -42,8 +42,11 @@ export type StartDeps = {
 
 /** Starts and signs in one core's tabs. */
 export class SessionStarts {
-  /** The `env_var` sign-in running or done on a connection, shared by its sessions. */
-  private readonly envSignIns = new WeakMap<AgentConnection, Promise<void>>();
+  /**
+   * The sign-in Airlock runs unasked on a connection (an `env_var` method, or an API key from
+   * the agent's environment), running or done, shared by its sessions.
+   */
+  private readonly envSignIns = new WeakMap<AgentConnection, Promise<ReadySignIn>>();
 
   constructor(private readonly deps: StartDeps) {}
 
@@ -295,8 +298,9 @@ export class SessionStarts {
   /**
    * Handles "authentication required" on `session/new`. When an `env_var` method's variables
    * are all set, the agent wants `authenticate` with that method before it uses them (the
-   * auth-methods RFD): Airlock sends it once per connection and retries. Otherwise, or when
-   * that fails, the session waits for the user to sign in.
+   * auth-methods RFD); so does a method whose API-key provider's variable is set (see
+   * sign-in.ts). Airlock sends it once per connection, says so in the tab, and retries.
+   * Otherwise, or when that fails, the session waits for the user to sign in.
    */
   private async signInAndRetry(
     session: Session,
@@ -325,19 +329,20 @@ export class SessionStarts {
     }
     let signIn = this.envSignIns.get(connection);
     if (!signIn) {
-      const ready = readyEnvMethod(methods);
+      const ready = readySignIn(connection, methods);
       if (!ready) {
         waitForUser();
         return;
       }
       signIn = connection
-        .request('authenticate', { methodId: ready.id }, session.key)
-        .then(() => undefined);
+        .request('authenticate', { methodId: ready.method.id }, session.key)
+        .then(() => ready);
       this.envSignIns.set(connection, signIn);
     }
+    let signedIn: ReadySignIn;
     try {
       // Sessions that start together share one sign-in.
-      await signIn;
+      signedIn = await signIn;
     } catch (error) {
       if (session.isCurrentStart(run)) {
         waitForUser(error);
@@ -345,6 +350,7 @@ export class SessionStarts {
       return;
     }
     if (session.isCurrentStart(run) && session.summary.status !== 'closed') {
+      session.append({ type: 'system', text: signedInLine(session.summary.agentName, signedIn) });
       await this.open(session, connection, run, true);
     }
   }
@@ -356,6 +362,11 @@ export class SessionStarts {
     session.update({ status: 'failed', ...shown });
     session.restartEnded(`${session.summary.agentName} could not restart: ${shown.error}`);
   }
+}
+
+/** The tab's line saying Airlock signed in unasked, and with what from the agent's environment. */
+function signedInLine(agentName: string, { method, variables }: ReadySignIn): string {
+  return `Signed in with “${method.name}”, from ${variables.join(' and ')} in ${agentName}’s environment.`;
 }
 
 /**

@@ -53,6 +53,7 @@ describe('parseInitializeResponse', () => {
         commandLine: 'node agent.js',
       },
       authMethods: [{ id: 'login', name: 'Log in', description: 'In the browser', kind: 'agent' }],
+      apiKeyProviders: new Map(),
       capabilities,
     });
   });
@@ -69,6 +70,7 @@ describe('parseInitializeResponse', () => {
           commandLine: 'node agent.js',
         },
         authMethods: [],
+        apiKeyProviders: new Map(),
         capabilities: {},
       });
     }
@@ -185,6 +187,47 @@ describe('parseInitializeResponse', () => {
       [],
       [{ name: 'NEW', label: undefined, secret: true, optional: false, set: false }],
     ]);
+  });
+
+  it("keeps the provider a method Airlock runs names in _meta['api-key'], and ignores any other shape", () => {
+    const method = (id: string, extra: object) => ({ id, name: id, ...extra });
+    const result = parseInitializeResponse(
+      {
+        ...valid,
+        authMethods: [
+          // codex-acp 2.6's, word for word.
+          method('api-key', {
+            description: 'Use an API key to authenticate',
+            _meta: { 'api-key': { provider: 'openai' } },
+          }),
+          method('typed', { type: 'agent', _meta: { 'api-key': { provider: 'OpenAI', x: 1 } } }),
+          method('api-key', { _meta: { 'api-key': { provider: 'later' } } }),
+          method('env', { type: 'env_var', _meta: { 'api-key': { provider: 'openai' } } }),
+          method('term', { type: 'terminal', _meta: { 'api-key': { provider: 'openai' } } }),
+          method('string', { _meta: { 'api-key': 'openai' } }),
+          method('number', { _meta: { 'api-key': { provider: 7 } } }),
+          method('empty', { _meta: { 'api-key': { provider: '' } } }),
+          method('long', { _meta: { 'api-key': { provider: 'x'.repeat(10_001) } } }),
+          method('null', { _meta: null }),
+          method('list', { _meta: [{ 'api-key': { provider: 'openai' } }] }),
+          method('text', { _meta: 'api-key' }),
+          method('none', {}),
+        ],
+      },
+      spec,
+    );
+    expect([...result.apiKeyProviders]).toEqual([
+      ['api-key', 'openai'],
+      ['typed', 'OpenAI'],
+    ]);
+    // The methods themselves show as before: one the agent runs, named as it names it.
+    expect(result.authMethods[0]).toEqual({
+      id: 'api-key',
+      name: 'api-key',
+      description: 'Use an API key to authenticate',
+      kind: 'agent',
+    });
+    expect(result.authMethods).toHaveLength(13);
   });
 
   it('gives a terminal method the agent command line with its arguments, quoted', () => {

@@ -499,14 +499,17 @@ describe('testing an agent', () => {
   });
 
   it.each([
-    ['signs in', {}, { ok: true }],
+    ['signs in', 'auth-env', {}, { ok: true }, 'foo-key'],
     [
       'is refused',
+      'auth-env',
       { SCRIPTED_AUTH_REFUSE: 'The key was revoked' },
       { ok: false, authRequired: true, error: expect.stringContaining('The key was revoked') },
+      'foo-key',
     ],
-  ])('says which method it signed in with when it %s', async (_how, env, session) => {
-    const agent = fixtureSpec('auth-env');
+    ['signs in with an API key', 'auth-api-key', { OPENAI_API_KEY: 'sk' }, { ok: true }, 'api-key'],
+  ])('says which method it signed in with when it %s', async (_how, scenario, env, session, id) => {
+    const agent = fixtureSpec(scenario);
     const { call } = await withSettings(
       JSON.stringify({
         agent_servers: {
@@ -519,7 +522,7 @@ describe('testing an agent', () => {
       }),
     );
     const report = await call('settings:testAgent', { agentName: agent.name });
-    expect(report.session).toMatchObject({ ...session, signedInWith: 'foo-key' });
+    expect(report.session).toMatchObject({ ...session, signedInWith: id });
   });
 
   it('says why an agent that cannot start did not', async () => {

@@ -1,11 +1,12 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { AgentSpec } from '../../../../main/core/agents/spec.js';
 import type { CoreOptions } from '../../../../main/core/options.js';
 import { EncryptedSecretFile } from '../../../../main/core/secrets.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
+import type { Recorder } from '../../../helpers/core-harness.js';
 import { settledSession, TEST_TIMEOUTS, useCore } from '../../../helpers/core-harness.js';
 
 const { start } = useCore({ timeouts: TEST_TIMEOUTS });
@@ -94,6 +95,10 @@ describe('an agent that needs authentication', () => {
   });
 });
 
+/** The tab's own lines, as it shows them. */
+const systemLines = (recorder: Recorder, key: string) =>
+  recorder.transcript(key).flatMap((event) => (event.type === 'system' ? [event.text] : []));
+
 /** A cipher for tests: reversible, and never the value itself on disk. */
 const testCipher = {
   encrypt: (plain: string) => Buffer.from([...plain].reverse().join(''), 'utf8'),
@@ -105,6 +110,9 @@ describe('an agent that reads its sign-in from environment variables', () => {
     const agent = { ...fixtureSpec('auth-env', 'env-agent'), env: { FOO_KEY: 'k-123456' } };
     const { core, recorder, key, summary, dir } = await settle(agent);
     expect(summary.status).toBe('ready');
+    expect(systemLines(recorder, key)).toEqual([
+      'Signed in with “Use FOO_KEY”, from FOO_KEY in env-agent’s environment.',
+    ]);
     await core.invoke('session:prompt', { key, text: 'hi' });
     await recorder.event(key, 'turn_end');
     expect(recorder.text(key)).toBe('FOO_KEY has 8 characters.');
@@ -288,5 +296,85 @@ describe('an agent that reads its sign-in from environment variables', () => {
     await expect(
       core.invoke('agent:saveSecrets', { key, methodId: 'login', values: { FOO_KEY: 'x' } }),
     ).rejects.toThrow('This host has no keychain');
+  });
+});
+
+describe("an agent whose sign-in method names an API-key provider (codex-acp's api-key)", () => {
+  const codexLike = (env: Record<string, string> = {}) => ({
+    ...fixtureSpec('auth-api-key', 'codex-like'),
+    env,
+  });
+  /** The sign-ins the agent was asked for, as its log tells them. */
+  const signIns = async (dir: string) =>
+    (await readFile(join(dir, 'logs', 'codex-like.log'), 'utf8')).match(/authenticate \S+/g) ?? [];
+  const SIGNED_IN = 'Signed in with “API Key”, from OPENAI_API_KEY in codex-like’s environment.';
+
+  it('signs in with the key set in its settings, once for the tabs that start together, and says so in each', async () => {
+    const { core, recorder, dir } = await start({ agents: [codexLike({ OPENAI_API_KEY: 'sk' })] });
+    const [first, second] = await Promise.all([
+      settledSession(core, recorder, 'codex-like', dir),
+      settledSession(core, recorder, 'codex-like', dir),
+    ]);
+    expect([first.summary.status, second.summary.status]).toEqual(['ready', 'ready']);
+    expect(systemLines(recorder, first.key)).toEqual([SIGNED_IN]);
+    expect(systemLines(recorder, second.key)).toEqual([SIGNED_IN]);
+    expect(await signIns(dir)).toEqual(['authenticate api-key']);
+  });
+
+  it("reads the key from Airlock's own environment unless the agent's settings override it", async () => {
+    vi.stubEnv('OPENAI_API_KEY', 'sk-from-the-app');
+    try {
+      const inherited = await settle(codexLike());
+      expect(inherited.summary.status).toBe('ready');
+      expect(systemLines(inherited.recorder, inherited.key)).toEqual([SIGNED_IN]);
+      // An empty value in the settings is what the agent gets: no key, so the user chooses.
+      const emptied = await settle(codexLike({ OPENAI_API_KEY: '' }));
+      expect(emptied.summary.status).toBe('auth_required');
+      expect(emptied.summary.error).toBeUndefined();
+      expect(await signIns(emptied.dir)).toEqual([]);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it('waits for the user when the key is not set, or the method names its provider in another shape', async () => {
+    for (const meta of [undefined, '{"api-key":"openai"}', '{"api-key":{"provider":["openai"]}}']) {
+      const env: Record<string, string> = meta === undefined ? {} : { OPENAI_API_KEY: 'sk' };
+      const { summary, dir, recorder, key } = await settle(
+        codexLike(meta === undefined ? env : { ...env, SCRIPTED_API_KEY_META: meta }),
+      );
+      expect(summary.status).toBe('auth_required');
+      expect(summary.error).toBeUndefined();
+      expect(summary.authMethods.map((method) => `${method.id}:${method.kind}`)).toEqual([
+        'api-key:agent',
+        'chat-gpt:agent',
+        'chat-gpt-device-code:agent',
+      ]);
+      expect(systemLines(recorder, key)).toEqual([]);
+      expect(await signIns(dir)).toEqual([]);
+    }
+  });
+
+  it('shows the page a device-code sign-in asks to open on the tab that asked to sign in', async () => {
+    const { core, recorder, key, dir } = await settle(codexLike());
+    const other = await settledSession(core, recorder, 'codex-like', dir);
+    // The sign-in waits on the page: its answer comes once the user has opened it.
+    const signIn = core.invoke('agent:authenticate', { key, methodId: 'chat-gpt-device-code' });
+    const card = await recorder.event(key, 'url_elicitation');
+    expect(card).toMatchObject({
+      scope: 'request',
+      message: 'Sign in to ChatGPT and enter this code: WXYZ-1234',
+      url: { href: 'https://auth.example.com/codex/device' },
+    });
+    expect(recorder.summaries.get(key)?.status).toBe('starting');
+    expect(recorder.transcript(other.key).map((event) => event.type)).not.toContain(
+      'url_elicitation',
+    );
+    await core.invoke('elicitation:respond', { key, cardKey: card.cardKey, action: 'accept' });
+    await signIn;
+    await recorder.status(key, 'ready');
+    const done = await recorder.event(key, 'url_elicitation_done');
+    expect(done).toEqual({ type: 'url_elicitation_done', cardKey: card.cardKey, how: 'completed' });
+    expect(await signIns(dir)).toEqual(['authenticate chat-gpt-device-code']);
   });
 });
