@@ -1,12 +1,19 @@
 /**
  * The real Claude Agent (`claude-agent-acp`, which runs Claude Code) end to end: through the web
  * host in Chromium, with Claude's model API answered by a local stand-in. No network, no account.
+ *
+ * Besides whole turns (text, an edit through a permission card, cancel), the stand-in calls the
+ * tools that make Claude ask the user: its own `AskUserQuestion`, and the tools of a test MCP
+ * server (test/fixtures/mcp-elicit-server.ts) whose form and URL elicitations Claude forwards.
+ * Each case asserts on the exact tool result the model received in its next request.
  */
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { TSX_LOADER } from '../helpers/agents.js';
 import { appPage } from '../helpers/app-page.js';
 import { ensureRealAgent, REAL_AGENTS } from '../helpers/real-agents.js';
 import {
@@ -15,6 +22,7 @@ import {
   type AnthropicStandIn,
   type ContentBlock,
   type MessagesBody,
+  type Reply,
 } from '../helpers/stand-ins/anthropic.js';
 import { launchChromium, startWebApp, type WebApp, echoPageErrors } from '../helpers/web-app.js';
 
@@ -24,7 +32,82 @@ if (!installed.ok) {
 }
 
 const AGENT = 'Claude Agent';
+const ASKER = `${AGENT} ${REAL_AGENTS.claude.version}`;
 const API_KEY = 'sk-ant-airlock-stand-in';
+const MCP_SERVER = fileURLToPath(new URL('../fixtures/mcp-elicit-server.ts', import.meta.url));
+const SIGNIN_URL = 'https://auth.example.com/oauth/authorize?client_id=elicit-test&state=xyz';
+const SHOTS = '/tmp/shots/claude';
+
+/*
+ * Where the tests find the parts of a question card. Airlock's presentation of questions is
+ * changing (a select may become radio rows, "Other" may be named after its question): each
+ * locator lives here, by role and accessible name, so it is adapted in one place.
+ */
+
+/** The form card of the question now waiting. */
+const questionCard = (page: Page) =>
+  page
+    .getByRole('region', { name: 'Questions from the agent' })
+    .getByRole('group', { name: `Question from ${ASKER}` });
+
+/** Chooses `option` of the single-choice question titled `question`: a radio row or a select. */
+async function choose(card: Locator, question: string, option: string): Promise<void> {
+  const radio = card.getByRole('radio', { name: option });
+  if ((await radio.count()) > 0) {
+    await radio.check();
+  } else {
+    await card.getByRole('combobox', { name: question }).selectOption(option);
+  }
+}
+
+/** Ticks `option` of a multi-choice question (each option is a checkbox named by its title). */
+const tick = (card: Locator, option: string) =>
+  card.getByRole('checkbox', { name: option }).check();
+
+/**
+ * The free-text "Other" answer of the `index`-th question (from 0): the text fields whose name
+ * starts with "Other" ("Other", or "Other answer to: …"), in the card's order.
+ */
+const otherAnswer = (card: Locator, index: number) =>
+  card.getByRole('textbox', { name: /^Other/ }).nth(index);
+
+const cardButton = (card: Locator, name: 'Accept' | 'Decline' | 'Cancel') =>
+  card.getByRole('button', { name, exact: true });
+
+/** A card asking for the user's permission, whatever the tool it names. */
+const permissionCard = (page: Page) =>
+  page
+    .getByRole('region', { name: 'Questions from the agent' })
+    .getByRole('group', { name: /^Permission request: / });
+
+/** The card asking the user to open a web page. */
+const urlCard = (page: Page) =>
+  page
+    .getByRole('region', { name: 'Questions from the agent' })
+    .getByRole('group', { name: `${ASKER} asks you to open a web page` });
+
+/** A question of AskUserQuestion's input as Claude's model writes it: options as label, description. */
+const question = (header: string, text: string, multiSelect: boolean, options: string[][]) => ({
+  question: text,
+  header,
+  multiSelect,
+  options: options.map(([label, description]) => ({ label, description })),
+});
+const DATABASE = question('Database', 'Which database should the app use?', false, [
+  ['PostgreSQL', 'A relational server'],
+  ['SQLite', 'A single file, embedded'],
+]);
+const CHECKS = question('Checks', 'Which checks should run before a commit?', true, [
+  ['Lint', 'ESLint'],
+  ['Tests', 'Unit tests'],
+  ['Types', 'tsc'],
+]);
+
+/** The model calls `tool` with `input`, then ends the turn with a line of text. */
+const callThenSay = (name: string, input: Record<string, unknown>): Reply[] => [
+  { toolUse: { name, input } },
+  { text: ['Thanks, noted.'] },
+];
 
 /**
  * What Claude Code needs to run here, offline, against the stand-in, and nothing of the user's.
@@ -49,6 +132,14 @@ function claudeEnv(standInUrl: string, home: string): Record<string, string> {
     CLAUDE_CONFIG_DIR: join(home, '.claude'),
   };
 }
+
+/**
+ * Claude's settings in its own config folder. Its default mode, "Auto", makes a model call of its
+ * own to judge each tool call (a classifier the stand-in has no script for), and runs the edit
+ * without asking: the sessions start in Manual ("default"), which asks before an edit and makes
+ * no model call but the turn's own.
+ */
+const CLAUDE_SETTINGS = { permissions: { defaultMode: 'default' } };
 
 /** A process's state letter and parent, from /proc; `undefined` once it is gone. */
 async function procStat(pid: number): Promise<{ state: string; parent: number } | undefined> {
@@ -83,6 +174,54 @@ async function running(pids: number[]): Promise<number[]> {
   return pids.filter((_pid, i) => states[i] && states[i].state !== 'Z');
 }
 
+/** An address of /proc/net/tcp or tcp6 (little-endian hex words) as text: `127.0.0.1`, `::1`. */
+function procAddress(hex: string): string {
+  const words = hex.match(/.{8}/g)!.map((word) => word.match(/../g)!.reverse().join(''));
+  if (words.length === 1) {
+    return words[0]!
+      .match(/../g)!
+      .map((byte) => parseInt(byte, 16))
+      .join('.');
+  }
+  if (words.slice(0, 2).every((word) => word === '00000000') && words[2] === '0000FFFF') {
+    return `::ffff:${procAddress(hex.slice(24))}`;
+  }
+  return words.join(':').toLowerCase();
+}
+
+/**
+ * The peers (`address:port`) of the connected TCP sockets that processes `pids` hold open. Not
+ * every connection is caught, only those open now: the proxy stand-in covers the rest.
+ */
+async function tcpPeers(pids: number[]): Promise<string[]> {
+  const peers: string[] = [];
+  for (const pid of pids) {
+    const fds = await readdir(`/proc/${pid}/fd`).catch(() => []);
+    const inodes = new Set<string>();
+    for (const fd of fds) {
+      const target = await readlink(`/proc/${pid}/fd/${fd}`).catch(() => '');
+      inodes.add(/^socket:\[(\d+)\]$/.exec(target)?.[1] ?? '');
+    }
+    for (const table of ['tcp', 'tcp6']) {
+      const lines = (await readFile(`/proc/${pid}/net/${table}`, 'utf8').catch(() => ''))
+        .trim()
+        .split('\n')
+        .slice(1);
+      for (const line of lines) {
+        const [, , remote, state, , , , , , inode] = line.trim().split(/\s+/);
+        // `0A` is a listening socket: it has no peer.
+        if (remote && inode && state !== '0A' && inodes.has(inode)) {
+          const [address, port] = remote.split(':');
+          peers.push(`${procAddress(address!)}:${parseInt(port!, 16)}`);
+        }
+      }
+    }
+  }
+  return peers;
+}
+
+const LOOPBACK = /^(127\.0\.0\.1|::1|::ffff:127\.0\.0\.1):\d+$/;
+
 describe.skipIf(!installed.ok)('the real Claude Agent', () => {
   let home: string;
   let workDir: string;
@@ -91,12 +230,17 @@ describe.skipIf(!installed.ok)('the real Claude Agent', () => {
   let app: WebApp;
   let browser: Browser;
   let page: Page;
+  /** The pages the test's browser asked for beyond 127.0.0.1, each answered locally instead. */
+  let offsite: string[];
 
   beforeAll(async () => {
     home = await mkdtemp(join(tmpdir(), 'airlock-claude-home-'));
     workDir = await mkdtemp(join(tmpdir(), 'airlock-claude-work-'));
     notes = join(workDir, 'notes.txt');
     await writeFile(notes, 'first line\nold line\n');
+    await mkdir(join(home, '.claude'));
+    await writeFile(join(home, '.claude', 'settings.json'), JSON.stringify(CLAUDE_SETTINGS));
+    await mkdir(SHOTS, { recursive: true });
     standIn = await startAnthropicStandIn({
       'say hello': [{ text: ['Hello ', 'from the ', 'stand-in, ', 'in pieces.'] }],
       // Claude Code edits only files it has read: Read (allowed without asking), then Edit.
@@ -112,12 +256,22 @@ describe.skipIf(!installed.ok)('the real Claude Agent', () => {
       ],
       wait: [{ hold: ['Let me think', ' about that'] }],
       'are you still there': [{ text: ['Still here.'] }],
-      'one more': [{ text: ['And one more.'] }],
+      'ask me one question': callThenSay('AskUserQuestion', { questions: [DATABASE] }),
+      'ask me two questions': callThenSay('AskUserQuestion', { questions: [DATABASE, CHECKS] }),
+      'ask me and I type my own': callThenSay('AskUserQuestion', { questions: [DATABASE] }),
+      'ask me and I decline': callThenSay('AskUserQuestion', { questions: [DATABASE] }),
+      'ask me and I cancel': callThenSay('AskUserQuestion', { questions: [DATABASE] }),
+      'fill in my profile': callThenSay('mcp__elicit__ask_profile', {}),
+      'sign me in': callThenSay('mcp__elicit__ask_signin', {}),
     });
     const bin = installed.ok ? installed.bin : '';
     [app, browser] = await Promise.all([
       startWebApp({
         agent_servers: { [AGENT]: { command: bin, args: [], env: claudeEnv(standIn.url, home) } },
+        // The test MCP server, started by Claude Code for each session.
+        context_servers: {
+          elicit: { command: process.execPath, args: ['--import', TSX_LOADER, MCP_SERVER] },
+        },
       }),
       launchChromium(),
     ]);
@@ -140,14 +294,28 @@ describe.skipIf(!installed.ok)('the real Claude Agent', () => {
   beforeEach(async () => {
     page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     echoPageErrors(page);
+    offsite = [];
+    // Nothing the page opens reaches beyond 127.0.0.1: a page elsewhere (the sign-in page a URL
+    // card opens) is answered here, and listed.
+    await page.context().route(
+      (url) => url.hostname !== '127.0.0.1',
+      (route) => {
+        offsite.push(route.request().url());
+        return route.fulfill({ contentType: 'text/html', body: '<title>Stand-in page</title>' });
+      },
+    );
     await page.goto(await app.newLink());
     await startSession();
   });
   afterEach(async ({ task }) => {
+    // What the agent and its MCP server hold open now goes to 127.0.0.1 only.
+    const peers = await tcpPeers(await descendants(app.process.pid!));
+    expect(peers.filter((peer) => !LOOPBACK.test(peer))).toEqual([]);
     if (task.result?.state === 'fail') {
-      const log = await readFile(join(app.configDir, 'logs', `${AGENT}.log`), 'utf8').catch(
-        (error: Error) => error.message,
-      );
+      const log = await readFile(
+        join(app.configDir, 'logs', `${AGENT.replace(/\W+/g, '_')}.log`),
+        'utf8',
+      ).catch((error: Error) => error.message);
       console.error(
         `page at failure:\n${(await page.locator('body').textContent())?.slice(0, 3000)}\n` +
           `agent log:\n${log.slice(-3000)}`,
@@ -189,21 +357,84 @@ describe.skipIf(!installed.ok)('the real Claude Agent', () => {
   const requestsFor = (prompt: string) =>
     standIn.messageBodies().filter((body) => latestPrompt(body) === prompt);
 
+  const blocksOf = (content: string | ContentBlock[]): ContentBlock[] =>
+    typeof content === 'string' ? [{ type: 'text', text: content }] : content;
+
+  /**
+   * The `tool_result` the model received, in any request so far, for its call of `tool` in the
+   * turn that `prompt` started (with the `tool_use` it answers).
+   */
+  function toolResult(
+    prompt: string,
+    tool: string,
+  ): { use: ContentBlock; result: ContentBlock } | undefined {
+    for (const body of standIn.messageBodies().reverse()) {
+      const start = body.messages.findIndex(
+        (message) =>
+          message.role === 'user' &&
+          blocksOf(message.content).some((block) => block.text?.trim() === prompt),
+      );
+      const later = start < 0 ? [] : body.messages.slice(start + 1);
+      const blocks = later.flatMap((message) => blocksOf(message.content));
+      const use = blocks.find((block) => block.type === 'tool_use' && block.name === tool);
+      const result = blocks.find(
+        (block) => block.type === 'tool_result' && block.tool_use_id === use?.id,
+      );
+      if (use && result) {
+        return { use, result };
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * Waits until the model has received the result of its call of `tool`, and returns it less
+   * its `tool_use_id`, once that is checked to be the call's, and less the `cache_control` mark
+   * Claude Code puts on whichever block is last in a request.
+   */
+  async function resultReceived(prompt: string, tool: string): Promise<ContentBlock> {
+    await expect.poll(() => toolResult(prompt, tool)).toBeDefined();
+    const { use, result } = toolResult(prompt, tool)!;
+    const { tool_use_id: id, cache_control: _mark, ...rest } = result;
+    expect(id).toBe(use.id);
+    return rest as ContentBlock;
+  }
+
+  /** Sends `prompt`, whose reply calls AskUserQuestion, and waits for the question card. */
+  async function askedBy(prompt: string): Promise<Locator> {
+    await send(prompt);
+    const card = questionCard(page);
+    await card.waitFor();
+    return card;
+  }
+
+  /** The AskUserQuestion tool result for options chosen (`"question"="answer"` pairs). */
+  const chosen = (answers: string) => ({
+    type: 'tool_result',
+    content: `Your questions have been answered: ${answers}. You can now continue with these answers in mind.`,
+  });
+  /** The AskUserQuestion tool result when an answer was typed: the model is told to read it. */
+  const typed = (answers: string) => ({
+    type: 'tool_result',
+    content:
+      `The user answered: ${answers}. Read the answers carefully — they may request ` +
+      'clarification, changes, or that you not proceed — and follow what they actually say.',
+  });
+
   it('shows who the agent is, and its modes once: as its Mode option', async () => {
-    const session = page.getByRole('main', { name: 'Session with Claude Agent 0.23.1' });
-    await expect(session.getByLabel('Agent', { exact: true }).textContent()).resolves.toBe(
-      'Claude Agent 0.23.1',
-    );
+    const session = page.getByRole('main', { name: `Session with ${ASKER}` });
+    await expect(session.getByLabel('Agent', { exact: true }).textContent()).resolves.toBe(ASKER);
     // Claude sends its modes both as `modes` and as a config option of category `mode`.
     const mode = session.getByRole('combobox', { name: 'Mode', exact: true });
     await expect(mode.count()).resolves.toBe(1);
+    // Manual, as its settings say (see CLAUDE_SETTINGS).
     await expect(mode.inputValue()).resolves.toBe('default');
     await expect(mode.locator('option').allTextContents()).resolves.toEqual([
-      'Default',
-      'Accept Edits',
-      'Plan Mode',
-      "Don't Ask",
-      'Bypass Permissions',
+      'Manual',
+      'Accept edits',
+      'Plan',
+      'Auto',
+      'Bypass permissions',
     ]);
     await expect(
       session.getByRole('combobox', { name: 'Model', exact: true }).inputValue(),
@@ -236,18 +467,18 @@ describe.skipIf(!installed.ok)('the real Claude Agent', () => {
     const card = page
       .getByRole('region', { name: 'Questions from the agent' })
       .getByRole('group', { name: 'Permission request: Edit notes.txt' });
-    await card.getByRole('button', { name: 'Allow', exact: true }).waitFor();
+    await card.getByRole('button', { name: 'Yes', exact: true }).waitFor();
     await expect(card.getByRole('button').allTextContents()).resolves.toEqual([
-      'Always Allow',
-      'Allow',
-      'Reject',
+      'Yes',
+      'Yes, allow all edits during this session',
+      'No',
     ]);
     // Nothing is written before the user answers.
     await expect(readFile(notes, 'utf8')).resolves.toBe('first line\nold line\n');
-    await card.getByRole('button', { name: 'Allow', exact: true }).click();
+    await card.getByRole('button', { name: 'Yes', exact: true }).click();
     await transcript()
       .getByRole('group', { name: 'Permission asked: Edit notes.txt' })
-      .getByText('you chose “Allow”')
+      .getByText('you chose “Yes”')
       .waitFor();
 
     const tool = transcript().getByRole('region', { name: 'Tool call: Edit notes.txt' });
@@ -260,17 +491,8 @@ describe.skipIf(!installed.ok)('the real Claude Agent', () => {
     await expect(readFile(notes, 'utf8')).resolves.toBe('first line\nnew line\n');
 
     // The model was told the edit worked, in the tool_result for its own tool_use.
-    const last = requestsFor('fix the notes').at(-1)!;
-    const blocks = (role: string) =>
-      last.messages
-        .filter((message) => message.role === role && typeof message.content !== 'string')
-        .flatMap((message) => message.content as ContentBlock[]);
-    const edit = blocks('assistant').find((block) => block.name === 'Edit');
-    const result = blocks('user').find(
-      (block) => block.type === 'tool_result' && block.tool_use_id === edit?.id,
-    );
-    expect(edit).toBeDefined();
-    expect(JSON.stringify(result?.content)).toContain('has been updated successfully');
+    const result = await resultReceived('fix the notes', 'Edit');
+    expect(JSON.stringify(result.content)).toContain('has been updated successfully');
   });
 
   it('cancels a turn while the model is answering, and goes on afterwards', async () => {
@@ -284,18 +506,163 @@ describe.skipIf(!installed.ok)('the real Claude Agent', () => {
       .poll(() => standIn.requests.some((r) => r.disconnected && latestPrompt(r.body) === 'wait'))
       .toBe(true);
 
-    // The next prompt reaches the model, which is told the last turn was interrupted.
+    // The next prompt reaches the model, which is told the last turn was interrupted, and its
+    // reply ends that turn.
     await send('are you still there');
     await turnEnded('Done');
+    await transcript().getByText('Still here.').waitFor();
     await expect.poll(() => requestsFor('are you still there').length).toBe(1);
     expect(JSON.stringify(requestsFor('are you still there')[0]!.messages)).toContain(
       '[Request interrupted by user]',
     );
-    // claude-agent-acp 0.23.1 leaves the cancelled turn's `idle` event unread, so it ends the
-    // next turn at once and shows each reply one turn late (fixed upstream in
-    // agentclientprotocol/claude-agent-acp#480). The reply still arrives, with the next turn.
-    await send('one more');
-    await transcript().getByText('Still here.').waitFor();
-    await status().filter({ hasText: 'Ready' }).waitFor();
+  });
+
+  describe('AskUserQuestion', () => {
+    it('sends the choice of one question to the model', async () => {
+      const card = await askedBy('ask me one question');
+      await expect(card.textContent()).resolves.toContain(DATABASE.question);
+      await choose(card, 'Database', 'SQLite');
+      await cardButton(card, 'Accept').click();
+      await turnEnded('Done');
+      await transcript().getByText('Thanks, noted.').waitFor();
+
+      await expect(resultReceived('ask me one question', 'AskUserQuestion')).resolves.toEqual(
+        chosen(`"${DATABASE.question}"="SQLite"`),
+      );
+    });
+
+    it('sends two answers, the second chosen from several, with an "Other" of its own', async () => {
+      const card = await askedBy('ask me two questions');
+      for (const question of [DATABASE, CHECKS]) {
+        await expect(card.textContent()).resolves.toContain(question.question);
+      }
+      await choose(card, 'Database', 'SQLite');
+      await tick(card, 'Lint');
+      await tick(card, 'Tests');
+      await otherAnswer(card, 1).fill('Prettier, with --check');
+      for (const [width, height] of [
+        [1280, 900],
+        [420, 900],
+      ] as const) {
+        await page.setViewportSize({ width, height });
+        for (const colorScheme of ['light', 'dark'] as const) {
+          await page.emulateMedia({ colorScheme });
+          // Colours change through CSS transitions: shoot once they have ended.
+          await page.evaluate(() =>
+            Promise.all(document.getAnimations().map((animation) => animation.finished)),
+          );
+          await page.screenshot({ path: `${SHOTS}/ask-two-${colorScheme}-${width}.png` });
+        }
+      }
+      await cardButton(card, 'Accept').click();
+      await turnEnded('Done');
+
+      // A typed answer holding ", " is quoted, so it stays one answer beside the ticked ones.
+      await expect(resultReceived('ask me two questions', 'AskUserQuestion')).resolves.toEqual(
+        typed(
+          `"${DATABASE.question}"="SQLite", ` +
+            `"${CHECKS.question}"="Lint, Tests, "Prettier, with --check""`,
+        ),
+      );
+    });
+
+    it('sends an answer typed under "Other" when no option is chosen', async () => {
+      const card = await askedBy('ask me and I type my own');
+      await otherAnswer(card, 0).fill('MySQL, in Docker');
+      await cardButton(card, 'Accept').click();
+      await turnEnded('Done');
+
+      await expect(resultReceived('ask me and I type my own', 'AskUserQuestion')).resolves.toEqual(
+        typed(`"${DATABASE.question}"="MySQL, in Docker"`),
+      );
+    });
+
+    it('tells the model the user answered nothing on Decline', async () => {
+      const card = await askedBy('ask me and I decline');
+      await choose(card, 'Database', 'PostgreSQL');
+      await cardButton(card, 'Decline').click();
+      await turnEnded('Done');
+
+      // What was chosen before Decline is not sent.
+      await expect(resultReceived('ask me and I decline', 'AskUserQuestion')).resolves.toEqual({
+        type: 'tool_result',
+        content: 'The user did not answer the questions.',
+      });
+    });
+
+    it('stops the tool call on Cancel', async () => {
+      const card = await askedBy('ask me and I cancel');
+      await choose(card, 'Database', 'PostgreSQL');
+      await cardButton(card, 'Cancel').click();
+      // The tool call fails; the turn goes on, and the model answers its failure.
+      await transcript().getByText('Thanks, noted.').waitFor();
+      await turnEnded('Done');
+
+      await expect(resultReceived('ask me and I cancel', 'AskUserQuestion')).resolves.toEqual({
+        type: 'tool_result',
+        content: 'Tool permission request failed: Error: Tool use aborted',
+        is_error: true,
+      });
+    });
+  });
+
+  describe("an MCP server's elicitations, forwarded", () => {
+    /** Allows the MCP tool the model calls, on its permission card (Manual mode asks). */
+    async function allowTool(): Promise<void> {
+      await permissionCard(page).getByRole('button', { name: 'Yes', exact: true }).click();
+    }
+
+    it('shows the form and sends the answer back to the MCP tool', async () => {
+      await send('fill in my profile');
+      await allowTool();
+      const card = questionCard(page);
+      await card.waitFor();
+      await expect(card.textContent()).resolves.toContain(
+        'Please fill in your deployment profile.',
+      );
+      await card.getByRole('textbox', { name: 'Your name' }).fill('Ada Lovelace');
+      await choose(card, 'Region', 'us-east');
+      await card.getByRole('checkbox', { name: 'Dry run' }).check();
+      await card.getByLabel('Replicas').fill('3');
+      await cardButton(card, 'Accept').click();
+      await turnEnded('Done');
+
+      await expect(
+        resultReceived('fill in my profile', 'mcp__elicit__ask_profile'),
+      ).resolves.toEqual({
+        type: 'tool_result',
+        content: [
+          {
+            type: 'text',
+            text:
+              'ELICIT-RESULT {"action":"accept","content":' +
+              '{"name":"Ada Lovelace","region":"us-east","dryRun":true,"replicas":3}}',
+          },
+        ],
+      });
+    });
+
+    it('shows the URL, opens it on consent, and tells the MCP tool', async () => {
+      await send('sign me in');
+      await allowTool();
+      const card = urlCard(page);
+      await card.waitFor();
+      await expect(card.textContent()).resolves.toContain('Sign in to Example Cloud to continue.');
+      await expect(card.locator('code.url-full').textContent()).resolves.toBe(SIGNIN_URL);
+      const [popup] = await Promise.all([
+        page.context().waitForEvent('page'),
+        card.getByRole('button', { name: 'Open', exact: true }).click(),
+      ]);
+      await popup.waitForLoadState();
+      expect(popup.url()).toBe(SIGNIN_URL);
+      // The sign-in page was the only page asked for beyond 127.0.0.1, and it was answered here.
+      expect(offsite).toEqual([SIGNIN_URL]);
+      await turnEnded('Done');
+
+      await expect(resultReceived('sign me in', 'mcp__elicit__ask_signin')).resolves.toEqual({
+        type: 'tool_result',
+        content: [{ type: 'text', text: 'ELICIT-RESULT {"action":"accept","content":{}}' }],
+      });
+    });
   });
 });
