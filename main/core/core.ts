@@ -74,11 +74,7 @@ export class AirlockCore {
   /** The cards waiting on the user, for the host's notifications and badge. */
   private readonly attention = new Attention((key) => this.sessions.get(key)?.summary.agentName);
   /** The agent's file requests, served inside each session's folder. */
-  private readonly files = new FileService({
-    find: (connection, sessionId) => this.routing.sessionOn(connection, sessionId),
-    askBeforeWrites: () => this.catalog.askBeforeWrites === true,
-    nextPromptKey: () => `p${(this.nextId++).toString(36)}`,
-  });
+  private readonly files: FileService;
 
   /** The commands agents run (`terminal/*`), each ended with its session, agent or the app. */
   private readonly terminals = new TerminalService((connection, sessionId) =>
@@ -86,6 +82,13 @@ export class AirlockCore {
   );
 
   constructor(private readonly options: CoreOptions) {
+    this.files = new FileService({
+      find: (connection, sessionId) => this.routing.sessionOn(connection, sessionId),
+      askBeforeWrites: () => this.catalog.askBeforeWrites === true,
+      nextPromptKey: () => `p${(this.nextId++).toString(36)}`,
+      tab: (key) => this.session(key),
+      undoDir: join(dirname(options.settingsPath), 'undo'),
+    });
     this.recentFolders = new RecentFolders(
       join(dirname(options.settingsPath), 'recent-folders.json'),
     );
@@ -165,6 +168,7 @@ export class AirlockCore {
       ...this.elicitations.handlers,
       ...this.lasting.handlers,
       ...this.starts.handlers,
+      ...this.files.handlers,
       ...choiceHandlers((key) => this.runningSession(key)),
       ...tabHandlers({ tab: (key) => this.session(key), flush: () => this.outbox.flush() }),
       ...agentHandlers({
@@ -285,6 +289,7 @@ export class AirlockCore {
     | keyof ElicitationBroker['handlers']
     | keyof LastingSessions['handlers']
     | keyof SessionStarts['handlers']
+    | keyof FileService['handlers']
     | keyof ReturnType<typeof choiceHandlers>
     | keyof ReturnType<typeof tabHandlers>
     | keyof ReturnType<typeof agentHandlers>

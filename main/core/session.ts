@@ -65,6 +65,8 @@ export class Session {
   /** What the transcript says of each tool call so far, for the permission cards about one. */
   private readonly toolCalls = new ToolCallLog();
   private turn: { cancelled: boolean; timer?: NodeJS.Timeout; done: boolean } | undefined;
+  /** When the latest turn started (ms), unique in this session: it names the turn's writes. */
+  private turnStartedAt = 0;
   /** The modes from `session/new`, shown unless a config option of category `mode` supersedes them. */
   private legacyModes: SessionSummary['modes'] = [];
 
@@ -267,6 +269,11 @@ export class Session {
     return this.turn !== undefined && !this.turn.done;
   }
 
+  /** The running turn, named by when it started; `null` between turns. */
+  get turnId(): number | null {
+    return this.prompting ? this.turnStartedAt : null;
+  }
+
   /**
    * Runs one prompt turn to its end: a stop reason, an error, or a cancel the agent never
    * confirmed. Never rejects.
@@ -282,6 +289,7 @@ export class Session {
       done: false,
     };
     this.turn = turn;
+    this.turnStartedAt = Math.max(Date.now(), this.turnStartedAt + 1);
     this.append({ type: 'prompt', text });
     for (const content of attached?.views ?? []) {
       this.append({ type: 'content', role: 'user', content });

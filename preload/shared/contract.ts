@@ -21,6 +21,8 @@ import {
 
 const text = z.string().max(1_000_000);
 const shortText = z.string().max(10_000);
+/** The most files an undo of a turn lists as left alone. */
+const MAX_UNDO_LIST = 2_000;
 /** The longest message a user can send in one prompt, in characters. */
 export const MAX_PROMPT_CHARS = 1_000_000;
 /** How many recent working folders Airlock keeps and offers. */
@@ -239,6 +241,33 @@ export type ToolCommandView = z.infer<typeof ToolCommandView>;
 export const ToolPermissionView = z.enum(['asked', 'allowed', 'rejected', 'cancelled']);
 export type ToolPermissionView = z.infer<typeof ToolPermissionView>;
 
+/** An agent write Airlock kept a copy of, to undo it (see main/core/undo/). */
+export const WriteId = z.string().regex(/^w[0-9a-z]{1,12}$/);
+
+/**
+ * Whether an agent write can be undone: `available` (in the turn that started at `turn`, a
+ * time in ms, or outside any turn), `undone`, or `unavailable` and why (no copy could be kept,
+ * or the store dropped it to stay within its size).
+ */
+export const UndoView = z.discriminatedUnion('state', [
+  z.object({
+    state: z.literal('available'),
+    writeId: WriteId,
+    turn: z.number().int().nonnegative().nullable(),
+  }),
+  z.object({ state: z.literal('undone'), writeId: WriteId }),
+  z.object({ state: z.literal('unavailable'), reason: shortText }),
+]);
+export type UndoView = z.infer<typeof UndoView>;
+
+/** One version of a file, as an undo that found it changed shows it. */
+export const FileVersionView = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('missing') }),
+  z.object({ kind: z.literal('text'), text }),
+  z.object({ kind: z.literal('binary'), bytes: z.number().int().nonnegative() }),
+]);
+export type FileVersionView = z.infer<typeof FileVersionView>;
+
 /** The displayable fields of a tool call; on updates, absent fields are unchanged. */
 export const ToolCallFields = z.object({
   title: shortText.optional(),
@@ -255,6 +284,8 @@ export const ToolCallFields = z.object({
   rawInput: z.string().max(MAX_RAW_INPUT_CHARS).optional(),
   /** Set by Airlock, never by the agent: the user's answer to a permission request about it. */
   permission: ToolPermissionView.optional(),
+  /** Set by Airlock on its own write rows: whether the write can be undone. */
+  undo: UndoView.optional(),
 });
 export type ToolCallFields = z.infer<typeof ToolCallFields>;
 
@@ -700,6 +731,39 @@ export const calls = {
   'session:cancel': {
     request: z.object({ key: SessionKey }).strict(),
     response: empty,
+  },
+  /**
+   * Undoes one agent write: the file as it was before it (or no file, if the write made it).
+   * A file changed since comes back `changed` with its three versions and is left as it is,
+   * unless `force`. `refused` says why nothing was done.
+   */
+  'files:undoWrite': {
+    request: z
+      .object({ key: SessionKey, writeId: WriteId, force: z.boolean().optional() })
+      .strict(),
+    response: z.discriminatedUnion('outcome', [
+      z.object({ outcome: z.literal('undone') }),
+      z.object({
+        outcome: z.literal('changed'),
+        path: shortText,
+        before: FileVersionView,
+        agent: FileVersionView,
+        now: FileVersionView,
+      }),
+      z.object({ outcome: z.literal('refused'), reason: shortText }),
+    ]),
+  },
+  /**
+   * Undoes every write of the turn that started at `turn`, latest first. Files changed since
+   * are left as they are and listed, as are writes that could not be undone.
+   */
+  'files:undoTurn': {
+    request: z.object({ key: SessionKey, turn: z.number().int().nonnegative() }).strict(),
+    response: z.object({
+      undone: z.number().int().nonnegative(),
+      changed: z.array(shortText).max(MAX_UNDO_LIST),
+      refused: z.array(shortText).max(MAX_UNDO_LIST),
+    }),
   },
   /** Restarts the session's agent after it exited or failed, with a fresh ACP session. */
   'session:restart': {

@@ -38,7 +38,7 @@ export async function writeKept(
             real: write.real,
             root: write.root,
             shown: write.shown,
-            turn: write.turn,
+            turn: write.turn ?? null,
             before: previous,
             after: write.content,
           });

@@ -202,6 +202,24 @@ export const transcript: TranscriptEvent[] = [
   { type: 'tool_call', toolCallId: 'call_1', fields: toolFields },
   { type: 'tool_call_update', toolCallId: 'call_1', fields: { status: 'completed' } },
   {
+    type: 'tool_call',
+    toolCallId: 'airlock-write-0',
+    fields: {
+      title: 'Airlock wrote notes.txt',
+      undo: { state: 'available', writeId: 'w0', turn: 1 },
+    },
+  },
+  {
+    type: 'tool_call_update',
+    toolCallId: 'airlock-write-0',
+    fields: { undo: { state: 'undone', writeId: 'w0' } },
+  },
+  {
+    type: 'tool_call_update',
+    toolCallId: 'airlock-write-1',
+    fields: { undo: { state: 'unavailable', reason: 'No longer kept' } },
+  },
+  {
     type: 'plan',
     entries: [
       { content: 'Reproduce the failure', priority: 'high', status: 'completed' },
@@ -402,6 +420,30 @@ export const callExemplars: {
   'files:complete': {
     requests: [{ key, query: 'src/wat' }],
     responses: [{ paths: ['src/watcher.ts', 'src/watcher.test.ts'], partial: true }],
+  },
+  'files:undoWrite': {
+    requests: [
+      { key, writeId: 'w0' },
+      { key, writeId: 'w1a', force: true },
+    ],
+    responses: [
+      { outcome: 'undone' },
+      {
+        outcome: 'changed',
+        path: '/work/notes.txt',
+        before: { kind: 'text', text: 'hello world\n' },
+        agent: { kind: 'text', text: 'hello notes\n' },
+        now: { kind: 'missing' },
+      },
+      {
+        outcome: 'refused',
+        reason: '/work/notes.txt was not restored: it is a folder, not a file',
+      },
+    ],
+  },
+  'files:undoTurn': {
+    requests: [{ key, turn: 1764950400000 }],
+    responses: [{ undone: 2, changed: ['/work/a.txt'], refused: [] }],
   },
   'session:cancel': { requests: [{ key }], responses: [{}] },
   'session:restart': { requests: [{ key }], responses: [{}] },

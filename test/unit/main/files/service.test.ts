@@ -1,6 +1,6 @@
 /** The file service on its own, with a stand-in session: what it shows, asks and answers. */
 import type * as acp from '@agentclientprotocol/sdk';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,10 +11,14 @@ import type { PermissionOutcome, TranscriptEvent } from '../../../../preload/sha
 import { requestFailure } from '../../../helpers/request-error.js';
 
 let root: string;
+let undoDir: string;
 beforeEach(async () => {
   root = await realpath(await mkdtemp(path.join(tmpdir(), 'airlock-file-service-')));
+  undoDir = await mkdtemp(path.join(tmpdir(), 'airlock-file-service-undo-'));
 });
-afterEach(() => rm(root, { recursive: true, force: true }));
+afterEach(() =>
+  Promise.all([root, undoDir].map((dir) => rm(dir, { recursive: true, force: true }))),
+);
 
 type Asked = { promptKey: string; request: acp.RequestPermissionRequest; signal: AbortSignal };
 
@@ -23,7 +27,9 @@ function standIn(answer: PermissionOutcome = { outcome: 'selected', optionId: 'w
   const events: TranscriptEvent[] = [];
   const asked: Asked[] = [];
   const session = {
-    summary: { cwd: root },
+    summary: { cwd: root, agentName: 'Agent' },
+    acpSessionId: 's',
+    turnId: 7,
     append: (event: TranscriptEvent) => events.push(event),
     requestPermission: async (
       promptKey: string,
@@ -37,12 +43,15 @@ function standIn(answer: PermissionOutcome = { outcome: 'selected', optionId: 'w
   return { session, events, asked };
 }
 
-function service(session: Session | undefined, askBeforeWrites = false) {
+function service(session: Session | undefined, askBeforeWrites = false, undoLimitBytes?: number) {
   let prompts = 0;
   return new FileService({
     find: () => session,
     askBeforeWrites: () => askBeforeWrites,
     nextPromptKey: () => `p${prompts++}`,
+    tab: () => session!,
+    undoDir,
+    undoLimitBytes,
   });
 }
 
@@ -95,6 +104,8 @@ describe('FileService: reads', () => {
     expect(error.message).toBe('Internal error: /x/?.txt could not be read');
     expect(events).toEqual([]);
     const throwing = new FileService({
+      tab: () => session,
+      undoDir,
       find: () => session,
       askBeforeWrites: () => {
         throw new Error('settings broke');
@@ -146,6 +157,7 @@ describe('FileService: writes', () => {
           status: 'completed',
           content: [{ type: 'diff', path: file, oldText: null, newText: 'one\n' }],
           locations: [{ path: file, line: null }],
+          undo: { state: 'available', writeId: 'w0', turn: 7 },
         },
       },
       {
@@ -157,6 +169,7 @@ describe('FileService: writes', () => {
           status: 'completed',
           content: [{ type: 'diff', path: file, oldText: 'one\n', newText: 'two\n' }],
           locations: [{ path: file, line: null }],
+          undo: { state: 'available', writeId: 'w1', turn: 7 },
         },
       },
     ]);
@@ -300,5 +313,113 @@ describe('FileService: writes that ask first', () => {
       abort.signal,
     );
     expect(asked[0]!.signal).toBe(abort.signal);
+  });
+});
+
+describe('FileService: undoing writes', () => {
+  const write = (files: FileService, name: string, content: string) =>
+    files.write(undefined, { sessionId: 's', path: path.join(root, name), content });
+  const undoOf = (events: TranscriptEvent[]) =>
+    events.flatMap((event) =>
+      event.type === 'tool_call' || event.type === 'tool_call_update'
+        ? [{ id: event.toolCallId, undo: event.fields.undo }]
+        : [],
+    );
+
+  it('undoes a write, marks its row undone, and refuses it a second time', async () => {
+    const { session, events } = standIn();
+    const files = service(session);
+    writeFileSync(path.join(root, 'notes.txt'), 'hello world\n');
+    await write(files, 'notes.txt', 'hello notes\n');
+
+    await expect(files.handlers['files:undoWrite']({ key: 's0', writeId: 'w0' })).resolves.toEqual({
+      outcome: 'undone',
+    });
+    expect(readFileSync(path.join(root, 'notes.txt'), 'utf8')).toBe('hello world\n');
+    expect(undoOf(events)).toEqual([
+      { id: 'airlock-write-0', undo: { state: 'available', writeId: 'w0', turn: 7 } },
+      { id: 'airlock-write-0', undo: { state: 'undone', writeId: 'w0' } },
+    ]);
+    await expect(
+      files.handlers['files:undoWrite']({ key: 's0', writeId: 'w0' }),
+    ).resolves.toMatchObject({
+      outcome: 'refused',
+      reason: expect.stringMatching(/no longer keeps/),
+    });
+  });
+
+  it('shows the three versions of a file changed since, and restores it when forced', async () => {
+    const { session } = standIn();
+    const files = service(session);
+    const file = path.join(root, 'notes.txt');
+    writeFileSync(file, 'hello world\n');
+    await write(files, 'notes.txt', 'hello notes\n');
+    writeFileSync(file, 'my edit\n');
+
+    await expect(files.handlers['files:undoWrite']({ key: 's0', writeId: 'w0' })).resolves.toEqual({
+      outcome: 'changed',
+      path: file,
+      before: { kind: 'text', text: 'hello world\n' },
+      agent: { kind: 'text', text: 'hello notes\n' },
+      now: { kind: 'text', text: 'my edit\n' },
+    });
+    expect(readFileSync(file, 'utf8')).toBe('my edit\n');
+    await files.handlers['files:undoWrite']({ key: 's0', writeId: 'w0', force: true });
+    expect(readFileSync(file, 'utf8')).toBe('hello world\n');
+  });
+
+  it("undoes a turn's writes latest first, leaving a file changed since", async () => {
+    const { session, events } = standIn();
+    const files = service(session);
+    writeFileSync(path.join(root, 'a.txt'), 'a0\n');
+    await write(files, 'a.txt', 'a1\n');
+    await write(files, 'a.txt', 'a2\n');
+    await write(files, 'new.txt', 'new\n');
+    await write(files, 'b.txt', 'b1\n');
+    writeFileSync(path.join(root, 'b.txt'), 'mine\n');
+    (session as { turnId: number }).turnId = 8;
+    await write(files, 'later.txt', 'later\n');
+
+    await expect(files.handlers['files:undoTurn']({ key: 's0', turn: 7 })).resolves.toEqual({
+      undone: 3,
+      changed: [path.join(root, 'b.txt')],
+      refused: [],
+    });
+    expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('a0\n');
+    expect(existsSync(path.join(root, 'new.txt'))).toBe(false);
+    expect(readFileSync(path.join(root, 'b.txt'), 'utf8')).toBe('mine\n');
+    expect(readFileSync(path.join(root, 'later.txt'), 'utf8')).toBe('later\n');
+    expect(undoOf(events).filter((row) => row.undo?.state === 'undone')).toHaveLength(3);
+  });
+
+  it('says when it drops an old copy to stay within its size, and marks that row', async () => {
+    const { session, events } = standIn();
+    const files = service(session, false, 30);
+    await write(files, 'a.txt', 'x'.repeat(20));
+    await write(files, 'b.txt', 'y'.repeat(20));
+    await write(files, 'c.txt', 'z'.repeat(40));
+    const rows = undoOf(events);
+    expect(rows.at(2)).toEqual({
+      id: 'airlock-write-0',
+      undo: { state: 'unavailable', reason: expect.stringMatching(/^No longer kept: /) },
+    });
+    expect(rows.at(-1)).toEqual({
+      id: 'airlock-write-2',
+      undo: {
+        state: 'unavailable',
+        reason: expect.stringMatching(/^This write cannot be undone: the file and its new text/),
+      },
+    });
+    expect(events.filter((event) => event.type === 'system')).toEqual([
+      {
+        type: 'system',
+        text: expect.stringMatching(
+          new RegExp(
+            `^The write of ${path.join(root, 'a.txt')} can no longer be undone: Airlock keeps`,
+          ),
+        ),
+      },
+    ]);
+    expect(readFileSync(path.join(root, 'c.txt'), 'utf8')).toBe('z'.repeat(40));
   });
 });

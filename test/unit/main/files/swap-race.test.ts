@@ -65,6 +65,7 @@ afterEach(async () => {
   }
   swapper = undefined;
   await rm(root, { recursive: true, force: true });
+  await rm(`${root}-undo`, { recursive: true, force: true });
   await rm(outside, { recursive: true, force: true });
 });
 
@@ -79,6 +80,8 @@ function files(): FileService {
     find: () => session,
     askBeforeWrites: () => false,
     nextPromptKey: () => 'p',
+    tab: () => session,
+    undoDir: `${root}-undo`,
   });
 }
 

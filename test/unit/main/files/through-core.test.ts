@@ -124,6 +124,11 @@ describe('file requests through the core', () => {
       find: () => undefined,
       askBeforeWrites: () => false,
       nextPromptKey: () => 'p0',
+      tab: () => {
+        throw new Error('no tab is open');
+      },
+      // Never made: no session is found, so nothing is written or kept.
+      undoDir: '/nonexistent/airlock-undo',
     });
     const error = await files
       .read(undefined, { sessionId: 'nope', path: '/tmp/x' })
