@@ -64,16 +64,16 @@ export class AgentPool {
   constructor(private readonly deps: PoolDeps) {}
 
   /**
-   * Whether any tab but `except` runs on the process `process` names, or waits on it to start
-   * (a tab starting on a running process waits on it for `session/new`).
+   * Whether any tab runs on the process `process` names, or waits on it to start (a tab
+   * starting on a running process waits on it for `session/new`).
    */
-  inUse(process: AgentProcessRef, except?: Session): boolean {
+  inUse(process: AgentProcessRef): boolean {
     const pending = this.pendingOfRef(process);
     const same = (on: AgentProcessRef | undefined) =>
       on !== undefined &&
       (on === process || (pending !== undefined && this.pendingOfRef(on) === pending));
     for (const tab of this.deps.tabs()) {
-      if (tab !== except && (same(tab.startingOn) || same(tab.connection))) {
+      if (same(tab.startingOn) || same(tab.connection)) {
         return true;
       }
     }
@@ -81,11 +81,12 @@ export class AgentPool {
   }
 
   /**
-   * Stops the process `process` names unless a tab but `except` uses it: no new tab of
-   * `agentName` starts on it, a start still running is aborted, and the process ends.
+   * Stops the process `process` names unless a tab uses it: no new tab of `agentName` starts on
+   * it, a start still running is aborted, and the process ends. A tab letting go of the process
+   * lets go of it first (`Session.letGo`), so it no longer counts.
    */
-  release(agentName: string, process: AgentProcessRef, except?: Session): void {
-    if (this.inUse(process, except)) {
+  release(agentName: string, process: AgentProcessRef): void {
+    if (this.inUse(process)) {
       return;
     }
     const pending = this.pendingOfRef(process);

@@ -173,7 +173,7 @@ export class SessionStarts {
     const on = session.dropStart();
     session.restartEnded(`Stopped restarting ${session.summary.agentName}.`);
     if (on) {
-      this.deps.pool.release(session.summary.agentName, on, session);
+      this.deps.pool.release(session.summary.agentName, on);
     }
   }
 
