@@ -6,14 +6,12 @@
  *
  * Screens are saved to /tmp/airlock-shots/settings/, light and dark, to be looked at.
  */
-import AxeBuilder from '@axe-core/playwright';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fixtureSpec } from '../helpers/agents.js';
 import { offeredAgents } from '../helpers/app-page.js';
-import { useWebApp } from '../helpers/e2e.js';
+import { useSettingsView } from '../helpers/settings-view.js';
 
 const SHOTS = '/tmp/airlock-shots/settings';
 const FILE = `// Agents, by hand.
@@ -29,31 +27,13 @@ const FILE = `// Agents, by hand.
 }
 `;
 
-beforeAll(async () => {
-  await mkdir(SHOTS, { recursive: true });
-});
-
-const { app, page, open } = useWebApp({
-  host: 'test',
-  settings: FILE,
-  openEachTest: false,
-  context: { bypassCSP: true },
-});
+const { app, page, open, view, agentList, openSettings, shoot, seriousInView } = useSettingsView(
+  FILE,
+  SHOTS,
+);
 
 const settingsFile = () => join(app().configDir, 'settings.json');
 
-/** Opens the app and its agents' settings from the sidebar. */
-async function openSettings(): Promise<Page> {
-  const shown = await open();
-  await shown.getByRole('button', { name: /Agent settings/ }).click();
-  await view().getByRole('heading', { name: 'Agents', level: 2 }).waitFor();
-  // The heading shows at once; the list and the file's path once the core has answered.
-  await agentList().waitFor();
-  return shown;
-}
-
-const view = () => page().getByRole('main', { name: 'Agents' });
-const agentList = () => view().getByRole('list', { name: 'Agents' });
 const agentNames = () => agentList().getByRole('heading', { level: 3 }).allTextContents();
 const form = () => page().locator('form.agent-form');
 
@@ -69,15 +49,6 @@ async function tabTo(name: string, back = false): Promise<void> {
     await page().keyboard.press(back ? 'Shift+Tab' : 'Tab');
   }
   expect(await focused()).toBe(name);
-}
-
-/** Saves a screenshot of the page in the light and the dark theme. */
-async function shoot(name: string): Promise<void> {
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page().emulateMedia({ colorScheme, reducedMotion: 'reduce' });
-    await page().screenshot({ path: `${SHOTS}/${name}-${colorScheme}.png`, fullPage: true });
-  }
-  await page().emulateMedia({ colorScheme: 'light' });
 }
 
 describe('the agents settings view', () => {
@@ -357,19 +328,7 @@ describe('the agents settings view', () => {
   });
 
   it('has no serious accessibility violation: list, form with a problem, broken file', async () => {
-    const check = async () => {
-      for (const colorScheme of ['light', 'dark'] as const) {
-        await page().emulateMedia({ colorScheme, reducedMotion: 'reduce' });
-        const results = await new AxeBuilder({ page: page() }).include('.agent-settings').analyze();
-        const serious = results.violations
-          .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-          .map(
-            (violation) =>
-              `${colorScheme} ${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-          );
-        expect(serious).toEqual([]);
-      }
-    };
+    const check = async () => expect(await seriousInView()).toEqual([]);
     await openSettings();
     await check();
     await view().getByRole('button', { name: 'Edit Helper' }).click();

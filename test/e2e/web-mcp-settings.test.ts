@@ -6,11 +6,10 @@
  *
  * Screens are saved to /tmp/airlock-shots/mcp/, light and dark, to be looked at.
  */
-import AxeBuilder from '@axe-core/playwright';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { useWebApp } from '../helpers/e2e.js';
+import { describe, expect, it } from 'vitest';
+import { useSettingsView } from '../helpers/settings-view.js';
 
 const SHOTS = '/tmp/airlock-shots/mcp';
 const FILE = `// MCP servers, by hand.
@@ -38,32 +37,7 @@ const FILE = `// MCP servers, by hand.
 }
 `;
 
-beforeAll(async () => {
-  await mkdir(SHOTS, { recursive: true });
-});
-
-const { app, page, open } = useWebApp({
-  host: 'test',
-  settings: FILE,
-  openEachTest: false,
-  context: { bypassCSP: true },
-});
-
-const view = () => page().getByRole('main', { name: 'Agents' });
-
-async function openSettings(): Promise<void> {
-  const shown = await open();
-  await shown.getByRole('button', { name: /Agent settings/ }).click();
-  await view().getByRole('list', { name: 'Agents' }).waitFor();
-}
-
-async function shoot(name: string): Promise<void> {
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page().emulateMedia({ colorScheme, reducedMotion: 'reduce' });
-    await page().screenshot({ path: `${SHOTS}/${name}-${colorScheme}.png`, fullPage: true });
-  }
-  await page().emulateMedia({ colorScheme: 'light' });
-}
+const { app, page, view, openSettings, shoot, seriousInView } = useSettingsView(FILE, SHOTS);
 
 describe('MCP servers in the settings view', () => {
   it('lists the servers every agent gets and an agent’s own, secrets hidden, and where to edit them', async () => {
@@ -131,14 +105,6 @@ describe('MCP servers in the settings view', () => {
 
   it('has no serious accessibility violation', async () => {
     await openSettings();
-    for (const colorScheme of ['light', 'dark'] as const) {
-      await page().emulateMedia({ colorScheme, reducedMotion: 'reduce' });
-      const results = await new AxeBuilder({ page: page() }).include('.agent-settings').analyze();
-      expect(
-        results.violations
-          .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-          .map((violation) => `${colorScheme} ${violation.id}`),
-      ).toEqual([]);
-    }
+    expect(await seriousInView()).toEqual([]);
   });
 });
