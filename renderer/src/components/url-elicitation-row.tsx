@@ -39,7 +39,7 @@ function outcome(row: UrlElicitationRow): [text: string, state: string] {
     return [DONE[done], done === 'completed' || done === 'done' ? 'accept' : 'ended'];
   }
   if (done === 'completed') {
-    return ['Closed: the agent said it was finished before you opened it', 'ended'];
+    return ['Closed: the agent marked this step done before you opened it', 'ended'];
   }
   if (resolved.ended) {
     return [ENDED[resolved.ended], 'ended'];
