@@ -657,6 +657,12 @@ describe.skipIf(!installed.ok)('the real Claude Agent', () => {
       expect(popup.url()).toBe(SIGNIN_URL);
       // The sign-in page was the only page asked for beyond 127.0.0.1, and it was answered here.
       expect(offsite).toEqual([SIGNIN_URL]);
+      // The MCP server said the sign-in is over, and Claude passed it on: the card is gone.
+      await transcript()
+        .getByRole('group', { name: `Request from ${ASKER} to open a web page` })
+        .getByText('The agent marked this step done')
+        .waitFor();
+      await expect(card.count()).resolves.toBe(0);
       await turnEnded('Done');
 
       await expect(resultReceived('sign me in', 'mcp__elicit__ask_signin')).resolves.toEqual({
