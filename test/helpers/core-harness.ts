@@ -12,6 +12,7 @@ import {
   type CallChannel,
   type CallRequest,
   type CallResponse,
+  type PermissionOutcome,
   type SessionSummary,
   type TranscriptEvent,
 } from '../../preload/shared/contract.js';
@@ -315,6 +316,20 @@ export type CoreRun = {
   /** Another core on the same config folder and settings, as the app started again after a quit. */
   again(): Promise<CoreRun>;
 };
+
+/** Answers the permission card `card` of the tab `key` as the user does: with `outcome`. */
+export function answerPermission(
+  core: AirlockCore,
+  key: string,
+  card: { promptKey: string },
+  outcome: PermissionOutcome,
+): Promise<void> {
+  return core.invoke('permission:respond', {
+    key,
+    promptKey: card.promptKey,
+    outcome,
+  }) as Promise<void>;
+}
 
 /**
  * Registers the disposal of a file's cores after each test and returns `start`, which starts a

@@ -15,7 +15,12 @@ import type { AirlockCore } from '../../../../main/core/core.js';
 import type { AgentSpec } from '../../../../main/core/agents/spec.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
 import { agentLogContains } from '../../../helpers/agent-log.js';
-import { settledSession, TEST_TIMEOUTS, useCore } from '../../../helpers/core-harness.js';
+import {
+  answerPermission,
+  settledSession,
+  TEST_TIMEOUTS,
+  useCore,
+} from '../../../helpers/core-harness.js';
 import { alive } from '../../../helpers/processes.js';
 
 const { start, startWith } = useCore({ timeouts: TEST_TIMEOUTS });
@@ -82,11 +87,7 @@ describe('a tab opened while another shows a permission card', () => {
 
     const second = await ready(agent.name);
     expect(second).not.toBe(first);
-    await core.invoke('permission:respond', {
-      key: first,
-      promptKey: card.promptKey,
-      outcome: { outcome: 'selected', optionId: 'yes' },
-    });
+    await answerPermission(core, first, card, { outcome: 'selected', optionId: 'yes' });
     expect((await recorder.event(first, 'turn_end')).stopReason).toBe('end_turn');
     expect(recorder.text(first)).toBe('permission: selected yes');
     expect(recorder.transcript(second)).toEqual([]);

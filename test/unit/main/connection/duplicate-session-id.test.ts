@@ -17,6 +17,7 @@ import { Session } from '../../../../main/core/session.js';
 import type { AgentSpec } from '../../../../main/core/agents/spec.js';
 import { demoAgentSpec, fixtureSpec } from '../../../helpers/agents.js';
 import {
+  answerPermission,
   boundedCore,
   deadline,
   readySession,
@@ -57,11 +58,7 @@ async function idStillReachesOnly(
   await core.invoke('session:prompt', { key: holder, text: 'permission shared' });
   const card = await recorder.event(holder, 'permission', next);
   expect(recorder.summaries.get(refused)?.pendingCards).toBe(0);
-  await core.invoke('permission:respond', {
-    key: holder,
-    promptKey: card.promptKey,
-    outcome: { outcome: 'selected', optionId: 'yes' },
-  });
+  await answerPermission(core, holder, card, { outcome: 'selected', optionId: 'yes' });
   await recorder.event(holder, 'turn_end', next);
   expect(recorder.text(holder)).toContain('an update for sharedsent an update to shared');
   expect(recorder.text(holder)).toContain('permission for shared: {"outcome"');

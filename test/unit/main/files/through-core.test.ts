@@ -9,7 +9,12 @@ import { clientCapabilities } from '../../../../main/core/agent-connection.js';
 import { FileService } from '../../../../main/core/files/service.js';
 import { DEMO_WRITE_TEXT } from '../../../../main/demo-agent/files.js';
 import type { TranscriptEvent } from '../../../../preload/shared/contract.js';
-import { readySession, startCore, type Recorder } from '../../../helpers/core-harness.js';
+import {
+  answerPermission,
+  readySession,
+  type Recorder,
+  startCore,
+} from '../../../helpers/core-harness.js';
 
 let core: AirlockCore | undefined;
 afterEach(() => core?.dispose());
@@ -151,11 +156,7 @@ describe('file requests through the core', () => {
       expect(card.options.map((option) => option.name)).toEqual(['Write the file', 'Do not write']);
       // Nothing is written while the card waits.
       expect(readFileSync(file, 'utf8')).toBe('before\n');
-      await core!.invoke('permission:respond', {
-        key,
-        promptKey: card.promptKey,
-        outcome: { outcome: 'selected', optionId: 'write' },
-      });
+      await answerPermission(core!, key, card, { outcome: 'selected', optionId: 'write' });
       await recorder.event(key, 'turn_end');
       expect(readFileSync(file, 'utf8')).toBe(DEMO_WRITE_TEXT);
       expect(writes(recorder.transcript(key)).at(-1)?.fields.status).toBe('completed');
@@ -168,11 +169,7 @@ describe('file requests through the core', () => {
       const from = recorder.transcript(key).length;
       await core!.invoke('session:prompt', { key, text: '/write a.md' });
       const card = await recorder.event(key, 'permission');
-      await core!.invoke('permission:respond', {
-        key,
-        promptKey: card.promptKey,
-        outcome: { outcome: 'selected', optionId: 'skip' },
-      });
+      await answerPermission(core!, key, card, { outcome: 'selected', optionId: 'skip' });
       await recorder.event(key, 'turn_end', from);
       expect(readFileSync(file, 'utf8')).toBe('before\n');
       expect(recorder.text(key)).toContain(

@@ -14,7 +14,12 @@ import type { AirlockCore } from '../../../../main/core/core.js';
 import type { TranscriptEvent } from '../../../../preload/shared/contract.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
 import { ask, form, type Card } from '../../../helpers/elicitation-requests.js';
-import { readySession, startCore, type Recorder } from '../../../helpers/core-harness.js';
+import {
+  answerPermission,
+  readySession,
+  type Recorder,
+  startCore,
+} from '../../../helpers/core-harness.js';
 
 const timeouts = { requestMs: 10_000, cancelGraceMs: 500 };
 
@@ -78,11 +83,7 @@ describe('a permission card', () => {
         },
       },
     ]);
-    await core.invoke('permission:respond', {
-      key,
-      promptKey: card.promptKey,
-      outcome: { outcome: 'selected', optionId: 'yes' },
-    });
+    await answerPermission(core, key, card, { outcome: 'selected', optionId: 'yes' });
     await changesCome(recorder, changes, 2);
     expect(changes[1]).toEqual({ waiting: 0, ended: card.promptKey });
   });

@@ -19,7 +19,7 @@ import {
   TranscriptEvent,
   type PermissionOptionView,
 } from '../../../../preload/shared/contract.js';
-import { useCore } from '../../../helpers/core-harness.js';
+import { answerPermission, useCore } from '../../../helpers/core-harness.js';
 
 describe('commandOf', () => {
   it('reads a command string and its folder', () => {
@@ -243,11 +243,7 @@ describe('a permission request from the demo agent', () => {
     const card = await run.recorder.event(key, 'permission');
     /** Picks `optionId` on the card and waits for the turn to end. */
     const pick = async (optionId: string) => {
-      await run.core.invoke('permission:respond', {
-        key,
-        promptKey: card.promptKey,
-        outcome: { outcome: 'selected', optionId },
-      });
+      await answerPermission(run.core, key, card, { outcome: 'selected', optionId });
       await run.recorder.event(key, 'turn_end');
     };
     return { ...run, key, card, pick };
@@ -276,11 +272,7 @@ describe('a permission request from the demo agent', () => {
 
     // An answer the card does not offer is refused, and the card still waits.
     await expect(
-      core.invoke('permission:respond', {
-        key,
-        promptKey: card.promptKey,
-        outcome: { outcome: 'selected', optionId: 'made-up' },
-      }),
+      answerPermission(core, key, card, { outcome: 'selected', optionId: 'made-up' }),
     ).rejects.toThrow('not one of the answers the agent offered');
     await pick('reject-once');
     expect(recorder.transcript(key)).toContainEqual({

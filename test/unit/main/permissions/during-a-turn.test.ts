@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureSpec } from '../../../helpers/agents.js';
-import { useCore } from '../../../helpers/core-harness.js';
+import { answerPermission, useCore } from '../../../helpers/core-harness.js';
 
 // A long grace period: where the agent confirms a cancel, the turn must end by its answer.
 const timeouts = { requestMs: 10_000, cancelGraceMs: 20_000 };
@@ -31,11 +31,7 @@ describe('a permission request during a turn', () => {
     ]);
     expect(recorder.summaries.get(key)?.status).toBe('prompting');
 
-    await core.invoke('permission:respond', {
-      key,
-      promptKey: card.promptKey,
-      outcome: { outcome: 'selected', optionId: 'no' },
-    });
+    await answerPermission(core, key, card, { outcome: 'selected', optionId: 'no' });
     expect((await recorder.event(key, 'turn_end')).stopReason).toBe('end_turn');
     expect(recorder.text(key)).toBe('permission: selected no');
     expect(recorder.transcript(key)).toContainEqual({
@@ -44,13 +40,9 @@ describe('a permission request during a turn', () => {
       outcome: { outcome: 'selected', optionId: 'no' },
     });
     // A card answers once.
-    await expect(
-      core.invoke('permission:respond', {
-        key,
-        promptKey: card.promptKey,
-        outcome: { outcome: 'cancelled' },
-      }),
-    ).rejects.toThrow('That permission request is no longer pending');
+    await expect(answerPermission(core, key, card, { outcome: 'cancelled' })).rejects.toThrow(
+      'That permission request is no longer pending',
+    );
   });
 
   it('answers cancelled when the user cancels the turn, and the agent ends the turn as cancelled', async () => {
@@ -98,11 +90,7 @@ describe('an agent that withdraws its permission request ($/cancel_request)', ()
     expect((await recorder.event(key, 'turn_end')).stopReason).toBe('end_turn');
     expect(recorder.text(key)).toBe('permission: cancelled');
     await expect(
-      core.invoke('permission:respond', {
-        key,
-        promptKey: card.promptKey,
-        outcome: { outcome: 'selected', optionId: 'yes' },
-      }),
+      answerPermission(core, key, card, { outcome: 'selected', optionId: 'yes' }),
     ).rejects.toThrow('no longer pending');
   });
 

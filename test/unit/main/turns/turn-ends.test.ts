@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ConnectionTimeouts } from '../../../../main/core/agent-connection.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
-import { useCore } from '../../../helpers/core-harness.js';
+import { answerPermission, useCore } from '../../../helpers/core-harness.js';
 
 const { start, startWith } = useCore();
 
@@ -164,11 +164,7 @@ describe('the user answering a permission card', () => {
     await core.invoke('session:prompt', { key, text: 'clean up' });
     const card = await recorder.event(key, 'permission');
 
-    await core.invoke('permission:respond', {
-      key,
-      promptKey: card.promptKey,
-      outcome: { outcome: 'cancelled' },
-    });
+    await answerPermission(core, key, card, { outcome: 'cancelled' });
     expect((await recorder.event(key, 'turn_end')).stopReason).toBe('end_turn');
     expect(recorder.text(key)).toBe('permission: cancelled');
     expect(recorder.transcript(key)).toContainEqual({
