@@ -16,6 +16,8 @@
  *    longest main-thread task (goal: none over 100 ms of CPU).
  * 4. `elicitation` (test/bench/elicitation.ts): 1,000 invalid requests answered, and a 20-field
  *    form from the agent's request to interactive in Chromium, and from Accept to the agent.
+ * 5. `writes` (test/bench/writes.ts): a 100 KB agent write, plain and with its undo copy kept:
+ *    what the session's undo store adds to the median write (goal: at most 1 ms).
  *
  * `npm run bench -- <part>...` runs only the parts named, in this order.
  */
@@ -23,6 +25,7 @@ import { elicitationBench } from './elicitation.js';
 import { forwardingBench } from './forwarding.js';
 import { longLineBench, rendererBench } from './renderer.js';
 import { uiPathBench } from './ui-path.js';
+import { writesBench } from './writes.js';
 
 const PARTS: Record<string, () => Promise<void>> = {
   core: forwardingBench,
@@ -30,6 +33,7 @@ const PARTS: Record<string, () => Promise<void>> = {
   renderer: rendererBench,
   'long-lines': longLineBench,
   elicitation: elicitationBench,
+  writes: writesBench,
 };
 
 const named = process.argv.slice(2);

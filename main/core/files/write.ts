@@ -17,7 +17,8 @@
  * when another user owned it (Airlock writes as the user it runs as).
  */
 import { randomBytes } from 'node:crypto';
-import { lstat, open, rename, unlink } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { link, lstat, open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { openFolder, platformWalk, type Folder, type Walk, type WalkError } from './beneath.js';
 import { isWithin, refusal } from './containment.js';
@@ -34,7 +35,17 @@ export type WriteOutcome = { before: string | null | undefined };
  * it could not be read (too large, say).
  */
 export type Previous =
-  { kind: 'missing' } | ({ kind: 'file' } & FileBytes) | { kind: 'unreadable'; reason: string };
+  | { kind: 'missing' }
+  | ({
+      kind: 'file';
+      /**
+       * Makes `target` a hard link to this very file (not a copy): once the write's rename
+       * replaces the path, the old file lives on there alone. `false` when it cannot (another
+       * filesystem, or the file changed since it was read).
+       */
+      link(target: string): Promise<boolean>;
+    } & FileBytes)
+  | { kind: 'unreadable'; reason: string };
 
 /** Called with what is at the path once it is checked, before anything is replaced. */
 export type Keep = (previous: Previous) => Promise<void>;
@@ -86,7 +97,14 @@ async function writeIn(
   const existing = await checkEntry(folder, name, shown);
   const previous: Previous = existing
     ? await readBytesIn(folder, name, shown).then(
-        (file): Previous => (file === 'missing' ? { kind: 'missing' } : { kind: 'file', ...file }),
+        (file): Previous =>
+          file === 'missing'
+            ? { kind: 'missing' }
+            : {
+                kind: 'file',
+                ...file,
+                link: (target) => linkSame(folder.entry(name), existing, target),
+              },
         (error: Error): Previous => ({ kind: 'unreadable', reason: error.message }),
       )
     : { kind: 'missing' };
@@ -99,6 +117,28 @@ async function writeIn(
   await keep?.(previous);
   await replaceIn(folder, name, content, existing ? existing.mode & 0o7777 : undefined, shown);
   return { before };
+}
+
+/**
+ * Links `target` to the file at `entry`, if that is still the file `was` (by device and inode,
+ * size and change time: nothing wrote to it since). Never follows a symlink at `entry`.
+ */
+async function linkSame(entry: string, was: Stats, target: string): Promise<boolean> {
+  try {
+    await link(entry, target);
+  } catch {
+    return false;
+  }
+  const now = await lstat(target).catch(() => undefined);
+  const same =
+    now?.dev === was.dev &&
+    now.ino === was.ino &&
+    now.size === was.size &&
+    now.mtimeMs === was.mtimeMs;
+  if (!same) {
+    await unlink(target).catch(() => undefined);
+  }
+  return same;
 }
 
 function textOf(file: ReturnType<typeof decode>): string | undefined {

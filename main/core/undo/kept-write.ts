@@ -43,15 +43,24 @@ export async function writeKept(
             after: write.content,
           });
   };
-  const outcome = await writeTextFile(
-    write.real,
-    write.root,
-    write.content,
-    write.shown,
-    walk,
-    keep,
-  );
-  return { ...outcome, kept };
+  try {
+    const outcome = await writeTextFile(
+      write.real,
+      write.root,
+      write.content,
+      write.shown,
+      walk,
+      keep,
+    );
+    return { ...outcome, kept };
+  } catch (error) {
+    // Kept, then not written: the record would undo a write that never happened.
+    const { kept: record } = kept as KeepOutcome;
+    if (record) {
+      await store.markUndone(record.id).catch(() => undefined);
+    }
+    throw error;
+  }
 }
 
 function unreadable(reason: string): string {

@@ -40,7 +40,12 @@ const recordSchema = z.object({
   /** What was there: a file of this mode, or nothing. */
   before: z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('missing') }),
-    z.object({ kind: z.literal('file'), mode: z.number().int().min(0).max(0o7777) }),
+    z.object({
+      kind: z.literal('file'),
+      mode: z.number().int().min(0).max(0o7777),
+      /** The SHA-256 of its bytes: a kept copy that changed since is not restored. */
+      sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    }),
   ]),
   /** The SHA-256 of what the agent wrote. */
   after: z.string().regex(/^[0-9a-f]{64}$/),
@@ -65,7 +70,15 @@ export type KeptWrite = {
   root: string;
   shown: string;
   turn: number | null;
-  before: { kind: 'missing' } | { kind: 'file'; bytes: Uint8Array; mode: number };
+  before:
+    | { kind: 'missing' }
+    | {
+        kind: 'file';
+        bytes: Uint8Array;
+        mode: number;
+        /** Keeps the file itself at `target` instead of a copy, when it can (see write.ts). */
+        link?: (target: string) => Promise<boolean>;
+      };
   after: string | Uint8Array;
 };
 
@@ -117,7 +130,7 @@ export class WriteStore {
         turn: write.turn,
         before:
           write.before.kind === 'file'
-            ? { kind: 'file', mode: write.before.mode & 0o7777 }
+            ? { kind: 'file', mode: write.before.mode & 0o7777, sha256: sha256(write.before.bytes) }
             : { kind: 'missing' },
         after: sha256(after),
         bytes,
@@ -126,8 +139,11 @@ export class WriteStore {
         if (restarted || index.lines === 0) {
           await this.begin(index.next);
         }
-        if (before) {
-          await writeFile(this.blob(record.id, 'before'), before, { mode: 0o600 });
+        if (
+          write.before.kind === 'file' &&
+          !(await write.before.link?.(this.blob(record.id, 'before')))
+        ) {
+          await writeFile(this.blob(record.id, 'before'), write.before.bytes, { mode: 0o600 });
         }
         await writeFile(this.blob(record.id, 'after'), after, { mode: 0o600 });
         const records = [...index.records, record];
@@ -209,7 +225,9 @@ export class WriteStore {
     const bytes = await readFile(this.blob(record.id, side)).catch(() => {
       throw new StoreDamaged();
     });
-    if (side === 'after' && sha256(bytes) !== record.after) {
+    const expected =
+      side === 'after' ? record.after : record.before.kind === 'file' && record.before.sha256;
+    if (sha256(bytes) !== expected) {
       throw new StoreDamaged();
     }
     return bytes;

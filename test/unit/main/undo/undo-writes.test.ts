@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import {
   chmodSync,
   existsSync,
+  linkSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -20,6 +21,7 @@ import {
   MAX_RECORDS,
   sha256,
   WriteStore,
+  type KeptWrite,
   type WriteRecord,
 } from '../../../../main/core/undo/store.js';
 
@@ -139,6 +141,39 @@ describe('undoing an agent write', () => {
       UndoRefused,
     );
     expect(readFileSync(path.join(outside, 'x.txt'), 'utf8')).toBe('theirs\n');
+  });
+
+  it('keeps the replaced file itself, not a copy, and refuses it once changed in place', async () => {
+    const store = new WriteStore(storeDir);
+    writeFileSync(at('a.txt'), 'before\n');
+    const other = path.join(path.dirname(root), 'other-name.txt');
+    linkSync(at('a.txt'), other);
+    const inode = statSync(at('a.txt')).ino;
+    const record = await agentWrite(store, 'a.txt', 'agent\n');
+    expect(statSync(path.join(storeDir, `${record.id}.before`)).ino).toBe(inode);
+
+    // The kept file had another name, through which it was changed: it is not restored.
+    writeFileSync(other, 'changed elsewhere\n');
+    await expect(undoWrite(store, record, root)).rejects.toThrow(/missing or damaged/);
+    expect(readFileSync(at('a.txt'), 'utf8')).toBe('agent\n');
+  });
+
+  it('keeps no record of a write that failed after its copy was kept', async () => {
+    /** A store whose keeping is followed by the write's folder going away: the write fails. */
+    class FolderGoes extends WriteStore {
+      override async keep(write: KeptWrite) {
+        const outcome = await super.keep(write);
+        rmSync(at('gone'), { recursive: true });
+        return outcome;
+      }
+    }
+    const store = new FolderGoes(storeDir);
+    mkdirSync(at('gone'));
+    writeFileSync(at('gone/a.txt'), 'before\n');
+    await expect(
+      writeKept(store, { real: at('gone/a.txt'), root, content: 'x', shown: 'a', turn: 1 }),
+    ).rejects.toThrow(/could not be written/);
+    await expect(store.records()).resolves.toEqual([]);
   });
 
   it('refuses when the store is damaged or its copies are missing', async () => {
