@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { contextBridge, ipcRenderer, resetFakeElectron } from '../main/electron/fake-electron.js';
 import { z } from 'zod';
 import type { AirlockApi, EventPayload } from '../../../preload/shared/contract.js';
+import { sessionSummary } from '../../helpers/session-summary.js';
 
 // Loading the preload is what exposes the API; capture it before any reset.
 await import('../../../preload/index.js');
@@ -16,17 +17,7 @@ const page = exposed[0]?.[1] as {
 
 beforeEach(() => resetFakeElectron());
 
-const summary: EventPayload<'session:onDidChange'> = {
-  key: 's1',
-  agentName: 'Demo Agent',
-  cwd: '/work',
-  status: 'ready',
-  authMethods: [],
-  commands: [],
-  modes: [],
-  configOptions: [],
-  pendingCards: 0,
-};
+const summary: EventPayload<'session:onDidChange'> = sessionSummary();
 
 describe('the exposed API', () => {
   it('is exactly window.airlock with invoke and on', () => {

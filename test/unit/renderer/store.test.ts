@@ -26,6 +26,7 @@ import {
 import { RECONNECT_DELAYS_MS } from '../../../renderer/src/bridge/backoff.js';
 import { Store } from '../../../renderer/src/state/store.js';
 import type { Transcript } from '../../../renderer/src/state/transcript.js';
+import { sessionSummary } from '../../helpers/session-summary.js';
 
 type Answers = { [C in CallChannel]?: (request: CallRequest<C>) => Promise<CallResponse<C>> };
 
@@ -105,17 +106,8 @@ class Frames {
   }
 }
 
-const summary = (key: string, status: SessionSummary['status'] = 'ready'): SessionSummary => ({
-  key,
-  agentName: 'Demo Agent',
-  cwd: '/work',
-  status,
-  authMethods: [],
-  commands: [],
-  modes: [],
-  configOptions: [],
-  pendingCards: 0,
-});
+const summary = (key: string, status: SessionSummary['status'] = 'ready'): SessionSummary =>
+  sessionSummary({ key, status });
 
 const chunk = (text: string): TranscriptEvent => ({ type: 'chunk', role: 'agent', text });
 const notice = (title: string): TranscriptEvent => ({ type: 'notice', severity: 'info', title });

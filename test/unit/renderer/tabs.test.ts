@@ -9,19 +9,10 @@ import {
   waitingCount,
   windowTitle,
 } from '../../../renderer/src/state/tabs';
+import { sessionSummary } from '../../helpers/session-summary.js';
 
-const session = (patch: Partial<SessionSummary> = {}): SessionSummary => ({
-  key: 's1',
-  agentName: 'Demo Agent',
-  cwd: '/home/ada/airlock',
-  status: 'ready',
-  authMethods: [],
-  commands: [],
-  modes: [],
-  configOptions: [],
-  pendingCards: 0,
-  ...patch,
-});
+const session = (patch: Partial<SessionSummary> = {}): SessionSummary =>
+  sessionSummary({ cwd: '/home/ada/airlock', ...patch });
 
 describe('tabLabel', () => {
   it("is the user's name, else the agent's title, else the first prompt, else the agent", () => {

@@ -12,6 +12,7 @@ import type { AgentConnection } from '../../../../main/core/agent-connection.js'
 import type { Session } from '../../../../main/core/session.js';
 import { LastingSessions } from '../../../../main/core/sessions/service.js';
 import type { SessionSummary } from '../../../../preload/shared/contract.js';
+import { sessionSummary } from '../../../helpers/session-summary.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -43,18 +44,7 @@ async function service() {
 }
 
 const summary = (status: SessionSummary['status'], extra: Partial<SessionSummary> = {}) =>
-  ({
-    key: 's1',
-    agentName: 'Demo Agent',
-    cwd: '/work/project',
-    status,
-    authMethods: [],
-    commands: [],
-    modes: [],
-    configOptions: [],
-    pendingCards: 0,
-    ...extra,
-  }) satisfies SessionSummary;
+  sessionSummary({ cwd: '/work/project', status, ...extra });
 
 describe('a tab’s summaries', () => {
   it('keep the tab until one says it closed', async () => {
