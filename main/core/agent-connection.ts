@@ -187,6 +187,8 @@ export class AgentConnection {
   readonly apiKeyProviders: ReadonlyMap<string, string>;
   readonly capabilities: acp.AgentCapabilities;
   private exited: AgentExit | undefined;
+  /** Set by `stop`. */
+  private stopAsked = false;
   /** The tab each request in flight was sent for, by its params object (see `start`). */
   private readonly tabs: WeakMap<object, string>;
 
@@ -391,6 +393,11 @@ export class AgentConnection {
   }
 
   /** The process's end, once it has ended. */
+  /** Whether Airlock stopped the process (`stop`): an exit it did not ask for is a crash. */
+  get stoppedByAirlock(): boolean {
+    return this.stopAsked;
+  }
+
   get exit(): AgentExit | undefined {
     return this.exited;
   }
@@ -410,12 +417,15 @@ export class AgentConnection {
 
   /**
    * Sends a bounded request and turns its failure into a user-facing error. `tab` names the tab
-   * it is sent for, so an elicitation scoped to this request can be shown there.
+   * it is sent for, so an elicitation scoped to this request can be shown there. `onUser`: the
+   * answer waits on the user (a sign-in they chose, done in a browser or on a page the agent
+   * asks them to open), so it is not bounded; the user can stop it.
    */
   async request<M extends keyof acp.AgentRequestParamsByMethod>(
     method: M,
     params: acp.AgentRequestParamsByMethod[M],
     tab?: string,
+    { onUser = false }: { onUser?: boolean } = {},
   ): Promise<acp.AgentRequestResponsesByMethod[M]> {
     this.assertRunning();
     const mark = this.tail.mark();
@@ -423,11 +433,14 @@ export class AgentConnection {
       this.tabs.set(params, tab);
     }
     try {
-      return await withTimeout(
-        this.connection.agent.request(method, params),
-        this.timeouts.requestMs,
-        noAnswer(this.identity.configName, method, this.timeouts.requestMs),
-      );
+      const answer = this.connection.agent.request(method, params);
+      return await (onUser
+        ? answer
+        : withTimeout(
+            answer,
+            this.timeouts.requestMs,
+            noAnswer(this.identity.configName, method, this.timeouts.requestMs),
+          ));
     } catch (error) {
       throw await this.failure(error, mark, method);
     } finally {
@@ -488,6 +501,7 @@ export class AgentConnection {
    * (SIGTERM first, SIGKILL after a grace period), or at the latest twice that period later.
    */
   async stop(): Promise<void> {
+    this.stopAsked = true;
     this.connection.close();
     stopProcess(this.child, this.exited !== undefined);
     // A descendant that left the agent's process group can hold its output open after the

@@ -355,8 +355,14 @@ describe("an agent whose sign-in method names an API-key provider (codex-acp's a
     }
   });
 
-  it('shows the page a device-code sign-in asks to open on the tab that asked to sign in', async () => {
-    const { core, recorder, key, dir } = await settle(codexLike());
+  it('shows the page a device-code sign-in asks to open on the tab that asked to sign in, for as long as the user takes', async () => {
+    // Requests are bounded at 3 s; the user takes longer than that over the page.
+    const slow = fixtureSpec('never-answer-new', 'slow');
+    const { core, recorder, dir } = await start({
+      agents: [codexLike(), slow],
+      timeouts: { ...TEST_TIMEOUTS, requestMs: 3_000 },
+    });
+    const { key } = await settledSession(core, recorder, 'codex-like', dir);
     const other = await settledSession(core, recorder, 'codex-like', dir);
     // The sign-in waits on the page: its answer comes once the user has opened it.
     const signIn = core.invoke('agent:authenticate', { key, methodId: 'chat-gpt-device-code' });
@@ -366,6 +372,8 @@ describe("an agent whose sign-in method names an API-key provider (codex-acp's a
       message: 'Sign in to ChatGPT and enter this code: WXYZ-1234',
       url: { href: 'https://auth.example.com/codex/device' },
     });
+    // A request sent after the card showed has run out of time: so would a bounded sign-in.
+    expect((await settledSession(core, recorder, 'slow', dir)).summary.status).toBe('failed');
     expect(recorder.summaries.get(key)?.status).toBe('starting');
     expect(recorder.transcript(other.key).map((event) => event.type)).not.toContain(
       'url_elicitation',
