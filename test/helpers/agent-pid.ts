@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { AgentSpec } from '../../main/core/agents/spec.js';
 import { fixtureSpec } from './agents.js';
-import { DEFAULT_DEADLINE_MS } from './core-harness.js';
+import { DEFAULT_DEADLINE_MS, type CoreRun } from './core-harness.js';
 
 /** A scripted agent playing `scenario` that writes its pid to a file of its own at each start. */
 export async function withPid(
@@ -25,4 +25,13 @@ export async function pidOf(pidFile: string, not?: number): Promise<number> {
     .poll(() => read() !== 0 && read() !== not, { timeout: DEFAULT_DEADLINE_MS })
     .toBe(true);
   return read();
+}
+
+/** Opens a tab of `agent` in `run`'s folder; resolves, while it starts, with its key and the pid. */
+export async function tabStarting(
+  run: CoreRun,
+  agent: { name: string; pidFile: string },
+): Promise<{ key: string; pid: number }> {
+  const key = await run.create(agent.name);
+  return { key, pid: await pidOf(agent.pidFile) };
 }

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { TranscriptEvent } from '../../../../preload/shared/contract.js';
-import { pidOf, withPid } from '../../../helpers/agent-pid.js';
+import { pidOf, tabStarting, withPid } from '../../../helpers/agent-pid.js';
 import { useCore } from '../../../helpers/core-harness.js';
 import { alive } from '../../../helpers/processes.js';
 
@@ -101,9 +101,9 @@ describe('stopping a start', () => {
 describe('a restart stopped while it starts', () => {
   it('is not ended by the stopped start, and says it was stopped', async () => {
     // It takes its time to go: the restart comes before the stopped start's process has gone.
-    const { agent, core, create, recorder, dir } = await lingering('restarts');
-    const key = await create(agent.name, dir);
-    const pid = await pidOf(agent.pidFile);
+    const run = await lingering('restarts');
+    const { agent, core, recorder } = run;
+    const { key, pid } = await tabStarting(run, agent);
     await recorder.status(key, 'starting');
 
     // Restarted while the stopped start's process goes: its session/new fails as it does, which

@@ -1,11 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AgentSpec } from '../../../../main/core/agents/spec.js';
-import { pidOf } from '../../../helpers/agent-pid.js';
-import { fixtureSpec } from '../../../helpers/agents.js';
+import { pidOf, tabStarting, withPid } from '../../../helpers/agent-pid.js';
 import { agentLogContains } from '../../../helpers/agent-log.js';
 import { useCore } from '../../../helpers/core-harness.js';
 import { alive } from '../../../helpers/processes.js';
@@ -15,26 +11,21 @@ const timeouts = { requestMs: 60_000, cancelGraceMs: 500 };
 
 const { start } = useCore({ timeouts });
 
-/** A scripted agent that writes its pid to a file in `dir`. */
-function hanging(scenario: string, dir: string): AgentSpec & { pidFile: string } {
-  const spec = fixtureSpec(scenario);
-  const pidFile = join(dir, `${scenario}.pid`);
-  return { ...spec, env: { SCRIPTED_PID_FILE: pidFile }, pidFile };
-}
-
 /** A core with the pid-writing agent of `scenario`, with `env` added to its environment. */
 async function setUp(scenario: string, env: Record<string, string> = {}) {
-  const spec = hanging(scenario, await mkdtemp(join(tmpdir(), 'airlock-pid-')));
-  const agent = { ...spec, env: { ...spec.env, ...env } };
-  const started = await start({ agents: [agent] });
-  return { ...started, agent };
+  const agent = await withPid(scenario, `fixture-${scenario}`, env);
+  return { ...(await start({ agents: [agent] })), agent };
+}
+
+/** As `setUp`, with a tab of its agent that is still starting: its key and the agent's pid. */
+async function startingTab(scenario: string, env: Record<string, string> = {}) {
+  const run = await setUp(scenario, env);
+  return { ...run, ...(await tabStarting(run, run.agent)) };
 }
 
 describe('session:stopStart', () => {
   it('stops an agent that never answers initialize, at once', async () => {
-    const { recorder, agent, dir, core, create } = await setUp('never-answer');
-    const key = await create(agent.name, dir);
-    const pid = await pidOf(agent.pidFile);
+    const { recorder, agent, dir, core, key, pid } = await startingTab('never-answer');
     await recorder.status(key, 'starting');
 
     await core.invoke('session:stopStart', { key });
@@ -48,9 +39,7 @@ describe('session:stopStart', () => {
   });
 
   it('stops an agent that never answers session/new, at once', async () => {
-    const { recorder, agent, dir, core, create } = await setUp('never-answer-new');
-    const key = await create(agent.name, dir);
-    const pid = await pidOf(agent.pidFile);
+    const { recorder, core, key, pid } = await startingTab('never-answer-new');
     await core.invoke('session:stopStart', { key });
     await recorder.status(key, 'failed');
     await expect.poll(() => alive(pid), { timeout: 5_000 }).toBe(false);
@@ -102,12 +91,10 @@ describe('session:stopStart', () => {
   });
 
   it('stops an agent whose sign-in with a variable never ends, and the tab stays stopped', async () => {
-    const { core, create, recorder, dir, agent } = await setUp('auth-env', {
+    const { core, recorder, dir, agent, key, pid } = await startingTab('auth-env', {
       FOO_KEY: 'k',
       SCRIPTED_AUTH_HANG: '1',
     });
-    const key = await create(agent.name, dir);
-    const pid = await pidOf(agent.pidFile);
     await expect
       .poll(() => readFileSync(join(dir, 'logs', `${agent.name}.log`), 'utf8'), { timeout: 10_000 })
       .toContain('authenticate foo-key');
@@ -187,9 +174,7 @@ describe('session:stopStart', () => {
 
 describe('session:close while starting', () => {
   it('stops the agent the tab was starting', async () => {
-    const { recorder, agent, dir, core, create } = await setUp('never-answer');
-    const key = await create(agent.name, dir);
-    const pid = await pidOf(agent.pidFile);
+    const { recorder, core, key, pid } = await startingTab('never-answer');
     await core.invoke('session:close', { key });
     await recorder.status(key, 'closed');
     await expect.poll(() => alive(pid), { timeout: 5_000 }).toBe(false);
@@ -198,9 +183,7 @@ describe('session:close while starting', () => {
 
 describe('dispose while a start hangs', () => {
   it('stops the agent without waiting for the timeout', async () => {
-    const { agent, dir, core, create } = await setUp('never-answer');
-    await create(agent.name, dir);
-    const pid = await pidOf(agent.pidFile);
+    const { core, pid } = await startingTab('never-answer');
     await core.dispose();
     expect(alive(pid)).toBe(false);
   });
