@@ -27,6 +27,7 @@ import { RECONNECT_DELAYS_MS } from '../../../renderer/src/bridge/backoff.js';
 import { Store } from '../../../renderer/src/state/store.js';
 import type { Transcript } from '../../../renderer/src/state/transcript.js';
 import { sessionSummary } from '../../helpers/session-summary.js';
+import { opened } from '../../helpers/url-analysis.js';
 
 type Answers = { [C in CallChannel]?: (request: CallRequest<C>) => Promise<CallResponse<C>> };
 
@@ -144,22 +145,7 @@ const cards: [string, TranscriptEvent][] = [
       agent,
       scope: 'session',
       message: 'Sign in',
-      url: {
-        href: 'https://github.com/login',
-        original: 'https://github.com/login',
-        normalised: false,
-        scheme: 'https',
-        host: 'github.com',
-        hostUnicode: 'github.com',
-        registrableDomain: 'github.com',
-        registrableDomainUnicode: 'github.com',
-        port: null,
-        path: '/login',
-        highlight: { start: 8, end: 18 },
-        warnings: [],
-        level: null,
-        headline: null,
-      },
+      url: opened('https://github.com/login'),
     },
   ],
 ];

@@ -9,6 +9,7 @@ import {
   segmentCut,
   type Row,
 } from '../../../renderer/src/state/transcript.js';
+import { opened } from '../../helpers/url-analysis.js';
 
 const chunk = (text: string, role: 'agent' | 'user' | 'thought' = 'agent'): TranscriptEvent => ({
   type: 'chunk',
@@ -152,22 +153,7 @@ describe('segmentCut', () => {
 
 describe('URL elicitation cards', () => {
   const agent = { configName: 'Demo', protocolVersion: 1, commandLine: 'demo' };
-  const url = {
-    href: 'https://github.com/login',
-    original: 'https://github.com/login',
-    normalised: false,
-    scheme: 'https' as const,
-    host: 'github.com',
-    hostUnicode: 'github.com',
-    registrableDomain: 'github.com',
-    registrableDomainUnicode: 'github.com',
-    port: null,
-    path: '/login',
-    highlight: { start: 8, end: 18 },
-    warnings: [],
-    level: null,
-    headline: null,
-  };
+  const url = opened('https://github.com/login');
   const card: TranscriptEvent = {
     type: 'url_elicitation',
     cardKey: 'e1',
