@@ -8,6 +8,7 @@ import type { Row } from '../state/transcript';
 import { ElicitationRowView } from './elicitation-row';
 import { ErrorDetails } from './error-details';
 import { UrlElicitationRowView } from './url-elicitation-row';
+import { TurnUndo, useWriteUndo } from './write-undo';
 import { LongTextRow } from './long-text';
 import { Markdown } from './markdown';
 import { MessageCopy } from './message-copy';
@@ -51,6 +52,7 @@ function ToolRow({ row }: { row: Extract<Row, { kind: 'tool' }> }) {
   const open = toolOpen.get(row.toolCallId) ?? !(fields.permission === 'asked' || declined);
   const bodyId = useId();
   const details = hasDetails(fields);
+  const undo = useWriteUndo(fields.undo, title);
   const toggle = () => {
     toolOpen.delete(row.toolCallId);
     toolOpen.set(row.toolCallId, !open);
@@ -89,7 +91,9 @@ function ToolRow({ row }: { row: Extract<Row, { kind: 'tool' }> }) {
         <span className="tool-status" role="status">
           {label}
         </span>
+        {undo.header}
       </header>
+      {undo.below}
       {details && open ? (
         <div className="tool-body" id={bodyId}>
           {fields.command ? <CommandView command={fields.command} /> : null}
@@ -228,8 +232,11 @@ export const RowView = memo(function RowView({ row }: { row: Row }) {
       );
     case 'turn_end':
       return (
-        <div className="row turn-end" role="status" aria-label="Turn ended">
-          {STOP_REASONS[row.stopReason] ?? `Stopped: ${row.stopReason}`}
+        <div className="row turn-end">
+          <div role="status" aria-label="Turn ended">
+            {STOP_REASONS[row.stopReason] ?? `Stopped: ${row.stopReason}`}
+          </div>
+          <TurnUndo turn={row.undoTurn} />
         </div>
       );
     case 'turn_error':

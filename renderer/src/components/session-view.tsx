@@ -5,9 +5,6 @@
  * cancels only the question).
  */
 import './session-view.css';
-import './composer.css';
-import './dock.css';
-import './permission.css';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import type {
@@ -27,6 +24,7 @@ import { EmptySession, SessionEmpty } from './session-empty';
 import './stage.css';
 import { useStripFit } from './use-strip-fit';
 import { StopTerminal } from './terminal-view';
+import { UndoCalls } from './write-undo';
 
 type Props = {
   api: AirlockApi;
@@ -184,6 +182,9 @@ export function SessionView({
     setError(undefined);
     action.catch((failure: unknown) => setError((failure as Error).message));
   }, []);
+
+  // The write rows' and turn ends' undo calls.
+  const undoCalls = useMemo(() => ({ api, sessionKey: session.key }), [api, session.key]);
 
   // A terminal's Stop button: its error shows beside the button.
   const stopTerminal = useCallback(
@@ -408,18 +409,20 @@ export function SessionView({
           <WaitingToolCalls.Provider value={waitingTools}>
             <MessageText.Provider value={messageOf}>
               <StopTerminal.Provider value={disconnected ? undefined : stopTerminal}>
-                <Virtuoso
-                  ref={list}
-                  scrollerRef={scrollerRef}
-                  data={rows}
-                  computeItemKey={rowKey}
-                  totalListHeightChanged={follow}
-                  initialTopMostItemIndex={rows.length > 0 ? rows.length - 1 : 0}
-                  increaseViewportBy={{ top: 400, bottom: 400 }}
-                  defaultItemHeight={ROW_ESTIMATE_PX}
-                  itemContent={rowContent}
-                  components={LIST_PARTS}
-                />
+                <UndoCalls.Provider value={disconnected ? undefined : undoCalls}>
+                  <Virtuoso
+                    ref={list}
+                    scrollerRef={scrollerRef}
+                    data={rows}
+                    computeItemKey={rowKey}
+                    totalListHeightChanged={follow}
+                    initialTopMostItemIndex={rows.length > 0 ? rows.length - 1 : 0}
+                    increaseViewportBy={{ top: 400, bottom: 400 }}
+                    defaultItemHeight={ROW_ESTIMATE_PX}
+                    itemContent={rowContent}
+                    components={LIST_PARTS}
+                  />
+                </UndoCalls.Provider>
               </StopTerminal.Provider>
             </MessageText.Provider>
           </WaitingToolCalls.Provider>

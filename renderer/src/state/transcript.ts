@@ -17,6 +17,7 @@ import type {
   PlanEntryView,
   ToolCallFields,
   TranscriptEvent,
+  UndoView,
 } from '../../../preload/shared/contract';
 import type { FormModel } from '../../../preload/shared/form-model';
 import type { UrlAnalysis } from '../../../preload/shared/url-analysis-view';
@@ -103,7 +104,8 @@ export type Row =
       /** How the wait for the page ended, once it has. */
       done?: UrlDone;
     }
-  | { kind: 'turn_end'; id: number; stopReason: string }
+  /** `undoTurn`: the turn's id while some of its writes can still be undone (files:undoTurn). */
+  | { kind: 'turn_end'; id: number; stopReason: string; undoTurn?: number }
   /** `detail`: what lies behind the sentence (a JSON-RPC code…), shown under Details. */
   | { kind: 'turn_error'; id: number; message: string; detail?: string }
   | { kind: 'exit'; id: number; exit: AgentExit }
@@ -151,6 +153,12 @@ export type Transcript = {
   cap: CapState;
   /** The row before the last cut, while it is not yet known whether a list goes on across it. */
   joining?: number;
+  /** The agent writes of each turn that can still be undone, by turn id. */
+  undoable: ReadonlyMap<number, ReadonlySet<string>>;
+  /** Row index of the end of each turn that had writes kept to undo, by turn id. */
+  turnEnds: ReadonlyMap<number, number>;
+  /** The turn of the writes kept since the last turn ended, if any. */
+  writesTurn?: number;
 };
 
 /** A segment is closed at a paragraph break once it is at least this long. */
@@ -171,6 +179,8 @@ export function emptyTranscript(): Transcript {
     plan: undefined,
     open: false,
     cap: FRESH_CAP,
+    undoable: new Map(),
+    turnEnds: new Map(),
   };
 }
 
@@ -230,6 +240,7 @@ function applyEvent(t: Transcript, event: TranscriptEvent): void {
       const index = push(t, { kind: 'tool', toolCallId: event.toolCallId, fields: event.fields });
       t.tools = new Map(t.tools).set(event.toolCallId, index);
       linkTerminals(t, index);
+      noteUndo(t, undefined, event.fields.undo);
       return;
     }
     case 'tool_call_update': {
@@ -244,6 +255,7 @@ function applyEvent(t: Transcript, event: TranscriptEvent): void {
         });
         t.tools = new Map(t.tools).set(event.toolCallId, pushed);
         linkTerminals(t, pushed);
+        noteUndo(t, undefined, event.fields.undo);
         return;
       }
       updateTool(t, index, event.fields);
@@ -355,12 +367,23 @@ function applyEvent(t: Transcript, event: TranscriptEvent): void {
       }
       return;
     }
-    case 'turn_end':
+    case 'turn_end': {
       t.open = false;
-      push(t, { kind: 'turn_end', stopReason: event.stopReason });
+      const turn = t.writesTurn;
+      t.writesTurn = undefined;
+      const index = push(t, {
+        kind: 'turn_end',
+        stopReason: event.stopReason,
+        ...(turn !== undefined && t.undoable.has(turn) ? { undoTurn: turn } : {}),
+      });
+      if (turn !== undefined) {
+        t.turnEnds = new Map(t.turnEnds).set(turn, index);
+      }
       return;
+    }
     case 'turn_error':
       t.open = false;
+      t.writesTurn = undefined;
       push(t, {
         kind: 'turn_error',
         message: event.message,
@@ -393,6 +416,56 @@ function updateTool(t: Transcript, index: number, fields: ToolCallFields): void 
   if (row?.kind === 'tool') {
     t.rows[index] = { ...row, fields: { ...row.fields, ...stripUndefined(fields) } };
     linkTerminals(t, index);
+    if (fields.undo) {
+      noteUndo(t, row.fields.undo, fields.undo);
+    }
+  }
+}
+
+/**
+ * Keeps the turns' undoable writes as a write row's undo state changes (`before` to `after`),
+ * and the end row of a turn saying whether any of its writes can still be undone.
+ */
+function noteUndo(t: Transcript, before: UndoView | undefined, after: UndoView | undefined): void {
+  const was = before?.state === 'available' ? before : undefined;
+  const is = after?.state === 'available' ? after : undefined;
+  if (was?.writeId === is?.writeId && was?.turn === is?.turn) {
+    return;
+  }
+  if (was && was.turn !== null) {
+    setUndoable(t, was.turn, was.writeId, false);
+  }
+  if (is && is.turn !== null) {
+    setUndoable(t, is.turn, is.writeId, true);
+    if (!t.turnEnds.has(is.turn)) {
+      t.writesTurn = is.turn;
+    }
+  }
+}
+
+function setUndoable(t: Transcript, turn: number, writeId: string, undoable: boolean): void {
+  const writes = new Set(t.undoable.get(turn));
+  if (undoable) {
+    writes.add(writeId);
+  } else {
+    writes.delete(writeId);
+  }
+  const all = new Map(t.undoable);
+  if (writes.size > 0) {
+    all.set(turn, writes);
+  } else {
+    all.delete(turn);
+  }
+  t.undoable = all;
+  const index = t.turnEnds.get(turn);
+  const row = index === undefined ? undefined : t.rows[index];
+  if (index === undefined || row?.kind !== 'turn_end') {
+    return;
+  }
+  const shown = row.undoTurn !== undefined;
+  if (shown !== writes.size > 0) {
+    const { undoTurn: _undoTurn, ...rest } = row;
+    t.rows[index] = writes.size > 0 ? { ...rest, undoTurn: turn } : rest;
   }
 }
 
