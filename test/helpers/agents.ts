@@ -1,6 +1,7 @@
 /** Launch specs for the agents tests talk to: the demo agent and the scripted fixtures. */
 import { fileURLToPath } from 'node:url';
 import type { AgentSpec } from '../../main/core/agents/spec.js';
+import type { TranscriptEvent } from '../../preload/shared/contract.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 /** tsx's loader by absolute URL: agents start in their session's folder, where a bare `tsx` would not resolve. */
@@ -25,4 +26,13 @@ export function demoAgentSpec(): AgentSpec {
 /** A scripted fixture agent from test/fixtures/agents, playing `scenario`. */
 export function fixtureSpec(scenario: string, name = `fixture-${scenario}`): AgentSpec {
   return tsxSpec(name, 'test/fixtures/agents/scripted-agent.ts', [scenario]);
+}
+
+/** A plain turn with a scripted agent in its tab's transcript: the prompt `text`, its reply, its end. */
+export function scriptedTurn(text: string): TranscriptEvent[] {
+  return [
+    { type: 'prompt', text },
+    { type: 'chunk', role: 'agent', text: 'Hello from the scripted agent.' },
+    { type: 'turn_end', stopReason: 'end_turn' },
+  ];
 }

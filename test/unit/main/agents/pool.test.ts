@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AirlockCore } from '../../../../main/core/core.js';
 import type { AgentSpec } from '../../../../main/core/agents/spec.js';
-import { fixtureSpec } from '../../../helpers/agents.js';
+import { fixtureSpec, scriptedTurn } from '../../../helpers/agents.js';
 import { agentLogContains } from '../../../helpers/agent-log.js';
 import {
   answerPermission,
@@ -43,11 +43,7 @@ describe('a tab opened as soon as the last tab of its agent closed', () => {
     expect(await readFile(pidFile, 'utf8')).not.toBe(pid);
 
     await turn(second, 'hi');
-    expect(recorder.transcript(second)).toEqual([
-      { type: 'prompt', text: 'hi' },
-      { type: 'chunk', role: 'agent', text: 'Hello from the scripted agent.' },
-      { type: 'turn_end', stopReason: 'end_turn' },
-    ]);
+    expect(recorder.transcript(second)).toEqual(scriptedTurn('hi'));
   });
 });
 
@@ -126,11 +122,7 @@ describe('updates for a session before session/new answers, at the limit', () =>
 
     const seventeenth = await ready(agent.name);
     await turn(seventeenth, 'hello');
-    expect(recorder.transcript(seventeenth)).toEqual([
-      { type: 'prompt', text: 'hello' },
-      { type: 'chunk', role: 'agent', text: 'Hello from the scripted agent.' },
-      { type: 'turn_end', stopReason: 'end_turn' },
-    ]);
+    expect(recorder.transcript(seventeenth)).toEqual(scriptedTurn('hello'));
   });
 });
 

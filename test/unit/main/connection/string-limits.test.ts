@@ -10,7 +10,7 @@ import { calls } from '../../../../preload/shared/contract.js';
 import { agentLogPath } from '../../../../main/core/agent-connection.js';
 import type { AirlockCore } from '../../../../main/core/core.js';
 import { StderrTail } from '../../../../main/core/stderr-tail.js';
-import { fixtureSpec } from '../../../helpers/agents.js';
+import { fixtureSpec, scriptedTurn } from '../../../helpers/agents.js';
 import { TEST_TIMEOUTS, useCore } from '../../../helpers/core-harness.js';
 
 /** The contract's bound on a short agent string, and the largest piece of streamed text. */
@@ -158,11 +158,7 @@ describe('updates for a session before session/new answers', () => {
     const second = await started.ready(agent.name);
     await started.core.invoke('session:prompt', { key: second, text: 'hello' });
     await recorder.event(second, 'turn_end');
-    expect(recorder.transcript(second)).toEqual([
-      { type: 'prompt', text: 'hello' },
-      { type: 'chunk', role: 'agent', text: 'Hello from the scripted agent.' },
-      { type: 'turn_end', stopReason: 'end_turn' },
-    ]);
+    expect(recorder.transcript(second)).toEqual(scriptedTurn('hello'));
 
     // "early-2" was among the 16 held, and got one more after the 20th id: both are shown.
     const third = await started.ready(agent.name);
