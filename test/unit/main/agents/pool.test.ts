@@ -10,7 +10,7 @@
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import type { AirlockCore } from '../../../../main/core/core.js';
 import type { AgentSpec } from '../../../../main/core/agents/spec.js';
 import { fixtureSpec, scriptedTurn } from '../../../helpers/agents.js';
@@ -402,10 +402,18 @@ describe('an agent started only to list its history', () => {
     }
   }
 
+  /**
+   * A core as `historyCore` makes it, whose agent's history was listed: the process started for
+   * the list (its pid, `listed`) and the callback of its idle timer (`idle`).
+   */
+  async function listedCore(...args: Parameters<typeof historyCore>) {
+    const run = await historyCore(...args);
+    const idle = await listHistory(run.agent.name, run.dir);
+    return { ...run, idle, listed: await run.pid() };
+  }
+
   it('stops once it has been idle, no tab having started on it', async () => {
-    const { agent, dir, pid, recorder, ready } = await historyCore();
-    const idle = await listHistory(agent.name, dir);
-    const listed = await pid();
+    const { agent, pid, recorder, ready, idle, listed } = await listedCore();
     expect(alive(listed)).toBe(true);
 
     idle();
@@ -418,9 +426,7 @@ describe('an agent started only to list its history', () => {
   });
 
   it('stays for a tab that started on it after the list, and for one there before', async () => {
-    const { agent, dir, pid, recorder, ready } = await historyCore();
-    const idle = await listHistory(agent.name, dir);
-    const listed = await pid();
+    const { agent, dir, pid, recorder, ready, idle, listed } = await listedCore();
     const key = await ready(agent.name);
     expect(await pid()).toBe(listed);
     idle();
@@ -446,9 +452,7 @@ describe('an agent started only to list its history', () => {
 
   it('stays for a tab still starting on it', async () => {
     // Its session/new answers once three wait.
-    const { agent, dir, pid, recorder, ready } = await historyCore('new-held');
-    const idle = await listHistory(agent.name, dir);
-    const listed = await pid();
+    const { agent, dir, pid, recorder, ready, idle, listed } = await listedCore('new-held');
     const { key } = (await core!.invoke('session:create', { agentName: agent.name, cwd: dir })) as {
       key: string;
     };
@@ -464,9 +468,7 @@ describe('an agent started only to list its history', () => {
   it('is not the process the next tab starts on, though it is still going', async () => {
     // It ends only at SIGKILL, after a grace period.
     const lingering = { SCRIPTED_IGNORE_TERM: '1', SCRIPTED_LINGER: '1' };
-    const { agent, dir, pid, recorder, ready } = await historyCore('basic', [], lingering);
-    const idle = await listHistory(agent.name, dir);
-    const listed = await pid();
+    const { agent, pid, recorder, ready, idle, listed } = await listedCore('basic', [], lingering);
 
     idle();
     const key = await ready(agent.name);
@@ -476,9 +478,7 @@ describe('an agent started only to list its history', () => {
   });
 
   it("leaves the agent's newer process, started with new settings, to the next tab", async () => {
-    const { agent, dir, pid, settingsPath, ready } = await historyCore();
-    const idle = await listHistory(agent.name, dir);
-    const listed = await pid();
+    const { agent, pid, settingsPath, ready, idle, listed } = await listedCore();
     // Saved with one more variable: the next tab starts a new process.
     const settings = JSON.parse(await readFile(settingsPath, 'utf8')) as {
       agent_servers: Record<string, { env: Record<string, string> }>;
@@ -496,41 +496,46 @@ describe('an agent started only to list its history', () => {
     expect(await pid()).toBe(newer);
   });
 
-  it('waits anew from a later list, and its wait keeps nothing running', async () => {
-    const { agent, dir } = await historyCore();
+  /**
+   * Lists the agent's history with `setTimeout` and `clearTimeout` watched, and runs `check` with
+   * the idle timer the list set and the `clearTimeout` spy.
+   */
+  async function listWatchingTimers(
+    agentName: string,
+    cwd: string,
+    check: (idle: NodeJS.Timeout, cleared: MockInstance<typeof clearTimeout>) => Promise<void>,
+  ): Promise<void> {
     const timers = vi.spyOn(globalThis, 'setTimeout');
     const cleared = vi.spyOn(globalThis, 'clearTimeout');
     try {
-      await core!.invoke('session:history', { agentName: agent.name, cwd: dir });
+      await core!.invoke('session:history', { agentName, cwd });
       const at = timers.mock.calls.findIndex(([, ms]) => ms === IDLE_MS);
-      const first = timers.mock.results[at]?.value as NodeJS.Timeout;
-      // A host with nothing else to do (the web host stopping, say) does not wait for it.
-      expect(first.hasRef()).toBe(false);
-      await core!.invoke('session:history', { agentName: agent.name, cwd: dir });
-      expect(cleared).toHaveBeenCalledWith(first);
+      await check(timers.mock.results[at]?.value as NodeJS.Timeout, cleared);
     } finally {
       timers.mockRestore();
       cleared.mockRestore();
     }
+  }
+
+  it('waits anew from a later list, and its wait keeps nothing running', async () => {
+    const { agent, dir } = await historyCore();
+    await listWatchingTimers(agent.name, dir, async (first, cleared) => {
+      // A host with nothing else to do (the web host stopping, say) does not wait for it.
+      expect(first.hasRef()).toBe(false);
+      await core!.invoke('session:history', { agentName: agent.name, cwd: dir });
+      expect(cleared).toHaveBeenCalledWith(first);
+    });
   });
 
   it('stops waiting when the core is disposed, its process stopped with the rest', async () => {
     const { agent, dir, pid } = await historyCore();
-    const timers = vi.spyOn(globalThis, 'setTimeout');
-    const cleared = vi.spyOn(globalThis, 'clearTimeout');
-    try {
-      await core!.invoke('session:history', { agentName: agent.name, cwd: dir });
-      const at = timers.mock.calls.findIndex(([, ms]) => ms === IDLE_MS);
-      const idle = timers.mock.results[at]?.value as NodeJS.Timeout;
+    await listWatchingTimers(agent.name, dir, async (idle, cleared) => {
       const listed = await pid();
       expect(cleared).not.toHaveBeenCalledWith(idle);
 
       await core!.dispose();
       expect(cleared).toHaveBeenCalledWith(idle);
       expect(alive(listed)).toBe(false);
-    } finally {
-      timers.mockRestore();
-      cleared.mockRestore();
-    }
+    });
   });
 });
