@@ -6,6 +6,7 @@
  * or Stop a start that hangs). While a card waits on the stage, it steps aside to one line. A
  * session that has just started gives it the focus, unless the user has put it somewhere.
  */
+import './composer.css';
 import { CircleStop } from 'lucide-react';
 import {
   useEffect,

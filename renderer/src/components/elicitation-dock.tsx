@@ -14,6 +14,7 @@
  * Why a card went away without the user's answer shows as a notice: good news fades on its own
  * after a few seconds (read out by the status region first); anything else stays until dismissed.
  */
+import './dock.css';
 import { CircleCheck, TriangleAlert } from 'lucide-react';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import type {

@@ -7,6 +7,7 @@
  * choices, and the digit keys 1 to 9 pick one while the focus is on the card. Esc is not the
  * card's: it cancels the turn, which answers every pending permission `cancelled`.
  */
+import './permission.css';
 import type { KeyboardEvent } from 'react';
 import type {
   PermissionOptionView,

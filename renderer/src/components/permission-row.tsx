@@ -4,6 +4,7 @@
  * waits, the row says only that, with a way to the card on the stage (the dock), where the list
  * cannot unmount it.
  */
+import './permission.css';
 import type { CardEnd, PermissionOptionView } from '../../../preload/shared/contract';
 import { AgentQuote } from './agent-words';
 import { askerName } from './card-head';
