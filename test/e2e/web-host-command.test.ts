@@ -8,17 +8,15 @@
  * built renderer (`out/renderer`). The help overlay, with the agent log's shortcut, is saved to
  * /tmp/airlock-shots/menu/, light and dark, to be looked at.
  */
-import { mkdir, mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { HostCommand } from '../../preload/shared/contract.js';
-import { AirlockCore } from '../../main/core/core.js';
+import type { AirlockCore } from '../../main/core/core.js';
 import { startWebHost, type WebHost } from '../../main/web/server.js';
-import { demoAgentSpec } from '../helpers/agents.js';
 import { appPage, focusedIn, newSessionDialog } from '../helpers/app-page.js';
+import { startCore } from '../helpers/core-harness.js';
 import { echoPageErrors, launchChromium, reportFailure } from '../helpers/web-app.js';
 
 const SHOTS = '/tmp/airlock-shots/menu';
@@ -37,14 +35,7 @@ afterAll(() => browser.close());
 
 // A core and a host for each test: sessions live in the core, and the tests count them.
 beforeEach(async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'airlock-host-command-'));
-  core = new AirlockCore({
-    settingsPath: join(dir, 'settings.json'),
-    logsDir: join(dir, 'logs'),
-    demoAgent: demoAgentSpec(),
-    defaultCwd: dir,
-  });
-  await core.init();
+  ({ core } = await startCore());
   host = await startWebHost(core, { staticDir });
   page = undefined;
 });

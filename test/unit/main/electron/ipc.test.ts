@@ -23,8 +23,7 @@ import { UserFacingError } from '../../../../main/core/errors.js';
 import { APP_URL } from '../../../../main/electron/app-protocol.js';
 import { FORBIDDEN, setupIpc, type ContractCore } from '../../../../main/electron/ipc.js';
 import type { IpcReply } from '../../../../preload/shared/ipc-reply.js';
-import { demoAgentSpec } from '../../../helpers/agents.js';
-import { Recorder } from '../../../helpers/core-harness.js';
+import { Recorder, startCore } from '../../../helpers/core-harness.js';
 
 /** A core that records calls and lets the test emit events. */
 function spyCore(answer: (channel: unknown, payload: unknown) => Promise<unknown>) {
@@ -244,14 +243,9 @@ describe('setupIpc: what crosses to the page', () => {
   afterEach(() => core?.dispose());
 
   it('carries a real session’s answers and events through Electron’s structured clone unchanged', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'airlock-ipc-clone-'));
-    core = new AirlockCore({
-      settingsPath: join(dir, 'settings.json'),
-      logsDir: join(dir, 'logs'),
-      demoAgent: demoAgentSpec(),
-      defaultCwd: dir,
-    });
-    await core.init();
+    const started = await startCore();
+    core = started.core;
+    const { dir } = started;
     const emitted: unknown[][] = [];
     core.onEvent((channel, payload) => emitted.push([channel, payload]));
     setupIpc(core, appContents);
