@@ -4,6 +4,7 @@
  * UI that takes the snapshot and then every later event sees each event once.
  */
 import { describe, expect, it } from 'vitest';
+import { Outbox } from '../../../../main/core/outbox.js';
 import type { TranscriptEvent } from '../../../../preload/shared/contract.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
 import { TEST_TIMEOUTS, useCore } from '../../../helpers/core-harness.js';
@@ -86,5 +87,45 @@ describe('a tab closed while its mode change is under way', () => {
     await recorder.event(other, 'turn_end');
     expect(statuses).toEqual(['closed']);
     expect(recorder.dropped).toEqual([]);
+  });
+});
+
+describe('the outbox itself', () => {
+  /** An outbox with no open tab, and what its listener got, in order. */
+  function outboxWithListener() {
+    const outbox = new Outbox(() => undefined);
+    const got: [string, unknown][] = [];
+    const unsubscribe = outbox.listen((channel, payload) => got.push([channel, payload]));
+    return { outbox, got, unsubscribe };
+  }
+
+  it('sends the events a tab appends in one macrotask as one batch, in order', async () => {
+    const { outbox, got } = outboxWithListener();
+    outbox.sink.append('s1', { type: 'prompt', text: 'one' });
+    outbox.sink.append('s1', { type: 'prompt', text: 'two' });
+    outbox.sink.append('s2', { type: 'prompt', text: 'other' });
+    expect(got).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(got).toEqual([
+      [
+        'session:onDidAppend',
+        {
+          key: 's1',
+          events: [
+            { type: 'prompt', text: 'one' },
+            { type: 'prompt', text: 'two' },
+          ],
+        },
+      ],
+      ['session:onDidAppend', { key: 's2', events: [{ type: 'prompt', text: 'other' }] }],
+    ]);
+  });
+
+  it('sends nothing more to a listener that unsubscribed', () => {
+    const { outbox, got, unsubscribe } = outboxWithListener();
+    outbox.emit('app:onDidChangeAgents', { agents: [] });
+    unsubscribe();
+    outbox.emit('app:onDidChangeAgents', { agents: [] });
+    expect(got).toEqual([['app:onDidChangeAgents', { agents: [] }]]);
   });
 });
