@@ -8,7 +8,7 @@ import type { AirlockCore } from '../../../../main/core/core.js';
 import type { AgentSpec } from '../../../../main/core/agents/spec.js';
 import { standInDelegate } from '../../../fixtures/conn-stand-in.js';
 import { fixtureSpec, TSX_LOADER } from '../../../helpers/agents.js';
-import { readySession, TEST_TIMEOUTS, useCore } from '../../../helpers/core-harness.js';
+import { TEST_TIMEOUTS, useCore } from '../../../helpers/core-harness.js';
 import { alive } from '../../../helpers/processes.js';
 
 const wrapper = fileURLToPath(new URL('../../../fixtures/agents/wrapper.ts', import.meta.url));
@@ -66,7 +66,7 @@ describe('starting agents', () => {
     const started = await start({ agents: [agent] });
     const { core } = started;
     const folder = await mkdtemp(join(tmpdir(), 'airlock-project-'));
-    const key = await readySession(core, started.recorder, agent.name, folder);
+    const key = await started.ready(agent.name, folder);
     await core.invoke('session:prompt', { key, text: 'where?' });
     await started.recorder.event(key, 'turn_end');
     expect(started.recorder.text(key)).toBe(`I run in ${await realpath(folder)}`);
