@@ -111,7 +111,7 @@ describe('the form card', () => {
     );
     await field('Name').fill('Ada');
     await field('Email').fill('ada@example.com');
-    await field('Email').press('Enter');
+    await button('Accept').click();
     await expect(received()).resolves.toEqual({ name: 'Ada', email: 'ada@example.com' });
   });
 
@@ -192,7 +192,8 @@ describe('the form card', () => {
     await ask('/form-titled');
     await expect(focused()).resolves.toBe(
       await card()
-        .getByRole('combobox', { name: 'How should I approach the refactoring?' })
+        .getByRole('radiogroup', { name: 'How should I approach the refactoring?' })
+        .getByRole('radio', { name: 'Conservative' })
         .getAttribute('id'),
     );
     await page().keyboard.press('Escape');
@@ -201,17 +202,26 @@ describe('the form card', () => {
     await expect(record().textContent()).resolves.toContain('Cancelled');
   });
 
-  it('shows a titled select by its titles, with each option described', async () => {
+  it('shows a titled select with described options as rows of radio buttons, each described', async () => {
     await ask('/form-titled');
-    const select = card().getByRole('combobox', { name: 'How should I approach the refactoring?' });
-    await expect(select.locator('option').allTextContents()).resolves.toEqual([
-      'Choose…',
-      'Conservative',
-      'Balanced',
-      'Aggressive',
-    ]);
-    await expect(card().textContent()).resolves.toContain('Balanced: Some restructuring');
-    await select.selectOption({ label: 'Balanced' });
+    const choice = card().getByRole('radiogroup', {
+      name: 'How should I approach the refactoring?',
+    });
+    await expect(
+      choice
+        .getByRole('radio')
+        .evaluateAll((radios) => radios.map((radio) => radio.labels?.[0]?.textContent)),
+    ).resolves.toEqual(['Conservative', 'Balanced', 'Aggressive']);
+    const balanced = choice.getByRole('radio', { name: 'Balanced' });
+    await expect(
+      balanced.evaluate(
+        (radio) =>
+          document.getElementById(radio.getAttribute('aria-describedby')!.split(' ')[0]!)
+            ?.textContent,
+      ),
+    ).resolves.toBe('Some restructuring');
+    await expect(card().getByRole('combobox').count()).resolves.toBe(0);
+    await balanced.check();
     await page().keyboard.press('Enter');
     await expect(received()).resolves.toEqual({ strategy: 'balanced' });
     await expect(record().textContent()).resolves.toContain(

@@ -19,6 +19,7 @@ import {
   cannotAccept,
   cardUiSchema,
   DEFAULT_FORM_STATE,
+  fieldGroups,
   fieldMetas,
   initialValues,
   type CardFormContext,
@@ -32,8 +33,9 @@ import { SECRET_WARNING } from '../forms/secret-fields';
 import { loadDraft, saveDraft, type CardDraft } from '../state/card-drafts';
 import type { Row } from '../state/transcript';
 import { AgentWords } from './agent-words';
+import { AutoResolveCountdown } from './auto-resolve';
 import { askerName, CardHead } from './card-head';
-import { belowText, useFieldsBelow } from './use-fields-below';
+import { belowText, firstBelow, useFieldsBelow } from './use-fields-below';
 
 /** A transcript row holding an elicitation. */
 export type ElicitationRow = Extract<Row, { kind: 'elicitation' }>;
@@ -93,9 +95,10 @@ export function ElicitationCard({ api, sessionKey, sessionLabel, row, toolTitle 
       ),
     [update],
   );
+  const groups = useMemo(() => fieldGroups(model), [model]);
   const context = useMemo<CardFormContext>(
-    () => ({ fields: metas, touched: draft.touched, submitted: draft.submitted, touch }),
-    [metas, touch, draft.submitted, draft.touched],
+    () => ({ fields: metas, groups, touched: draft.touched, submitted: draft.submitted, touch }),
+    [metas, groups, touch, draft.submitted, draft.touched],
   );
 
   const respond = (action: ElicitationAction, content?: AnswerContent) => {
@@ -121,7 +124,8 @@ export function ElicitationCard({ api, sessionKey, sessionLabel, row, toolTitle 
   // A form taller than the stage: the footer says how many questions it has, and how many are
   // still below it.
   const cardElement = useRef<HTMLDivElement>(null);
-  const below = belowText(useFieldsBelow(cardElement));
+  const fieldsBelow = useFieldsBelow(cardElement);
+  const below = belowText(fieldsBelow);
 
   const errors = validateForm(model, draft.values);
   const waiting = Object.keys(errors.fields).length;
@@ -144,6 +148,13 @@ export function ElicitationCard({ api, sessionKey, sessionLabel, row, toolTitle 
       target instanceof HTMLSelectElement;
     if (event.key === 'Enter' && entry && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
+      // Enter never accepts questions the user has not seen: it shows the next one below.
+      const next = cardElement.current ? firstBelow(cardElement.current) : undefined;
+      if (next) {
+        next.scrollIntoView({ block: 'nearest' });
+        next.querySelector<HTMLElement>('input, select, textarea')?.focus();
+        return;
+      }
       if (acceptable) {
         target.form?.requestSubmit();
       }
@@ -174,6 +185,12 @@ export function ElicitationCard({ api, sessionKey, sessionLabel, row, toolTitle 
         message={row.message}
         description={model.description}
       />
+      {model.presentation?.autoResolvesAt !== undefined ? (
+        <AutoResolveCountdown
+          at={model.presentation.autoResolvesAt}
+          who={row.agent.title ?? row.agent.name ?? row.agent.configName}
+        />
+      ) : null}
       {secret ? (
         <p className="card-warning" role="note">
           {SECRET_WARNING}
@@ -236,7 +253,12 @@ export function ElicitationCard({ api, sessionKey, sessionLabel, row, toolTitle 
           </button>
           {below ? <span className="card-below">{below}</span> : null}
           <span className="card-keys" aria-hidden="true">
-            {acceptable ? 'Enter accepts · ' : ''}Esc cancels
+            {fieldsBelow?.below
+              ? 'Enter shows the next question · '
+              : acceptable
+                ? 'Enter accepts · '
+                : ''}
+            Esc cancels
           </span>
         </div>
       </Form>

@@ -20,17 +20,45 @@ export function belowText(state: FieldsBelow): string | undefined {
     : `${questions} · ${state.below} more below`;
 }
 
+// A card's questions: a field that stands alone, or a question with its "Other" or note.
+const QUESTIONS = '.card-fields > .field, .card-fields > .question';
+
+/** The part of the card between its head and its footer, in the page's pixels. */
+function viewOf(card: HTMLElement, foot: Element): { top: number; bottom: number } {
+  const scroller = card.closest('.dock');
+  const head = card.querySelector('.card-head');
+  const view = scroller?.getBoundingClientRect();
+  return {
+    top: Math.max(view?.top ?? 0, head?.getBoundingClientRect().bottom ?? 0),
+    bottom: Math.min(view?.bottom ?? window.innerHeight, foot.getBoundingClientRect().top),
+  };
+}
+
+/**
+ * The first of the card's questions, other than the one holding the focus, that reaches below
+ * its footer, if any.
+ */
+export function firstBelow(card: HTMLElement): HTMLElement | undefined {
+  const foot = card.querySelector('.card-actions');
+  if (!foot) {
+    return undefined;
+  }
+  const { bottom } = viewOf(card, foot);
+  // The question the user is in has been seen: only the ones after it count.
+  return [...card.querySelectorAll<HTMLElement>(QUESTIONS)].find(
+    (question) =>
+      !question.contains(document.activeElement) &&
+      question.getBoundingClientRect().bottom > bottom + 1,
+  );
+}
+
 function measure(card: HTMLElement): FieldsBelow {
-  const fields = card.querySelectorAll<HTMLElement>('.card-fields > .field');
+  const fields = card.querySelectorAll<HTMLElement>(QUESTIONS);
   const foot = card.querySelector('.card-actions');
   if (fields.length === 0 || !foot) {
     return undefined;
   }
-  const scroller = card.closest('.dock');
-  const head = card.querySelector('.card-head');
-  const view = scroller?.getBoundingClientRect();
-  const top = Math.max(view?.top ?? 0, head?.getBoundingClientRect().bottom ?? 0);
-  const bottom = Math.min(view?.bottom ?? window.innerHeight, foot.getBoundingClientRect().top);
+  const { top, bottom } = viewOf(card, foot);
   let below = 0;
   let fits = true;
   for (const field of fields) {

@@ -23,7 +23,7 @@ import {
   type FormValues,
 } from '../../../preload/shared/form-validator';
 import { localZone } from './date-time';
-import { looksLikeSecret } from './secret-fields';
+import { looksLikeSecret, SECRET_WARNING } from './secret-fields';
 
 /** What the card knows about one field, beyond its schema. */
 export type FieldMeta = {
@@ -32,8 +32,19 @@ export type FieldMeta = {
   label: string;
   /** The id of the field's control (or of its group). */
   domId: string;
-  /** Whether the field reads like a request for a secret. */
+  /** Whether the field reads like a request for a secret, or the agent marks it as one. */
   secret: boolean;
+  /** The agent marks the answer as secret: a text field is masked. */
+  masked: boolean;
+  /** What the field says of secrets under its control, if anything. */
+  secretNote?: string;
+  /**
+   * The control's accessible name when the label alone would not say enough: an "Other" field
+   * is named after its question ("Other answer to: Which database…").
+   */
+  accessibleName?: string;
+  /** A single choice shown as a list of radio buttons, each with its description. */
+  list: boolean;
   /** The constraints in plain words, shown under the control. */
   hint?: string;
   /** A yes/no field that must be answered and has no default: Yes and No, neither chosen. */
@@ -47,6 +58,8 @@ export type FieldMeta = {
  */
 export type CardFormContext = {
   fields: ReadonlyMap<string, FieldMeta>;
+  /** The fields as the card groups them, in order: each question with its "Other" or note. */
+  groups: readonly FieldGroup[];
   /** Fields the user changed or left: their errors show. */
   touched: readonly string[];
   /** Whether Accept was tried: every error shows. */
@@ -79,7 +92,7 @@ export function describedBy(meta: FieldMeta, errorsShown: boolean): string | und
     errorsShown ? ids.errors : undefined,
     meta.field.description ? ids.description : undefined,
     meta.hint ? ids.hint : undefined,
-    meta.secret ? ids.secret : undefined,
+    meta.secretNote ? ids.secret : undefined,
   ].filter((id): id is string => id !== undefined);
   return list.length > 0 ? list.join(' ') : undefined;
 }
@@ -155,21 +168,74 @@ function hintFor(field: FormField): string | undefined {
   }
 }
 
+/** The name of a question's free-text companion, which says which question it answers. */
+export function companionName(label: string, question: string): string {
+  return label === 'Other' ? `Other answer to: ${question}` : `${label}, for: ${question}`;
+}
+
 /** The card's metadata for every field, by property name. */
 export function fieldMetas(model: FormModel, cardKey: string): Map<string, FieldMeta> {
   return new Map(
-    model.fields.map((field, index) => [
-      field.name,
-      {
+    model.fields.map((field, index) => {
+      const label = field.title ?? field.name;
+      const shown = field.presentation;
+      const meta: FieldMeta = {
         field,
-        label: field.title ?? field.name,
+        label,
         domId: `${cardKey}-field-${index}`,
-        secret: looksLikeSecret(field),
+        secret: looksLikeSecret(field) || shown?.secret === true,
+        masked: shown?.secret === true && field.kind === 'string' && field.format === undefined,
+        list: field.kind === 'single-select' && shown?.choices === 'list',
         hint: hintFor(field),
         yesNo: field.kind === 'boolean' && field.required && field.default === undefined,
-      },
-    ]),
+      };
+      if (meta.masked) {
+        meta.secretNote = 'Hidden as you type: the agent marks this answer as secret.';
+      } else if (looksLikeSecret(field)) {
+        meta.secretNote = `This looks like it asks for a secret. ${SECRET_WARNING}`;
+      }
+      if (shown?.companion) {
+        meta.accessibleName = companionName(label, shown.companion.question);
+      }
+      return [field.name, meta];
+    }),
   );
+}
+
+/** The fields as the card groups them: each question with its companions, in the schema's order. */
+export type FieldGroup = {
+  /** The question's place among several ("1 of 2"); absent for a card that asks only one. */
+  question?: { number: number; of: number };
+  /** The field names, the question's first. */
+  names: string[];
+};
+
+/**
+ * How the card groups its fields: a question's "Other" or note goes right after it (wherever
+ * the agent put it), and every other field stands alone.
+ */
+export function fieldGroups(model: FormModel): FieldGroup[] {
+  const names = new Set(model.fields.map((field) => field.name));
+  const companions = new Map<string, string[]>();
+  for (const field of model.fields) {
+    const of = field.presentation?.companion?.of;
+    if (of !== undefined && names.has(of) && of !== field.name) {
+      companions.set(of, [...(companions.get(of) ?? []), field.name]);
+    }
+  }
+  const bound = new Set([...companions.values()].flat());
+  return model.fields.flatMap((field): FieldGroup[] => {
+    if (bound.has(field.name) && !companions.has(field.name)) {
+      return [];
+    }
+    const question = field.presentation?.question;
+    return [
+      {
+        ...(question ? { question } : {}),
+        names: [field.name, ...(companions.get(field.name) ?? [])],
+      },
+    ];
+  });
 }
 
 function fieldUi(meta: FieldMeta): UiSchema {
@@ -180,7 +246,9 @@ function fieldUi(meta: FieldMeta): UiSchema {
     case 'multi-select':
       return { 'ui:widget': 'checkboxes', 'ui:options': options };
     case 'single-select':
-      return { 'ui:widget': 'select', 'ui:placeholder': 'Choose…', 'ui:options': options };
+      return meta.list
+        ? { 'ui:widget': 'ChoiceListWidget', 'ui:options': options }
+        : { 'ui:widget': 'select', 'ui:placeholder': 'Choose…', 'ui:options': options };
     default:
       return { 'ui:options': options };
   }

@@ -10,7 +10,6 @@
 import type { FieldTemplateProps, ObjectFieldTemplateProps, TemplatesType } from '@rjsf/utils';
 import { cardContext, fieldMeta, partIds, showsErrors, type FieldMeta } from './card-form';
 import { BaseInput } from './card-widgets';
-import { SECRET_WARNING } from './secret-fields';
 
 function RequiredMark() {
   // The control itself says it is required (`aria-required`); this is for the eye.
@@ -35,9 +34,9 @@ function FieldNotes({ meta }: { meta: FieldMeta }) {
           {meta.hint}
         </p>
       ) : null}
-      {meta.secret ? (
+      {meta.secretNote ? (
         <p id={ids.secret} className="field-warning">
-          This looks like it asks for a secret. {SECRET_WARNING}
+          {meta.secretNote}
         </p>
       ) : null}
     </>
@@ -71,7 +70,7 @@ export function FieldTemplate(props: FieldTemplateProps) {
   const shown = showsErrors(cardContext(registry), meta.field.name) ? (rawErrors ?? []) : [];
   const ids = partIds(meta);
   const kind = meta.field.kind;
-  const className = `field field-${kind}${shown.length > 0 ? ' has-errors' : ''}`;
+  const className = `field field-${kind}${meta.field.presentation?.companion ? ' field-companion' : ''}${shown.length > 0 ? ' has-errors' : ''}`;
 
   if (kind === 'unsupported') {
     return (
@@ -90,12 +89,13 @@ export function FieldTemplate(props: FieldTemplateProps) {
       </div>
     );
   }
-  if (kind === 'multi-select' || meta.yesNo) {
+  if (kind === 'multi-select' || meta.yesNo || meta.list) {
+    const radios = meta.yesNo || meta.list;
     return (
       <fieldset
         className={className}
-        role={meta.yesNo ? 'radiogroup' : undefined}
-        aria-required={meta.yesNo && required ? true : undefined}
+        role={radios ? 'radiogroup' : undefined}
+        aria-required={radios && required ? true : undefined}
         aria-describedby={shown.length > 0 ? ids.errors : undefined}
       >
         <legend id={ids.label} className="field-label">
@@ -131,11 +131,32 @@ export function FieldTemplate(props: FieldTemplateProps) {
  * which the card quotes above the form (agent-words.tsx), never as a heading of the app's.
  */
 export function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
-  const { properties } = props;
+  const { properties, registry } = props;
+  const context = cardContext(registry);
+  const content = new Map(properties.map((property) => [property.name, property.content]));
   return (
     <div className="card-fields">
-      {/* Each property's content is one field (keyed by RJSF): no wrapper of its own. */}
-      {properties.map((property) => property.content)}
+      {context.groups.map((group) => {
+        const fields = group.names.map((name) => content.get(name));
+        const lead = context.fields.get(group.names[0]!);
+        if (!lead || (!group.question && group.names.length === 1)) {
+          // A field that stands alone is its own unit: no wrapper.
+          return fields;
+        }
+        const headingId = `${lead.domId}-question`;
+        return group.question ? (
+          <div key={lead.field.name} className="question" role="group" aria-labelledby={headingId}>
+            <p id={headingId} className="question-number">
+              Question {group.question.number} of {group.question.of}
+            </p>
+            {fields}
+          </div>
+        ) : (
+          <div key={lead.field.name} className="question">
+            {fields}
+          </div>
+        );
+      })}
     </div>
   );
 }

@@ -49,9 +49,11 @@ export function BaseInput(props: BaseInputTemplateProps) {
       id={meta.domId}
       name={meta.domId}
       className="field-input"
-      type={numeric ? 'text' : (type ?? 'text')}
+      // Masked when the agent marks the answer as secret; no password manager is offered it.
+      type={meta.masked ? 'password' : numeric ? 'text' : (type ?? 'text')}
       inputMode={numeric ? 'decimal' : undefined}
-      autoComplete="off"
+      autoComplete={meta.masked ? 'new-password' : 'off'}
+      aria-label={meta.accessibleName}
       value={value === undefined || value === null ? '' : String(value)}
       required={required}
       aria-required={required || undefined}
@@ -157,19 +159,102 @@ export function SelectWidget(props: WidgetProps) {
   );
 }
 
+/**
+ * A single choice as a list of rows: a radio button per option, its title the button's name and
+ * its description (and preview, as plain text) under it, so each choice reads whole. An optional
+ * choice can be taken back with Clear.
+ */
+export function ChoiceListWidget(props: WidgetProps) {
+  const { value, onChange, onBlur, onFocus, required, disabled } = props;
+  const { meta, touch, aria } = useControl(props);
+  const options = meta.field.kind === 'single-select' ? meta.field.options : [];
+  const chosen = typeof value === 'string' ? value : undefined;
+  return (
+    <div className="choice-list">
+      {options.map((option, index) => {
+        const id = `${meta.domId}-${index}`;
+        const notes = [
+          option.description ? `${id}-description` : undefined,
+          option.preview ? `${id}-preview` : undefined,
+        ];
+        return (
+          <div
+            key={option.value}
+            className={`choice-row${option.value === chosen ? ' chosen' : ''}`}
+          >
+            <input
+              id={id}
+              type="radio"
+              name={meta.domId}
+              checked={option.value === chosen}
+              disabled={disabled}
+              onChange={() => {
+                touch();
+                onChange(option.value);
+              }}
+              onBlur={() => {
+                touch();
+                onBlur(props.id, value);
+              }}
+              onFocus={() => onFocus(props.id, value)}
+              aria-invalid={aria['aria-invalid']}
+              aria-describedby={
+                [...notes, aria['aria-describedby']].filter(Boolean).join(' ') || undefined
+              }
+            />
+            <span className="choice-text">
+              <label htmlFor={id} className="choice-title">
+                {option.title}
+              </label>
+              {option.description ? (
+                <span id={`${id}-description`} className="option-description">
+                  {option.description}
+                </span>
+              ) : null}
+            </span>
+            {option.preview ? (
+              <pre id={`${id}-preview`} className="option-preview">
+                {option.preview}
+              </pre>
+            ) : null}
+          </div>
+        );
+      })}
+      {!required && chosen !== undefined ? (
+        <button
+          type="button"
+          className="choice-clear"
+          disabled={disabled}
+          onClick={() => {
+            touch();
+            onChange(undefined);
+          }}
+        >
+          Clear the choice
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
 /** A multi select: one checkbox per option, in the schema's order, each with its description. */
 export function CheckboxesWidget(props: WidgetProps) {
   const { value, onChange, onBlur, onFocus, disabled } = props;
   const { meta, touch, aria } = useControl(props);
   const options = meta.field.kind === 'multi-select' ? meta.field.options : [];
   const chosen = new Set(Array.isArray(value) ? (value as unknown[]) : []);
+  // Options with words of their own read as rows, as a single choice's do.
+  const rows = options.some((option) => option.description ?? option.preview);
   return (
-    <div className="checkbox-group">
+    <div className={`checkbox-group${rows ? ' choice-list' : ''}`}>
       {options.map((option, index) => {
         const id = `${meta.domId}-${index}`;
         const descriptionId = `${id}-description`;
         return (
-          <div key={option.value} className="checkbox-option">
+          <div
+            key={option.value}
+            className={`checkbox-option${rows ? ' choice-row' : ''}${rows && chosen.has(option.value) ? ' chosen' : ''}`}
+          >
             <input
               id={id}
               type="checkbox"
@@ -197,12 +282,14 @@ export function CheckboxesWidget(props: WidgetProps) {
                   .join(' ') || undefined
               }
             />
-            <label htmlFor={id}>{option.title}</label>
-            {option.description ? (
-              <span id={descriptionId} className="option-description">
-                {option.description}
-              </span>
-            ) : null}
+            <span className="choice-text">
+              <label htmlFor={id}>{option.title}</label>
+              {option.description ? (
+                <span id={descriptionId} className="option-description">
+                  {option.description}
+                </span>
+              ) : null}
+            </span>
           </div>
         );
       })}
@@ -294,6 +381,7 @@ export function UnsupportedField(_props: FieldProps) {
 
 /** The card's widgets, by the names RJSF looks them up with. */
 export const cardWidgets = {
+  ChoiceListWidget,
   DateTimeWidget,
   SelectWidget,
   CheckboxesWidget,
