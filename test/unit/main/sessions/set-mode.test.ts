@@ -24,3 +24,18 @@ describe('session:setMode', () => {
     );
   });
 });
+
+describe('session:setConfigOption', () => {
+  it('refuses a value of the wrong kind for the option, sending nothing to the agent', async () => {
+    const { core, recorder, key, turn } = await startWith(fixtureSpec('restart-choices'));
+    await expect(
+      core.invoke('session:setConfigOption', { key, configId: 'verbose', value: 'on' }),
+    ).rejects.toThrow('"Verbose" takes on or off');
+    await expect(
+      core.invoke('session:setConfigOption', { key, configId: 'effort', value: true }),
+    ).rejects.toThrow('"Effort" takes one of its choices');
+    // The agent says what it received: nothing.
+    await turn(key, 'what did you receive?');
+    expect(recorder.text(key)).toBe('received: []');
+  });
+});
