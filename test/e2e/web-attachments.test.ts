@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { seriousViolations } from '../helpers/a11y.js';
 import { appPage } from '../helpers/app-page.js';
 import { useWebApp } from '../helpers/e2e.js';
 
@@ -21,13 +22,8 @@ const files = () => current().getByRole('listbox', { name: 'Files' });
 const chips = () => current().getByRole('list', { name: 'Attachments' });
 
 /** The serious and critical axe violations on the page as it is. */
-async function violations(): Promise<string[]> {
-  const results = await new AxeBuilder({ page: current() }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(
-      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target).join(', ')}`,
-    );
+function violations(): Promise<string[]> {
+  return seriousViolations(new AxeBuilder({ page: current() }), 'attachments');
 }
 
 /**

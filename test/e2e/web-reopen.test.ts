@@ -9,6 +9,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { mkdir } from 'node:fs/promises';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { replyFor } from '../../main/demo-agent/script.js';
+import { seriousViolations } from '../helpers/a11y.js';
 import { appPage } from '../helpers/app-page.js';
 import { useWebApp } from '../helpers/e2e.js';
 import { startWebApp, type WebApp } from '../helpers/web-app.js';
@@ -38,14 +39,7 @@ async function shot(name: string, theme: string, axe = true): Promise<void> {
   if (!axe) {
     return;
   }
-  const results = await new AxeBuilder({ page: page() }).analyze();
-  const serious = results.violations.filter(
-    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
-  );
-  expect(
-    serious.map((violation) => violation.id),
-    name,
-  ).toEqual([]);
+  expect(await seriousViolations(new AxeBuilder({ page: page() }), name)).toEqual([]);
 }
 
 describe.each(['light', 'dark'] as const)('a session after a quit, in the %s theme', (theme) => {

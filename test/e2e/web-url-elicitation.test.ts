@@ -7,6 +7,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { mkdir } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { seriousViolations } from '../helpers/a11y.js';
 import { appPage } from '../helpers/app-page.js';
 import { useWebApp } from '../helpers/e2e.js';
 
@@ -219,12 +220,8 @@ describe('accessibility and looks', () => {
       // axe is injected as a script, which the app's CSP refuses.
       await reopen({ context: { bypassCSP: true, colorScheme } });
       await ask('/url-lookalike');
-      const violations = async () => {
-        const results = await new AxeBuilder({ page: page() }).analyze();
-        return results.violations
-          .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-          .map((violation) => `${violation.id}: ${violation.nodes.map((n) => n.target).join(' ')}`);
-      };
+      const violations = () =>
+        seriousViolations(new AxeBuilder({ page: page() }), `URL card, ${colorScheme}`);
       await expect(violations()).resolves.toEqual([]);
       await page().screenshot({ path: `${SHOTS}/url-lookalike-${colorScheme}.png` });
       await button('Cancel').click();
@@ -257,7 +254,7 @@ describe('the agent exiting', () => {
     // The same agent process serves every tab; crash it from a third.
     await startSession();
     await send('/crash');
-    await page().getByRole('region', { name: 'Agent stopped' }).waitFor();
+    await transcript().getByText('The agent exited with code 3.').waitFor();
     await page().getByRole('tab').nth(consentTab).click();
     await record().getByText('Closed: the agent exited').waitFor();
     await expect(card().count()).resolves.toBe(0);

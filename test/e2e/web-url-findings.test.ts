@@ -7,6 +7,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { seriousViolations } from '../helpers/a11y.js';
 import { appPage } from '../helpers/app-page.js';
 import { useWebApp } from '../helpers/e2e.js';
 
@@ -233,12 +234,8 @@ describe('accessibility of the danger state', () => {
       // axe is injected as a script, which the app's CSP refuses.
       // No transitions: axe reads colours as they are, not halfway through a change.
       await reopen({ context: { bypassCSP: true, colorScheme, reducedMotion: 'reduce' } });
-      const violations = async (target: Page) => {
-        const results = await new AxeBuilder({ page: target }).analyze();
-        return results.violations
-          .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-          .map((violation) => `${violation.id}: ${violation.nodes.map((n) => n.target).join(' ')}`);
-      };
+      const violations = (target: Page) =>
+        seriousViolations(new AxeBuilder({ page: target }), 'URL findings');
       await ask('/url-lookalike');
       await expect(violations(page())).resolves.toEqual([]);
       await button(card(), 'Open anyway…').click();
