@@ -9,10 +9,20 @@
  * Codex first tries the same path as a WebSocket; the stand-in refuses with 426 Upgrade
  * Required, which makes Codex fall back to HTTP streaming at once and without a warning.
  * Every request is recorded for the test to assert on.
+ *
+ * It is also a proxy that refuses everything: given as `HTTPS_PROXY` and `HTTP_PROXY`, any call
+ * Codex makes to somewhere other than 127.0.0.1 lands here instead of on the network, and is
+ * listed in `refused`.
  */
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { recordingListener, recordRequest, type RecordedRequest } from './recorded.js';
+import {
+  recordingListener,
+  recordRequest,
+  refusedAsProxy,
+  refuseTunnels,
+  type RecordedRequest,
+} from './recorded.js';
 
 export type { RecordedRequest } from './recorded.js';
 
@@ -81,6 +91,8 @@ export type OpenAiStandIn = {
   requests: RecordedRequest[];
   /** The `POST /v1/responses` bodies so far, oldest first. */
   responseBodies(): ResponsesBody[];
+  /** The hosts (`host:port`) something tried to reach through the stand-in as a proxy. */
+  refused: string[];
   /** Stops listening and ends any response still held open. */
   close(): Promise<void>;
 };
@@ -129,6 +141,7 @@ export function replyFor(script: OpenAiScript, body: ResponsesBody): Reply {
 /** Starts the stand-in on a free loopback port. */
 export async function startOpenAiStandIn(script: OpenAiScript): Promise<OpenAiStandIn> {
   const requests: RecordedRequest[] = [];
+  const refused: string[] = [];
   let ids = 0;
   const nextId = (prefix: string) => `${prefix}_stand_in_${++ids}`;
 
@@ -145,7 +158,12 @@ export async function startOpenAiStandIn(script: OpenAiScript): Promise<OpenAiSt
     );
   });
 
+  refuseTunnels(server, refused);
+
   function route(request: RecordedRequest, res: ServerResponse): void {
+    if (refusedAsProxy(request, res, refused)) {
+      return;
+    }
     const path = request.path.split('?')[0];
     if (request.method === 'POST' && path === '/v1/responses') {
       const body = request.body as ResponsesBody;
@@ -238,6 +256,7 @@ export async function startOpenAiStandIn(script: OpenAiScript): Promise<OpenAiSt
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
+    refused,
     responseBodies: () =>
       requests
         .filter(

@@ -1,5 +1,6 @@
 /** What both model-API stand-ins keep of each request, for a test to assert on. */
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 
 /** A request as a stand-in received it. */
 export type RecordedRequest = {
@@ -51,4 +52,32 @@ export function recordingListener(
       route(recordRequest(requests, req, parse(Buffer.concat(chunks).toString('utf8')), res), res);
     });
   };
+}
+
+/**
+ * Makes `server` a proxy that refuses everything: an HTTPS request sent through it (CONNECT) is
+ * answered 403 and its `host:port` added to `refused`, so nothing leaves the host.
+ */
+export function refuseTunnels(server: Server, refused: string[]): void {
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    refused.push(req.url ?? '');
+    socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+  });
+}
+
+/**
+ * Refuses `request` when it came through the stand-in as a proxy (a plain-HTTP request through
+ * a proxy names its full URL): answers 403, adds its host to `refused` and returns true.
+ */
+export function refusedAsProxy(
+  request: RecordedRequest,
+  res: ServerResponse,
+  refused: string[],
+): boolean {
+  if (!/^https?:/.test(request.path)) {
+    return false;
+  }
+  refused.push(new URL(request.path).host);
+  res.writeHead(403).end();
+  return true;
 }
