@@ -6,8 +6,8 @@
  * narrow.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { existsSync, mkdirSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../helpers/a11y.js';
@@ -116,6 +116,20 @@ describe('undoing the agent’s writes', () => {
         await transcript().getByRole('status').filter({ hasText: '1 file restored.' }).waitFor();
         expect(existsSync(inFolder(created))).toBe(false);
         await writeRow(created).getByText('Undone', { exact: true }).waitFor();
+
+        // A file that became a folder since: the row says why nothing was done, and keeps Undo.
+        const turned = `turned-${tag}.txt`;
+        await sendTurn(`/write ${turned}`);
+        await rm(inFolder(turned));
+        await mkdir(inFolder(turned));
+        await writeRow(turned).getByRole('button', { name: 'Undo this write' }).click();
+        await expect(writeRow(turned).getByRole('alert').textContent()).resolves.toMatch(
+          new RegExp(`${turned}.*; nothing was restored$`),
+        );
+        expect(statSync(inFolder(turned)).isDirectory()).toBe(true);
+        await expect(
+          writeRow(turned).getByRole('button', { name: 'Undo this write' }).isEnabled(),
+        ).resolves.toBe(true);
       });
     }
   }
