@@ -54,7 +54,10 @@ describe('an agent whose API-key sign-in names its provider', () => {
       for (const colorScheme of ['light', 'dark'] as const) {
         await page().emulateMedia({ colorScheme });
         await line.waitFor();
-        await page().screenshot({ path: `${SHOTS}/signed-in-${colorScheme}-${width}.png` });
+        await page().screenshot({
+          path: `${SHOTS}/signed-in-${colorScheme}-${width}.png`,
+          animations: 'disabled',
+        });
       }
     }
   });
@@ -74,6 +77,15 @@ describe('an agent whose API-key sign-in names its provider', () => {
     await expect(card.locator('code.url-full').textContent()).resolves.toBe(
       'https://auth.example.com/codex/device',
     );
+    await mkdir(SHOTS, { recursive: true });
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page().emulateMedia({ colorScheme });
+      // Themes change with a transition: the shot waits for none.
+      await page().screenshot({
+        path: `${SHOTS}/device-code-${colorScheme}.png`,
+        animations: 'disabled',
+      });
+    }
     const [popup] = await Promise.all([
       page().context().waitForEvent('page'),
       card.getByRole('button', { name: 'Open', exact: true }).click(),
