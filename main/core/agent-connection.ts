@@ -187,6 +187,8 @@ export class AgentConnection {
   readonly apiKeyProviders: ReadonlyMap<string, string>;
   readonly capabilities: acp.AgentCapabilities;
   private exited: AgentExit | undefined;
+  /** Set by `stop`. */
+  private stopAsked = false;
   /** The tab each request in flight was sent for, by its params object (see `start`). */
   private readonly tabs: WeakMap<object, string>;
 
@@ -391,6 +393,11 @@ export class AgentConnection {
   }
 
   /** The process's end, once it has ended. */
+  /** Whether Airlock stopped the process (`stop`): an exit it did not ask for is a crash. */
+  get stoppedByAirlock(): boolean {
+    return this.stopAsked;
+  }
+
   get exit(): AgentExit | undefined {
     return this.exited;
   }
@@ -494,6 +501,7 @@ export class AgentConnection {
    * (SIGTERM first, SIGKILL after a grace period), or at the latest twice that period later.
    */
   async stop(): Promise<void> {
+    this.stopAsked = true;
     this.connection.close();
     stopProcess(this.child, this.exited !== undefined);
     // A descendant that left the agent's process group can hold its output open after the

@@ -25,6 +25,7 @@ import { UserFacingError } from './errors.js';
 import { ElicitationBroker } from './elicitation/broker.js';
 import { FileService } from './files/service.js';
 import type { Handlers } from './handlers.js';
+import { CrashRecovery } from './agents/recovery.js';
 import { mcpServersFor } from './mcp-servers.js';
 import type { CoreOptions } from './options.js';
 import { Outbox, type CoreListener } from './outbox.js';
@@ -73,6 +74,8 @@ export class AirlockCore {
   private readonly routing: AgentRouting;
   /** The cards waiting on the user, for the host's notifications and badge. */
   private readonly attention = new Attention((key) => this.sessions.get(key)?.summary.agentName);
+  /** Restarts an agent that crashed, for the tabs it served. */
+  private readonly recovery: CrashRecovery;
   /** The agent's file requests, served inside each session's folder. */
   private readonly files: FileService;
 
@@ -129,7 +132,12 @@ export class AirlockCore {
       agentsReady: options.agentsReady,
       idleAgentMs: options.idleAgentMs,
       delegate: (started) => this.routing.delegateFor(started),
-      exited: (connection, exit) => this.routing.exited(connection, exit),
+      exited: (connection, exit, { agentName, crashed }) => {
+        const tabs = this.routing.exited(connection, exit);
+        if (crashed && options.restartCrashed !== false) {
+          this.recovery.crashed(agentName, tabs);
+        }
+      },
     });
     this.starts = new SessionStarts({
       catalog: () => this.catalog,
@@ -141,6 +149,12 @@ export class AirlockCore {
       reload: () => this.init(),
       agentsChanged: () => this.emitAgents(),
       nextLineId: () => `restart-${(this.nextId++).toString(36)}`,
+      restartedByUser: (agentName) => this.recovery.forget(agentName),
+    });
+    this.recovery = new CrashRecovery({
+      restart: (tabs) => this.starts.recover(tabs),
+      restarting: (tabs, delayMs) => this.starts.recovering(tabs, delayMs),
+      gaveUp: (tabs, why) => this.starts.gaveUp(tabs, why),
     });
     this.onEvent((channel, payload) => {
       if (channel === 'session:onDidAppend') {
@@ -277,6 +291,7 @@ export class AirlockCore {
       this.outbox.tabClosed(key, session.summary);
     }
     this.sessions.clear();
+    this.recovery.dispose();
     const stopped = this.pool.dispose();
     // No command an agent ran outlives the app.
     await Promise.all([kept, this.terminals.dispose(), stopped]);

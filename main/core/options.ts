@@ -38,4 +38,9 @@ export type CoreOptions = {
    * opens without waiting for it.
    */
   agentsReady?: Promise<unknown>;
+  /**
+   * Whether an agent that stops by itself is restarted for its tabs (see agents/recovery.ts);
+   * on unless a test of what an exit leaves behind turns it off.
+   */
+  restartCrashed?: boolean;
 };

@@ -55,6 +55,8 @@ export class Session {
   private waitingOn: Promise<AgentConnection> | AgentConnection | undefined;
   /** The id of the transcript's "Restarting…" line while the restart has not ended. */
   private restartLine: string | undefined;
+  /** Set while a `session/load` replays what the transcript shows (see `bindEarly`). */
+  private quietReplay = false;
   private readonly transcript: TranscriptEvent[] = [];
   /** Where each terminal's output is in the transcript: a newer one takes its place. */
   private readonly terminalOutputs = new Map<string, number>();
@@ -183,9 +185,22 @@ export class Session {
    * Binds the tab to ACP session `sessionId` on `connection` before the agent answers for it
    * (a `session/load` replays its updates before its answer).
    */
-  bindEarly(connection: AgentConnection, sessionId: string): void {
+  bindEarly(
+    connection: AgentConnection | undefined,
+    sessionId: string | undefined,
+    options: { quiet?: boolean } = {},
+  ): void {
     this.agentConnection = connection;
     this.acpId = sessionId;
+    this.quietReplay = options.quiet === true;
+  }
+
+  /**
+   * Whether the agent's updates are a replay of what the transcript already shows (a
+   * `session/load` after the agent crashed), to be left out.
+   */
+  get replayIsQuiet(): boolean {
+    return this.quietReplay;
   }
 
   /**
@@ -215,8 +230,9 @@ export class Session {
 
   /** Shows the line `text` that says a restart is under way, which `restartEnded` replaces. */
   restarting(lineId: string, text: string): void {
-    this.restartLine = lineId;
-    this.append({ type: 'system', id: lineId, text });
+    // A restart line still waiting (recovery's "Restarting in 2 s…") says the new news.
+    this.restartLine ??= lineId;
+    this.append({ type: 'system', id: this.restartLine, text });
   }
 
   /** Replaces the "Restarting…" line, if one is waiting, with how the restart ended. */

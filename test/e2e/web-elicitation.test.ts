@@ -457,7 +457,7 @@ describe('the agent crashing', () => {
     // The same agent process serves another tab; crash it from there.
     await startSession();
     await send('/crash');
-    await page().getByRole('region', { name: 'Agent stopped' }).waitFor();
+    await transcript().getByText('The agent exited with code 3.').waitFor();
     await page().getByRole('tab').nth(asking).click();
     await record().getByText('Closed: the agent exited').waitFor();
     await expect(card().count()).resolves.toBe(0);

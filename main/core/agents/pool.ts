@@ -41,8 +41,15 @@ export type PoolDeps = {
   idleAgentMs?: number;
   /** What a new process's messages go to; `started` is its connection once it has started. */
   delegate: (started: () => AgentConnection | undefined) => Omit<ConnectionDelegate, 'onExit'>;
-  /** A process ended; `connection` is undefined when it ended before it started. */
-  exited: (connection: AgentConnection | undefined, exit: AgentExit) => void;
+  /**
+   * `agentName`'s process ended; `connection` is undefined when it ended before it started.
+   * `crashed`: it had started, and ended without Airlock stopping it.
+   */
+  exited: (
+    connection: AgentConnection | undefined,
+    exit: AgentExit,
+    crash: { agentName: string; crashed: boolean },
+  ) => void;
 };
 
 /** The core's agent processes. One per core. */
@@ -169,7 +176,10 @@ export class AgentPool {
                 if (this.connections.get(agentName) === pending) {
                   this.connections.delete(agentName);
                 }
-                this.deps.exited(started, exit);
+                this.deps.exited(started, exit, {
+                  agentName,
+                  crashed: started !== undefined && !started.stoppedByAirlock,
+                });
               },
             },
           },

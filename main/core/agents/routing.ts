@@ -83,18 +83,21 @@ export class AgentRouting {
 
   /**
    * A process ended (`connection` is undefined when it ended before it started): its cards
-   * end, its terminals stop, and its tabs say so.
+   * end, its terminals stop, and its tabs say so. Returns those tabs.
    */
-  exited(connection: AgentConnection | undefined, exit: AgentExit): void {
+  exited(connection: AgentConnection | undefined, exit: AgentExit): Session[] {
     if (connection) {
       this.deps.elicitations.connectionEnded(connection);
       void this.deps.terminals.connectionEnded(connection);
     }
+    const told: Session[] = [];
     for (const session of this.deps.tabs()) {
       if (session.connection === connection) {
         session.agentExited(exit);
+        told.push(session);
       }
     }
+    return told;
   }
 
   /** `session/update`: to its tab, or held until a tab binds its session id. */
@@ -102,6 +105,9 @@ export class AgentRouting {
     const session = this.sessionOn(connection, notification.sessionId);
     if (!session) {
       this.keepEarly(connection, notification);
+      return;
+    }
+    if (session.replayIsQuiet) {
       return;
     }
     applyUpdate(session, notification);

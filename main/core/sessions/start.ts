@@ -1,7 +1,8 @@
 /**
  * Starting a tab's session and signing in: the agent's process (or the running one), then
- * `session/new` (or `session/resume` after the agent exited), the sign-in an agent asks for,
- * a restart on a fresh process, and stopping a start the user gives up on.
+ * `session/new` (or, after the agent exited, `session/resume` or `session/load` of the session it
+ * ran), the sign-in an agent asks for, a restart on a fresh process (asked for by the user, or
+ * by recovery after a crash: see agents/recovery.ts), and stopping a start the user gives up on.
  *
  * Every step checks that its start is still the tab's (the user can stop it at any point, or
  * begin another): the tab owns that state (`Session.beginStart` and the rest).
@@ -38,6 +39,8 @@ export type StartDeps = {
   agentsChanged: () => void;
   /** A fresh id for a transcript line. */
   nextLineId: () => string;
+  /** The user restarted `agentName` themselves (recovery counts its restarts afresh). */
+  restartedByUser?: (agentName: string) => void;
 };
 
 /** Starts and signs in one core's tabs. */
@@ -59,7 +62,20 @@ export class SessionStarts {
       if (session.connection && !session.connection.exit) {
         throw new UserFacingError('The agent is running');
       }
+      // Every tab the same exit stopped restarts with it, on the one new process.
+      const { exit, agentName } = session.summary;
+      const alike = [...this.deps.tabs()].filter(
+        (other) =>
+          other !== session &&
+          exit !== undefined &&
+          other.summary.exit === exit &&
+          other.summary.status === 'exited',
+      );
+      this.deps.restartedByUser?.(agentName);
       await this.restart(session);
+      for (const other of alike) {
+        this.startAgain(other);
+      }
       return {};
     },
     'session:stopStart': async ({ key }) => {
@@ -184,11 +200,47 @@ export class SessionStarts {
    */
   private async restart(session: Session): Promise<void> {
     await this.deps.reload();
-    const agentName = session.summary.agentName;
-    this.deps.pool.releaseCurrent(agentName);
+    this.deps.pool.releaseCurrent(session.summary.agentName);
     this.deps.agentsChanged();
+    this.startAgain(session);
+  }
+
+  /** Starts `tabs`, whose agent crashed, again on one new process (see agents/recovery.ts). */
+  recover(tabs: Session[]): void {
+    for (const session of tabs) {
+      // Their line already says they restart (see `recovering`).
+      this.startAgain(session, false);
+    }
+  }
+
+  /** Says in each of `tabs` that its agent stopped by itself, and when it restarts. */
+  recovering(tabs: Session[], delayMs: number): void {
+    for (const session of tabs) {
+      const { agentName } = session.summary;
+      session.restarting(
+        this.deps.nextLineId(),
+        delayMs === 0
+          ? `${agentName} stopped unexpectedly. Restarting it…`
+          : `${agentName} stopped unexpectedly again. Restarting it in ${Math.round(delayMs / 1000)} s…`,
+      );
+    }
+  }
+
+  /** Says in each of `tabs` why Airlock stopped restarting its agent. */
+  gaveUp(tabs: Session[], why: string): void {
+    for (const session of tabs) {
+      // One line: a restart line still waiting becomes it.
+      session.restarting(this.deps.nextLineId(), why);
+      session.restartEnded(why);
+    }
+  }
+
+  /** Starts the tab again on its agent's current process, saying so in one line. */
+  private startAgain(session: Session, say = true): void {
     // One line that says what is happening and then how it ended (see `Session.restartEnded`).
-    session.restarting(this.deps.nextLineId(), `Restarting ${agentName}…`);
+    if (say) {
+      session.restarting(this.deps.nextLineId(), `Restarting ${session.summary.agentName}…`);
+    }
     session.update({
       status: 'starting',
       error: undefined,
@@ -210,7 +262,8 @@ export class SessionStarts {
       const spec = catalog.agents.find((agent) => agent.name === session.summary.agentName);
       const mcp = mcpServersFor(catalog, spec, connection.capabilities);
       const params = { cwd: session.summary.cwd, mcpServers: mcp.mcpServers };
-      const resumed = await this.resumeExited(session, connection, params);
+      const again = await this.resumeExited(session, connection, params);
+      const resumed = again.response;
       const response = resumed ?? (await connection.request('session/new', params, session.key));
       if (!session.isCurrentStart(run)) {
         return;
@@ -250,12 +303,10 @@ export class SessionStarts {
         session.update({ status: 'ready' });
       }
       const agentName = session.summary.agentName;
-      const where = resumed ? ', in the same session' : '';
-      session.restartEnded(
-        applied.length > 0
-          ? `Restarted ${agentName}${where} with your choices: ${applied.join('; ')}.`
-          : `Restarted ${agentName}${where}.`,
-      );
+      const where = resumed ? ', in the same session' : again.lost ? ' in a new session' : '';
+      const chosen = applied.length > 0 ? ` with your choices: ${applied.join('; ')}` : '';
+      const lost = again.lost ? ` ${LOST_SESSION}` : '';
+      session.restartEnded(`Restarted ${agentName}${where}${chosen}.${lost}`);
     } catch (error) {
       if (!session.isCurrentStart(run)) {
         return;
@@ -269,31 +320,42 @@ export class SessionStarts {
   }
 
   /**
-   * After the agent exited, its new process resumes the tab's session (`session/resume`, where
-   * it is offered): the agent keeps the conversation, and nothing is replayed into a transcript
-   * that still shows it. `undefined` when there is nothing to resume or the agent cannot (it
-   * may have lost the session with its process): a new session is started instead.
+   * After the agent exited, its new process picks up the tab's session: `session/resume` where
+   * it is offered (the agent keeps the conversation, and nothing is replayed), else
+   * `session/load`, whose replay of what the transcript still shows is left out. No `response`
+   * when there is nothing to pick up, or the agent cannot (it may have lost the session with its
+   * process); `lost` then says a session was there, and a new one starts in its place.
    */
   private async resumeExited(
     session: Session,
     connection: AgentConnection,
     params: { cwd: string; mcpServers: acp.McpServer[] },
-  ): Promise<acp.NewSessionResponse | undefined> {
+  ): Promise<{ response?: acp.NewSessionResponse; lost: boolean }> {
     const sessionId = session.takeExitedSessionId();
-    if (sessionId === undefined || !lastingCapabilities(connection).resume) {
-      return undefined;
+    const can = lastingCapabilities(connection);
+    if (sessionId === undefined) {
+      return { lost: false };
     }
+    const method = can.resume ? 'session/resume' : can.load ? 'session/load' : undefined;
     try {
-      const response = await connection.request(
-        'session/resume',
-        { ...params, sessionId },
-        session.key,
-      );
-      return { ...response, sessionId };
+      if (method === 'session/resume') {
+        const response = await connection.request(method, { ...params, sessionId }, session.key);
+        return { response: { ...response, sessionId }, lost: false };
+      }
+      if (method === 'session/load') {
+        // Bound first, as a reopen is: the replay arrives before the answer, and is dropped.
+        session.bindEarly(connection, sessionId, { quiet: true });
+        try {
+          const response = await connection.request(method, { ...params, sessionId }, session.key);
+          return { response: { ...response, sessionId }, lost: false };
+        } finally {
+          session.bindEarly(undefined, undefined);
+        }
+      }
     } catch (error) {
-      console.warn(`airlock: session/resume failed: ${(error as Error).message}`);
-      return undefined;
+      console.warn(`airlock: ${method} failed: ${(error as Error).message}`);
     }
+    return { lost: true };
   }
 
   /**
@@ -364,6 +426,10 @@ export class SessionStarts {
     session.restartEnded(`${session.summary.agentName} could not restart: ${shown.error}`);
   }
 }
+
+/** What a restart says when the agent could not pick up the tab's session. */
+export const LOST_SESSION =
+  'It could not pick up the session that stopped, so it does not remember the messages above.';
 
 /** The tab's line saying Airlock signed in unasked, and with what from the agent's environment. */
 function signedInLine(agentName: string, { method, variables }: ReadySignIn): string {

@@ -3,7 +3,8 @@ import { fixtureSpec } from '../../../helpers/agents.js';
 import { TEST_TIMEOUTS, useCore } from '../../../helpers/core-harness.js';
 
 // Generous: these tests are not about timeouts, and agents start slowly on a busy machine.
-const { startWith } = useCore({ timeouts: TEST_TIMEOUTS });
+// What an exit leaves behind, and the user's Restart: no restart by itself.
+const { startWith } = useCore({ timeouts: TEST_TIMEOUTS, options: { restartCrashed: false } });
 
 /** A ready tab of the fixture agent playing `scenario`, after the turn "go" has ended. */
 async function afterGo(scenario: string) {

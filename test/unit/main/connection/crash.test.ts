@@ -14,7 +14,7 @@ const { start, startWith } = useCore({ timeouts: TEST_TIMEOUTS });
 describe('an agent that crashes during a turn', () => {
   it('ends the turn, reports the exit with its stderr, and leaves other agents alone', async () => {
     const agent = fixtureSpec('crash-mid-turn');
-    const started = await start({ agents: [agent] });
+    const started = await start({ agents: [agent], options: { restartCrashed: false } });
     const { core, recorder } = started;
     const [crashing, sibling, demo] = await Promise.all([
       started.ready(agent.name),

@@ -17,7 +17,11 @@ import { TEST_TIMEOUTS, useCore } from '../../../helpers/core-harness.js';
 const SHORT = 10_000;
 const PIECE = 64 * 1024;
 
-const { start, startWith } = useCore({ timeouts: TEST_TIMEOUTS });
+// What an exit leaves behind, and the user's Restart: no restart by itself.
+const { start, startWith } = useCore({
+  timeouts: TEST_TIMEOUTS,
+  options: { restartCrashed: false },
+});
 
 async function sessionWith(scenario: string) {
   const agent = fixtureSpec(scenario);

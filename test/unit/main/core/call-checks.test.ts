@@ -14,7 +14,8 @@ import { settledSession, useCore } from '../../../helpers/core-harness.js';
 // Far longer than any wait below: nothing here ends by a timeout.
 const timeouts = { requestMs: 60_000, cancelGraceMs: 300 };
 
-const { start, startWith } = useCore({ timeouts });
+// What an exit leaves behind, and the user's Restart: no restart by itself.
+const { start, startWith } = useCore({ timeouts, options: { restartCrashed: false } });
 
 describe('a call for a tab that cannot take it', () => {
   it('refuses a mode or an option for a tab still starting, and lets a running tab past', async () => {

@@ -12,7 +12,8 @@ import type { TranscriptEvent } from '../../../../preload/shared/contract.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
 import { TEST_TIMEOUTS, useCore } from '../../../helpers/core-harness.js';
 
-const { startWith } = useCore({ timeouts: TEST_TIMEOUTS });
+// What an exit leaves behind, and the user's Restart: no restart by itself.
+const { startWith } = useCore({ timeouts: TEST_TIMEOUTS, options: { restartCrashed: false } });
 
 type UrlCard = Extract<TranscriptEvent, { type: 'url_elicitation' }>;
 

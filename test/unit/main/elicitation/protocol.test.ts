@@ -11,7 +11,11 @@ import { MAX_PENDING_ELICITATIONS_PER_CONNECTION } from '../../../../main/core/e
 import { fixtureSpec } from '../../../helpers/agents.js';
 import { TEST_TIMEOUTS, useCore, type Recorder } from '../../../helpers/core-harness.js';
 
-const { start, startWith } = useCore({ timeouts: TEST_TIMEOUTS });
+// What an exit leaves behind, and the user's Restart: no restart by itself.
+const { start, startWith } = useCore({
+  timeouts: TEST_TIMEOUTS,
+  options: { restartCrashed: false },
+});
 
 const nameForm = {
   sessionId: '$SESSION',

@@ -12,11 +12,13 @@ import type { AgentSpec } from '../../../../main/core/agents/spec.js';
 import { demoAgentSpec } from '../../../helpers/agents.js';
 import { agentLogContains } from '../../../helpers/agent-log.js';
 import { DEMO, useCore, type CoreRun, type Recorder } from '../../../helpers/core-harness.js';
+import { LOST_SESSION } from '../../../../main/core/sessions/start.js';
 
 /** The demo agent as a user's own agent: no folder to keep sessions in, so none of it. */
 const plainDemo: AgentSpec = { ...demoAgentSpec(), name: 'Plain Demo', builtIn: false };
 
-const { start, startWith } = useCore({ bounded: true });
+// What an exit leaves behind, and the user's Restart: no restart by itself.
+const { start, startWith } = useCore({ bounded: true, options: { restartCrashed: false } });
 
 /** The tab's system lines, as the user reads them. */
 function systemLines(recorder: Recorder, key: string): string[] {
@@ -122,7 +124,9 @@ describe('a session whose agent exited', () => {
     await rm(join(dirname(run.settingsPath), 'demo-agent'), { recursive: true, force: true });
     await core.invoke('session:restart', { key });
     await recorder.status(key, 'ready');
-    expect(systemLines(recorder, key)).toContain('Restarted Demo Agent.');
+    expect(systemLines(recorder, key)).toContain(
+      `Restarted Demo Agent in a new session. ${LOST_SESSION}`,
+    );
     await run.turn(key, 'a fresh start');
   });
 
@@ -132,7 +136,9 @@ describe('a session whose agent exited', () => {
     await recorder.status(key, 'exited');
     await core.invoke('session:restart', { key });
     await recorder.status(key, 'ready');
-    expect(systemLines(recorder, key)).toContain('Restarted Plain Demo.');
+    expect(systemLines(recorder, key)).toContain(
+      `Restarted Plain Demo in a new session. ${LOST_SESSION}`,
+    );
   });
 });
 

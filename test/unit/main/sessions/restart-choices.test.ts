@@ -4,8 +4,10 @@ import type { AgentSpec } from '../../../../main/core/agents/spec.js';
 import type { SessionSummary, TranscriptEvent } from '../../../../preload/shared/contract.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
 import { TEST_TIMEOUTS, useCore, type CoreRun } from '../../../helpers/core-harness.js';
+import { LOST_SESSION } from '../../../../main/core/sessions/start.js';
 
-const { start } = useCore({ timeouts: TEST_TIMEOUTS });
+// What an exit leaves behind, and the user's Restart: no restart by itself.
+const { start } = useCore({ timeouts: TEST_TIMEOUTS, options: { restartCrashed: false } });
 
 /** The text of each system line, in order. */
 const systemLines = (events: TranscriptEvent[]) =>
@@ -114,7 +116,7 @@ describe('session:restart', () => {
       {
         type: 'system',
         id: line?.type === 'system' ? line.id : 'missing',
-        text: `Restarted ${agent.name} with your choices: Mode: Plan; Verbose: on.`,
+        text: `Restarted ${agent.name} in a new session with your choices: Mode: Plan; Verbose: on. ${LOST_SESSION}`,
       },
     ]);
 
@@ -138,7 +140,7 @@ describe('session:restart', () => {
     await restartTo(run, key, before, 'ready', 2);
     expect(systemLines(recorder.transcript(key).slice(before))).toEqual([
       `Restarting ${agent.name}…`,
-      `Restarted ${agent.name} with your choices: Mode: Code; Verbose: off.`,
+      `Restarted ${agent.name} in a new session with your choices: Mode: Code; Verbose: off. ${LOST_SESSION}`,
     ]);
     await askReceived(run, key, before);
     expect(recorder.text(key)).toBe('received: []');
@@ -177,12 +179,12 @@ describe('session:restart', () => {
       `Could not set Mode back to Plan: ${agent.name} no longer offers it.`,
       `Could not set Model back to Model B: ${agent.name} no longer offers this option.`,
       `Could not set Effort back to turbo: ${agent.name} no longer offers that value.`,
-      `Restarted ${agent.name} with your choices: Verbose: on.`,
+      `Restarted ${agent.name} in a new session with your choices: Verbose: on. ${LOST_SESSION}`,
     ]);
     // The next restart has only what it could set back.
     expect(await restart()).toEqual([
       `Restarting ${agent.name}…`,
-      `Restarted ${agent.name} with your choices: Verbose: on.`,
+      `Restarted ${agent.name} in a new session with your choices: Verbose: on. ${LOST_SESSION}`,
     ]);
   });
 
@@ -200,7 +202,9 @@ describe('session:restart', () => {
     expect(refused).toMatch(
       new RegExp(`^Could not set Mode back to Plan: ${agent.name}: Modes are locked\\. x+$`),
     );
-    expect(outcome).toBe(`Restarted ${agent.name} with your choices: Effort: Medium.`);
+    expect(outcome).toBe(
+      `Restarted ${agent.name} in a new session with your choices: Effort: Medium. ${LOST_SESSION}`,
+    );
     expect(ready.currentModeId).toBe('code');
     expect(optionValue(ready, 'effort')).toBe('medium');
     expect(recorder.dropped).toEqual([]);
@@ -222,7 +226,10 @@ describe('session:restart', () => {
         .transcript(key)
         .slice(before)
         .map((event) => event.type === 'system' && event.text),
-    ).toEqual([`Restarting ${agent.name}…`, `Restarted ${agent.name}.`]);
+    ).toEqual([
+      `Restarting ${agent.name}…`,
+      `Restarted ${agent.name} in a new session. ${LOST_SESSION}`,
+    ]);
   });
 
   it('ends the "Restarting…" line with the error when the agent cannot start again', async () => {

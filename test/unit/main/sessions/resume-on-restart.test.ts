@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AgentSpec } from '../../../../main/core/agents/spec.js';
 import { demoAgentSpec } from '../../../helpers/agents.js';
 import { useCore, type CoreRun, type Recorder } from '../../../helpers/core-harness.js';
+import { LOST_SESSION } from '../../../../main/core/sessions/start.js';
 
 /** The demo agent as a user's own agent: no folder to keep sessions in, so no `session/resume`. */
 const plainDemo: AgentSpec = { ...demoAgentSpec(), name: 'Plain Demo', builtIn: false };
@@ -16,7 +17,8 @@ const plainDemo: AgentSpec = { ...demoAgentSpec(), name: 'Plain Demo', builtIn: 
 afterEach(() => {
   vi.restoreAllMocks();
 });
-const { start } = useCore();
+// What an exit leaves behind, and the user's Restart: no restart by itself.
+const { start } = useCore({ options: { restartCrashed: false } });
 
 /** The warnings the core logged about a resume that failed. */
 function resumeWarnings(warn: { mock: { calls: unknown[][] } }): string[] {
@@ -48,7 +50,9 @@ describe('session/resume on a restart', () => {
     expect(systemLines(recorder, fresh)).toEqual([]);
     const key = await started.ready(plainDemo.name);
     await crashAndRestart(started, key);
-    expect(systemLines(recorder, key)).toContain('Restarted Plain Demo.');
+    expect(systemLines(recorder, key)).toContain(
+      `Restarted Plain Demo in a new session. ${LOST_SESSION}`,
+    );
     expect(resumeWarnings(warn)).toEqual([]);
   });
 
@@ -60,7 +64,9 @@ describe('session/resume on a restart', () => {
     // The demo agent keeps its sessions here: without them it cannot resume one.
     await rm(join(dirname(settingsPath), 'demo-agent'), { recursive: true, force: true });
     await crashAndRestart(started, key);
-    expect(systemLines(recorder, key)).toContain('Restarted Demo Agent.');
+    expect(systemLines(recorder, key)).toContain(
+      `Restarted Demo Agent in a new session. ${LOST_SESSION}`,
+    );
     expect(resumeWarnings(warn)).toEqual([
       expect.stringMatching(/^airlock: session\/resume failed: \S/),
     ]);

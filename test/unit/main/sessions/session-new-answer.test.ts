@@ -11,11 +11,13 @@ import { pidOf, withPid } from '../../../helpers/agent-pid.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
 import { DEFAULT_DEADLINE_MS, useCore } from '../../../helpers/core-harness.js';
 import { alive } from '../../../helpers/processes.js';
+import { LOST_SESSION } from '../../../../main/core/sessions/start.js';
 
 // Far longer than any wait below: nothing here should end by a timeout.
 const timeouts = { requestMs: 60_000, cancelGraceMs: 500 };
 
-const { start, startWith } = useCore({ timeouts });
+// What an exit leaves behind, and the user's Restart: no restart by itself.
+const { start, startWith } = useCore({ timeouts, options: { restartCrashed: false } });
 
 /**
  * An agent in a few lines, for an answer the scripted fixture cannot give: `session/new` answers
@@ -147,7 +149,7 @@ describe('a restart of a tab where only a mode was chosen', () => {
     expect(ready.currentModeId).toBe('plan');
     expect(recorder.transcript(key).at(-1)).toMatchObject({
       type: 'system',
-      text: `Restarted ${agent.name} with your choices: Mode: Plan.`,
+      text: `Restarted ${agent.name} in a new session with your choices: Mode: Plan. ${LOST_SESSION}`,
     });
   });
 });

@@ -8,7 +8,8 @@ import { alive } from '../../../helpers/processes.js';
 
 const agent = fixtureSpec('terminal');
 
-const { startWith } = useCore({ timeouts: TEST_TIMEOUTS });
+// What an exit leaves behind, and the user's Restart: no restart by itself.
+const { startWith } = useCore({ timeouts: TEST_TIMEOUTS, options: { restartCrashed: false } });
 
 type Call = { method: string; params: Record<string, unknown> };
 

@@ -54,6 +54,10 @@ const TOOL_FIELDS: Record<string, Carries> = {
   'command.line': 'shown',
   'command.cwd': 'shown',
   rawInput: 'shown',
+  // Set on Airlock's own write rows (see files/service.ts), never by the agent.
+  'undo.available.writeId': 'airlock',
+  'undo.undone.writeId': 'airlock',
+  'undo.unavailable.reason': 'airlock',
 };
 
 const FIELDS: Record<string, Carries> = {

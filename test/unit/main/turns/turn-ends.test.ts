@@ -8,7 +8,8 @@ import type { ConnectionTimeouts } from '../../../../main/core/agent-connection.
 import { fixtureSpec } from '../../../helpers/agents.js';
 import { answerPermission, useCore } from '../../../helpers/core-harness.js';
 
-const { start, startWith } = useCore();
+// What an exit leaves behind, and the user's Restart: no restart by itself.
+const { start, startWith } = useCore({ options: { restartCrashed: false } });
 
 async function stubbornSession(timeouts: ConnectionTimeouts, env: Record<string, string> = {}) {
   const agent = { ...fixtureSpec('stubborn'), env };
