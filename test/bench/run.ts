@@ -18,6 +18,8 @@
  *    form from the agent's request to interactive in Chromium, and from Accept to the agent.
  * 5. `writes` (test/bench/writes.ts): a 100 KB agent write, plain and with its undo copy kept:
  *    what the session's undo store adds to the median write (goal: at most 1 ms).
+ * 6. `recovery` (test/bench/recovery.ts): three tabs of the demo agent when it crashes: the time
+ *    from the crash to all three ready again in their sessions.
  *
  * `npm run bench -- <part>...` runs only the parts named, in this order.
  */
@@ -25,6 +27,7 @@ import { elicitationBench } from './elicitation.js';
 import { forwardingBench } from './forwarding.js';
 import { longLineBench, rendererBench } from './renderer.js';
 import { uiPathBench } from './ui-path.js';
+import { recoveryBench } from './recovery.js';
 import { writesBench } from './writes.js';
 
 const PARTS: Record<string, () => Promise<void>> = {
@@ -34,6 +37,7 @@ const PARTS: Record<string, () => Promise<void>> = {
   'long-lines': longLineBench,
   elicitation: elicitationBench,
   writes: writesBench,
+  recovery: recoveryBench,
 };
 
 const named = process.argv.slice(2);

@@ -68,7 +68,6 @@ export class CrashRecovery {
         this.deps.restart(waiting);
       }
     }, delayMs);
-    timer.unref?.();
     this.timers.add(timer);
   }
 
