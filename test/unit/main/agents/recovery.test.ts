@@ -11,7 +11,8 @@ import {
 } from '../../../../main/core/agents/recovery.js';
 import type { Session } from '../../../../main/core/session.js';
 import type { SessionSummary } from '../../../../preload/shared/contract.js';
-import { useCore } from '../../../helpers/core-harness.js';
+import { fixtureSpec } from '../../../helpers/agents.js';
+import { useCore, type Recorder } from '../../../helpers/core-harness.js';
 
 /** A tab as recovery sees it: its status. */
 function tab(status: SessionSummary['status'] = 'exited'): Session {
@@ -110,6 +111,31 @@ describe('the restart policy', () => {
   });
 });
 
+/** The tab's lines as shown: a line replaced by a later one of its id shows the later. */
+function shown(recorder: Recorder, key: string): string[] {
+  const lines = new Map<string, string>();
+  recorder.transcript(key).forEach((event, i) => {
+    if (event.type === 'system') {
+      lines.set(event.id ?? String(i), event.text);
+    }
+  });
+  return [...lines.values()];
+}
+
+/** Waits for the tab's `count`th line saying how a restart ended, its status `status`. */
+function restartedBy(
+  recorder: Recorder,
+  key: string,
+  { count = 1, status = 'ready' }: { count?: number; status?: SessionSummary['status'] } = {},
+) {
+  const ended = () =>
+    shown(recorder, key).filter((line) => /^Restarted |stopped restarting/.test(line));
+  return recorder.until(
+    () => recorder.summaries.get(key)?.status === status && ended().length >= count,
+    () => `tab ${key} to restart by itself: ${shown(recorder, key).join(' | ')}`,
+  );
+}
+
 describe('an agent that crashes under three tabs', () => {
   const { start } = useCore();
 
@@ -123,23 +149,8 @@ describe('an agent that crashes under three tabs', () => {
     for (const key of keys) {
       await recorder.event(key, 'agent_exit');
     }
-    /** The tab's lines as shown: a line replaced by a later one of its id shows the later. */
-    const shown = (key: string) => {
-      const lines = new Map<string, string>();
-      recorder.transcript(key).forEach((event, i) => {
-        if (event.type === 'system') {
-          lines.set(event.id ?? String(i), event.text);
-        }
-      });
-      return [...lines.values()];
-    };
     for (const key of keys) {
-      await recorder.until(
-        () =>
-          recorder.summaries.get(key)?.status === 'ready' &&
-          shown(key).some((line) => line.startsWith('Restarted ')),
-        () => `tab ${key} to restart by itself: ${shown(key).join(' | ')}`,
-      );
+      await restartedBy(recorder, key);
     }
     // In each tab, one line that went from "stopped unexpectedly" to how it ended.
     expect(recorder.transcript(keys[0]!).filter((event) => event.type === 'system')).toEqual([
@@ -154,8 +165,8 @@ describe('an agent that crashes under three tabs', () => {
         text: 'Restarted Demo Agent, in the same session.',
       },
     ]);
-    expect(shown(keys[2]!)).toEqual(['Restarted Demo Agent, in the same session.']);
-    expect(shown(keys[1]!)).toEqual([
+    expect(shown(recorder, keys[2]!)).toEqual(['Restarted Demo Agent, in the same session.']);
+    expect(shown(recorder, keys[1]!)).toEqual([
       'Restarted Demo Agent, in the same session with your choices: Mode: Ask.',
     ]);
     expect(recorder.summaries.get(keys[1]!)?.currentModeId).toBe('ask');
@@ -178,5 +189,48 @@ describe('an agent that crashes under three tabs', () => {
     }
     const log = await readFile(agentLogPath(join(run.dir, 'logs'), 'Demo Agent'), 'utf8');
     expect(log.match(/^--- \S+ started: /gm)).toHaveLength(2);
+  });
+
+  it('gives up after the fourth crash in 3 minutes, and counts again after a user Restart', async () => {
+    const run = await start();
+    const key = await run.ready();
+    for (let crash = 1; crash <= MAX_RESTARTS; crash++) {
+      await run.call('session:prompt', { key, text: '/crash' });
+      await restartedBy(run.recorder, key, { count: crash });
+    }
+    await run.call('session:prompt', { key, text: '/crash' });
+    await restartedBy(run.recorder, key, { count: MAX_RESTARTS + 1, status: 'exited' });
+    expect(shown(run.recorder, key)).toEqual([
+      'Restarted Demo Agent, in the same session.',
+      'Restarted Demo Agent, in the same session.',
+      'Restarted Demo Agent, in the same session.',
+      'Demo Agent stopped unexpectedly 4 times in 3 minutes, so Airlock stopped restarting it. Restart tries again.',
+    ]);
+
+    await run.call('session:restart', { key });
+    await run.recorder.status(key, 'ready');
+    await run.call('session:prompt', { key, text: '/crash' });
+    await restartedBy(run.recorder, key, { count: MAX_RESTARTS + 3 });
+    expect(shown(run.recorder, key).slice(-2)).toEqual([
+      'Restarted Demo Agent, in the same session.',
+      'Restarted Demo Agent, in the same session.',
+    ]);
+  });
+
+  it('picks up the session of an agent that only loads, without its replay', async () => {
+    const agent = {
+      ...fixtureSpec('fixed-session', 'Load Only'),
+      env: { SCRIPTED_REOPEN: 'load' },
+    };
+    const run = await start({ agents: [agent] });
+    const key = await run.ready(agent.name);
+    await run.turn(key, 'hello');
+    await run.call('session:prompt', { key, text: 'crash' });
+    await restartedBy(run.recorder, key);
+    expect(shown(run.recorder, key)).toEqual(['Restarted Load Only, in the same session.']);
+    // The agent replays "replayed shared" for a loaded session: the transcript already shows it.
+    expect(run.recorder.text(key)).toBe('echo: hello');
+    await run.turn(key, 'again');
+    expect(run.recorder.text(key)).toBe('echo: helloecho: again');
   });
 });
