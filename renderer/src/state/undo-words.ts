@@ -34,9 +34,7 @@ export function versionText(version: FileVersionView): { text: string; plain: bo
 
 /** `a`, `a and b`, `a, b and c`. */
 function joinNames(names: string[]): string {
-  return names.length <= 1
-    ? (names[0] ?? '')
-    : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names.join('');
 }
 
 /** What undoing a turn did, in sentences: files restored, files left as changed, refusals. */

@@ -74,17 +74,6 @@ describe('turns with writes to undo', () => {
     });
   });
 
-  it('counts a write the store dropped as one that can no longer be undone', () => {
-    const t = applyEvents(emptyTranscript(), [
-      prompt,
-      write('w1', 5),
-      turnEnd,
-      undoUpdate('w1', { state: 'unavailable', reason: 'No longer kept.' }),
-    ]);
-    expect(turnEnds(t)[0]?.undoTurn).toBeUndefined();
-    expect(t.undoable.size).toBe(0);
-  });
-
   it('gives no turn end a write that could not be kept, or one outside any turn', () => {
     const t = applyEvents(emptyTranscript(), [
       prompt,
@@ -116,6 +105,21 @@ describe('turns with writes to undo', () => {
     expect(t.turnEnds.has(1)).toBe(false);
   });
 
+  it('drops a turn whose write the store dropped, and takes it back for a late write', () => {
+    const t = applyEvents(emptyTranscript(), [
+      prompt,
+      write('w1', 4),
+      turnEnd,
+      undoUpdate('w1', { state: 'unavailable', reason: 'No longer kept.' }),
+    ]);
+    expect(turnEnds(t)[0]?.undoTurn).toBeUndefined();
+    expect(t.undoable.size).toBe(0);
+    const late = applyEvents(t, [write('w2', 4), prompt, turnEnd]);
+    // The late write belongs to the turn that ended, not to the next one.
+    expect(turnEnds(late).map((row) => row.undoTurn)).toEqual([4, undefined]);
+    expect([...late.turnEnds.keys()]).toEqual([4]);
+  });
+
   it('leaves the turns alone on updates that do not touch a write', () => {
     const t1 = applyEvents(emptyTranscript(), [prompt, write('w1', 2), turnEnd]);
     const t2 = applyEvents(t1, [
@@ -123,6 +127,14 @@ describe('turns with writes to undo', () => {
     ]);
     expect(t2.undoable).toBe(t1.undoable);
     expect(t2.rows.at(-1)).toBe(t1.rows.at(-1));
+    // Nor does a write's undo said again as it was.
+    const t3 = applyEvents(t2, [
+      undoUpdate('w1', { state: 'available', writeId: 'w1', turn: 2 }),
+      prompt,
+      turnEnd,
+    ]);
+    expect(t3.undoable).toBe(t1.undoable);
+    expect(t3.turnEnds).toBe(t1.turnEnds);
   });
 });
 
@@ -131,8 +143,9 @@ describe('the words of an undo', () => {
     expect([
       pathName('/home/me/notes.txt'),
       pathName('C:\\work\\notes.txt'),
+      pathName('/w/folder/'),
       changedTitle('/w/notes.txt'),
-    ]).toEqual(['notes.txt', 'notes.txt', 'notes.txt changed since the agent wrote it']);
+    ]).toEqual(['notes.txt', 'notes.txt', 'folder', 'notes.txt changed since the agent wrote it']);
     expect(
       [
         { kind: 'text', text: 'hello world' } as const,
