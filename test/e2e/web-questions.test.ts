@@ -221,6 +221,10 @@ describe("Codex's request_user_input", () => {
     // At zero Codex withdraws the question and goes on.
     await card.waitFor({ state: 'detached' });
     await expect(received()).resolves.toMatchObject({ code: -32800 });
+    // Its record in the transcript says nothing of the tool call Codex never announced either.
+    const record = transcript().getByRole('group', { name: `Question from ${CODEX}` });
+    await expect(record.textContent()).resolves.toContain('Withdrawn by the agent');
+    await expect(record.textContent()).resolves.not.toContain('tool call');
   });
 });
 

@@ -84,8 +84,8 @@ export function ElicitationRowView({ row }: { row: ElicitationRow }) {
     >
       <p className="elicitation-row-head">
         <span className="card-asker">{askerName(row.agent)}</span>{' '}
+        {/* Nothing of a tool call here: the row cannot tell a known call from a raw id. */}
         {row.scope === 'request' ? 'asked while the tab started' : 'asked'}
-        {row.toolCallId !== undefined ? ', about a tool call' : ''}
         {title ? (
           <>
             : <AgentQuote text={title} className="elicitation-row-title" />
