@@ -210,7 +210,9 @@ describe('the form card', () => {
     await expect(
       choice
         .getByRole('radio')
-        .evaluateAll((radios) => radios.map((radio) => radio.labels?.[0]?.textContent)),
+        .evaluateAll((radios) =>
+          radios.map((radio) => (radio as HTMLInputElement).labels?.[0]?.textContent),
+        ),
     ).resolves.toEqual(['Conservative', 'Balanced', 'Aggressive']);
     const balanced = choice.getByRole('radio', { name: 'Balanced' });
     await expect(
