@@ -17,6 +17,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeKept } from '../../../../main/core/undo/kept-write.js';
 import { undoWrite, UndoRefused } from '../../../../main/core/undo/restore.js';
+import { MAX_FILE_BYTES } from '../../../../main/core/files/read.js';
 import {
   MAX_RECORDS,
   sha256,
@@ -112,6 +113,30 @@ describe('undoing an agent write', () => {
     rmSync(at('made.txt'));
     await expect(undoWrite(store, created, root)).resolves.toEqual({ kind: 'undone' });
     expect(existsSync(at('made.txt'))).toBe(false);
+
+    writeFileSync(at('back.txt'), 'before\n');
+    const putBack = await agentWrite(store, 'back.txt', 'agent\n');
+    writeFileSync(at('back.txt'), 'before\n');
+    await expect(undoWrite(store, putBack, root)).resolves.toEqual({ kind: 'undone' });
+    await expect(store.record(putBack.id)).resolves.toBeUndefined();
+  });
+
+  it('puts a file back into its folder removed since, and leaves a created one gone', async () => {
+    const store = new WriteStore(storeDir);
+    mkdirSync(at('old'));
+    writeFileSync(at('old/a.txt'), 'before\n');
+    const replaced = await agentWrite(store, 'old/a.txt', 'agent\n');
+    mkdirSync(at('new'));
+    const created = await agentWrite(store, 'new/a.txt', 'agent\n');
+    rmSync(at('old'), { recursive: true });
+    rmSync(at('new'), { recursive: true });
+
+    await expect(undoWrite(store, created, root)).resolves.toEqual({ kind: 'undone' });
+    expect(existsSync(at('new'))).toBe(false);
+    await expect(undoWrite(store, replaced, root, { force: true })).resolves.toEqual({
+      kind: 'undone',
+    });
+    expect(readFileSync(at('old/a.txt'), 'utf8')).toBe('before\n');
   });
 
   it('refuses, changing nothing, when the path is now a folder, a symlink or outside', async () => {
@@ -123,7 +148,9 @@ describe('undoing an agent write', () => {
     const folder = await agentWrite(store, 'f.txt', 'agent\n');
     rmSync(at('f.txt'));
     mkdirSync(at('f.txt'));
-    await expect(undoWrite(store, folder, root)).rejects.toThrow(/is a folder, not a file/);
+    await expect(undoWrite(store, folder, root)).rejects.toThrow(
+      new UndoRefused(`${at('f.txt')} is a folder, not a file; nothing was restored`),
+    );
     expect(statSync(at('f.txt')).isDirectory()).toBe(true);
 
     const link = await agentWrite(store, 'l.txt', 'agent\n');
@@ -141,6 +168,11 @@ describe('undoing an agent write', () => {
       UndoRefused,
     );
     expect(readFileSync(path.join(outside, 'x.txt'), 'utf8')).toBe('theirs\n');
+
+    rmSync(root, { recursive: true });
+    await expect(undoWrite(store, folder, root)).rejects.toThrow(
+      new UndoRefused(`${at('f.txt')} was not restored: the session's folder is missing`),
+    );
   });
 
   it('keeps the replaced file itself, not a copy, and refuses it once changed in place', async () => {
@@ -173,6 +205,33 @@ describe('undoing an agent write', () => {
     await expect(
       writeKept(store, { real: at('gone/a.txt'), root, content: 'x', shown: 'a', turn: 1 }),
     ).rejects.toThrow(/could not be written/);
+    await expect(store.records()).resolves.toEqual([]);
+
+    // Refused before anything was kept.
+    mkdirSync(at('folder'));
+    await expect(
+      writeKept(store, { real: at('folder'), root, content: 'x', shown: 'folder', turn: 1 }),
+    ).rejects.toThrow('folder is a folder, not a file');
+    await expect(store.records()).resolves.toEqual([]);
+  });
+
+  it('writes over a file too large to copy, saying it cannot be undone', async () => {
+    const store = new WriteStore(storeDir);
+    writeFileSync(at('big.bin'), Buffer.alloc(MAX_FILE_BYTES + 1));
+    const outcome = await writeKept(store, {
+      real: at('big.bin'),
+      root,
+      content: 'small\n',
+      shown: 'big.bin',
+      turn: 1,
+    });
+    expect(outcome.kept).toEqual({
+      kept: undefined,
+      reason: `the file it replaced could not be copied (big.bin is too large (10 MB; Airlock reads and writes files up to 10 MB))`,
+      dropped: [],
+      restarted: false,
+    });
+    expect(readFileSync(at('big.bin'), 'utf8')).toBe('small\n');
     await expect(store.records()).resolves.toEqual([]);
   });
 
@@ -218,6 +277,8 @@ describe('the store of one session', () => {
       third.kept.kept!.id,
     ]);
     expect(existsSync(path.join(storeDir, `${first.id}.after`))).toBe(false);
+    // What it dropped stays dropped for the next run of the app.
+    await expect(new WriteStore(storeDir, 100).records()).resolves.toEqual(await store.records());
 
     const huge = await writeKept(store, {
       real: at('d.txt'),
@@ -228,6 +289,44 @@ describe('the store of one session', () => {
     });
     expect(huge.kept).toMatchObject({ kept: undefined, reason: expect.stringContaining('MB') });
     expect(readFileSync(at('d.txt'), 'utf8')).toHaveLength(101);
+
+    // The limit counts the file replaced as well as the new text, and holds exactly as much.
+    writeFileSync(at('e.txt'), 'v'.repeat(60));
+    const both = await writeKept(store, {
+      real: at('e.txt'),
+      root,
+      content: 'u'.repeat(50),
+      shown: 'e.txt',
+      turn: 1,
+    });
+    expect(both.kept.kept).toBeUndefined();
+    const exact = await writeKept(store, {
+      real: at('f.txt'),
+      root,
+      content: 'f'.repeat(100),
+      shown: 'f.txt',
+      turn: 1,
+    });
+    expect(exact.kept.kept).toMatchObject({ shown: 'f.txt', bytes: 100 });
+  });
+
+  it('keeps a copy when it cannot keep the file itself, readable by the user alone', async () => {
+    const store = new WriteStore(storeDir);
+    const bytes = Buffer.from('before\n');
+    const write = { real: at('a'), root, shown: 'a', turn: 0, after: 'after\n' };
+    const file = { kind: 'file', bytes, mode: 0o644 } as const;
+    const copied = await store.keep({ ...write, before: file });
+    // Another filesystem, say: no hard link.
+    const unlinked = await store.keep({ ...write, before: { ...file, link: async () => false } });
+    for (const { kept } of [copied, unlinked]) {
+      await expect(store.before(kept!)).resolves.toEqual(bytes);
+    }
+    expect(statSync(storeDir).mode & 0o777).toBe(0o700);
+    for (const name of readdirSync(storeDir)) {
+      expect(`${name} ${(statSync(path.join(storeDir, name)).mode & 0o777).toString(8)}`).toBe(
+        `${name} 600`,
+      );
+    }
   });
 
   it('keeps at most MAX_RECORDS records', async () => {
