@@ -1,6 +1,6 @@
 /** The file service on its own, with a stand-in session: what it shows, asks and answers. */
 import type * as acp from '@agentclientprotocol/sdk';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -421,5 +421,73 @@ describe('FileService: undoing writes', () => {
       },
     ]);
     expect(readFileSync(path.join(root, 'c.txt'), 'utf8')).toBe('z'.repeat(40));
+  });
+
+  it('names at most three of the writes one keep drops', async () => {
+    const { session, events } = standIn();
+    const files = service(session, false, 30);
+    for (const name of ['a', 'b', 'c', 'd']) {
+      await write(files, name, 'x'.repeat(5));
+    }
+    await write(files, 'e', 'x'.repeat(28));
+    await write(files, 'f', 'x'.repeat(5));
+    expect(events.flatMap((event) => (event.type === 'system' ? [event.text] : []))).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^4 writes of ${['a', 'b', 'c'].map((name) => path.join(root, name)).join(', ')} and others can no longer be undone: `,
+        ),
+      ),
+      expect.stringMatching(new RegExp(`^The write of ${path.join(root, 'e')} can no longer`)),
+    ]);
+  });
+
+  it('undoes a write in the same agent session after the app restarted, in a new tab', async () => {
+    const notes = path.join(root, 'notes.txt');
+    const first = standIn();
+    Object.assign(first.session, { key: 'tab-1' });
+    await write(service(first.session), 'notes.txt', 'agent\n');
+
+    // Another agent's session of the same id has a store of its own.
+    const other = standIn();
+    Object.assign(other.session, { key: 'tab-2', summary: { cwd: root, agentName: 'Other' } });
+    await expect(
+      service(other.session).handlers['files:undoWrite']({ key: 'tab-2', writeId: 'w0' }),
+    ).resolves.toMatchObject({ outcome: 'refused' });
+
+    const next = standIn();
+    Object.assign(next.session, { key: 'tab-3' });
+    await expect(
+      service(next.session).handlers['files:undoWrite']({ key: 'tab-3', writeId: 'w0' }),
+    ).resolves.toEqual({ outcome: 'undone' });
+    expect(existsSync(notes)).toBe(false);
+    // The new tab shows no row of that write to mark.
+    expect(next.events).toEqual([]);
+  });
+
+  it('refuses undos from a damaged store, and says when a write starts it afresh', async () => {
+    await write(service(standIn().session), 'a.txt', 'a\n');
+    const [store] = readdirSync(undoDir);
+    writeFileSync(path.join(undoDir, store!, 'journal.jsonl'), 'not json\n');
+
+    const { session, events } = standIn();
+    const files = service(session);
+    const damaged =
+      "The write was not undone: this session's undo copies are missing or damaged, so nothing was changed";
+    await expect(files.handlers['files:undoWrite']({ key: 's0', writeId: 'w0' })).resolves.toEqual({
+      outcome: 'refused',
+      reason: damaged,
+    });
+    await expect(files.handlers['files:undoTurn']({ key: 's0', turn: 7 })).resolves.toEqual({
+      undone: 0,
+      changed: [],
+      refused: [damaged],
+    });
+    await write(files, 'b.txt', 'b\n');
+    expect(events.filter((event) => event.type === 'system')).toEqual([
+      {
+        type: 'system',
+        text: "Airlock found this session's undo copies damaged and started them afresh: earlier writes can no longer be undone.",
+      },
+    ]);
   });
 });
