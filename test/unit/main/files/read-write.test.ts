@@ -5,10 +5,14 @@ import {
   constants,
   mkdirSync,
   readdirSync,
+  existsSync,
   readFileSync,
+  renameSync,
+  rmSync,
   statSync,
   symlinkSync,
   truncateSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { mkdtemp, open, realpath, rm, type FileHandle } from 'node:fs/promises';
@@ -256,6 +260,46 @@ describe('writeTextFile', () => {
     const fresh = path.join(root, 'fresh.txt');
     await expect(writeTextFile(fresh, root, '', fresh)).resolves.toEqual({ before: null });
     expect(readFileSync(fresh, 'utf8')).toBe('');
+  });
+
+  it('links the file it replaces for keeping, only while it is still the file it read', async () => {
+    const file = path.join(root, 'a.txt');
+    const target = path.join(root, 'kept');
+    /** Writes over `file`, linking what it replaces to `target` after `change`. */
+    const linkAfter = async (change: () => void) => {
+      rmSync(target, { force: true });
+      writeFileSync(file, 'before\n');
+      utimesSync(file, 1000, 1000);
+      let linked: boolean | undefined;
+      await writeTextFile(file, root, 'after\n', file, undefined, async (previous) => {
+        change();
+        linked = previous.kind === 'file' && (await previous.link(target));
+      });
+      expect(readFileSync(file, 'utf8')).toBe('after\n');
+      return { linked, kept: existsSync(target) ? readFileSync(target, 'utf8') : undefined };
+    };
+    await expect(linkAfter(() => {})).resolves.toEqual({ linked: true, kept: 'before\n' });
+    await expect(linkAfter(() => writeFileSync(target, 'x'))).resolves.toEqual({
+      linked: false,
+      kept: 'x',
+    });
+    // Changed since it was read: its bytes, its size (same time), or another file (same time).
+    const sameTime = () => utimesSync(file, 1000, 1000);
+    const changes = [
+      () => writeFileSync(file, 'BEFORE\n'),
+      () => {
+        appendFileSync(file, 'more');
+        sameTime();
+      },
+      () => {
+        writeFileSync(`${file}.new`, 'before\n');
+        renameSync(`${file}.new`, file);
+        sameTime();
+      },
+    ];
+    for (const change of changes) {
+      await expect(linkAfter(change)).resolves.toEqual({ linked: false, kept: undefined });
+    }
   });
 
   it('refuses the folder itself, a FIFO, a folder that cannot be made, and a folder now a link out', async () => {
