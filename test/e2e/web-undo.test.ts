@@ -127,6 +127,7 @@ describe('undoing the agent’s writes', () => {
           new RegExp(`${turned}.*; nothing was restored$`),
         );
         expect(statSync(inFolder(turned)).isDirectory()).toBe(true);
+        await page().screenshot({ path: `${SHOTS}/refused-${tag}.png` });
         await expect(
           writeRow(turned).getByRole('button', { name: 'Undo this write' }).isEnabled(),
         ).resolves.toBe(true);
