@@ -9,6 +9,7 @@ import type {
   AgentExit,
   PermissionOptionView,
   PermissionOutcome,
+  PermissionReply,
   SessionSummary,
   TranscriptEvent,
 } from '../../preload/shared/contract.js';
@@ -426,10 +427,17 @@ export class Session {
 
   /**
    * Answers a pending permission card; false when it is no longer pending. An option the card
-   * does not offer is refused.
+   * does not offer is refused. A dismissal (Esc on the card) ends that card only, with the
+   * answer the protocol gives a dismissed request (see `dismissal`); the turn goes on.
    */
-  answerPermission(promptKey: string, outcome: PermissionOutcome): boolean {
+  answerPermission(promptKey: string, reply: PermissionReply): boolean {
     const options = this.permissionCards.get(promptKey);
+    if (reply.outcome === 'dismissed') {
+      return (
+        options !== undefined && this.cards.answer(promptKey, 'permission', dismissal(options))
+      );
+    }
+    const outcome: PermissionOutcome = reply;
     if (
       options &&
       outcome.outcome === 'selected' &&
@@ -483,4 +491,15 @@ export class Session {
       this.update({ status: 'ready' });
     }
   }
+}
+
+/**
+ * The answer to a permission request the user dismissed: its reject choice (`reject_once`
+ * before `reject_always`) when it offers one, else `cancelled`.
+ */
+export function dismissal(options: readonly PermissionOptionView[]): PermissionOutcome {
+  const reject =
+    options.find((option) => option.kind === 'reject_once') ??
+    options.find((option) => option.kind === 'reject_always');
+  return reject ? { outcome: 'selected', optionId: reject.optionId } : { outcome: 'cancelled' };
 }

@@ -312,6 +312,18 @@ export const PermissionOutcome = z.discriminatedUnion('outcome', [
 ]);
 export type PermissionOutcome = z.infer<typeof PermissionOutcome>;
 
+/**
+ * What the user answers on a permission card: one of its choices, or `dismissed` (Esc: this card
+ * only, not the turn). The core turns a dismissal into the answer the protocol gives a dismissed
+ * request: the card's reject choice if it offers one, else `cancelled`.
+ */
+export const PermissionReply = z.discriminatedUnion('outcome', [
+  z.object({ outcome: z.literal('selected'), optionId: shortText }),
+  z.object({ outcome: z.literal('cancelled') }),
+  z.object({ outcome: z.literal('dismissed') }),
+]);
+export type PermissionReply = z.infer<typeof PermissionReply>;
+
 /** The most of a terminal's output the UI is sent: its end, in characters (64 KB of text). */
 export const MAX_TERMINAL_VIEW_CHARS = 64 * 1024;
 
@@ -807,11 +819,9 @@ export const calls = {
       .strict(),
     response: empty,
   },
-  /** Answers a permission card. */
+  /** Answers a permission card, or dismisses it (that card only; see PermissionReply). */
   'permission:respond': {
-    request: z
-      .object({ key: SessionKey, promptKey: PromptKey, outcome: PermissionOutcome })
-      .strict(),
+    request: z.object({ key: SessionKey, promptKey: PromptKey, outcome: PermissionReply }).strict(),
     response: empty,
   },
   /**

@@ -157,7 +157,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
     scope: 'Dialogs',
   },
   {
-    action: 'Cancel a question, a dialog or a new name',
+    action: 'Dismiss a question or permission request, cancel a dialog or a new name',
     chords: [{ key: 'Escape' }],
     scope: 'Dialogs',
   },

@@ -205,7 +205,7 @@ describe.each(STAGE_THEMES)('the stage with a card in the $name theme', (theme) 
           .getByRole('group', { name: card });
         await shown.waitFor();
         await check(screen, theme, width);
-        // Esc ends a form or URL card, and cancels the turn of a permission request.
+        // Esc ends the card only: a form, a URL or a permission request (answered with its reject).
         await shown.press('Escape');
         await page().locator('.dock.has-card').waitFor({ state: 'detached' });
         await page()

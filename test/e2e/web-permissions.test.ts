@@ -306,10 +306,23 @@ describe('a tool card', () => {
     expect(shown).not.toBe(danger);
   });
 
-  it('reads “cancelled · not run” for a call whose permission the user cancelled', async () => {
+  it('ends only the card on Esc: the agent gets its reject choice and the turn goes on', async () => {
     await send('/permission');
     await card('Edit README.md').getByRole('button', { name: 'Reject' }).waitFor();
     await page().keyboard.press('Escape');
+    await transcript().getByText('Understood: I left README.md alone.').waitFor();
+    await turnEnded('Done');
+    await expect(tool('Edit README.md').getByRole('status').textContent()).resolves.toBe(
+      'rejected · not run',
+    );
+    await expect(card('Edit README.md').count()).resolves.toBe(0);
+  });
+
+  it('reads “cancelled · not run” for a call whose permission the user cancelled', async () => {
+    await send('/permission');
+    await card('Edit README.md').getByRole('button', { name: 'Reject' }).waitFor();
+    // Cancelling the turn is the Cancel button's, not Esc's.
+    await page().locator('.composer').getByRole('button', { name: 'Cancel' }).click();
     await turnEnded('Cancelled');
     await expect(tool('Edit README.md').getByRole('status').textContent()).resolves.toBe(
       'cancelled · not run',

@@ -12,7 +12,7 @@ import {
   type CallChannel,
   type CallRequest,
   type CallResponse,
-  type PermissionOutcome,
+  type PermissionReply,
   type SessionSummary,
   type TranscriptEvent,
 } from '../../preload/shared/contract.js';
@@ -322,7 +322,7 @@ export function answerPermission(
   core: AirlockCore,
   key: string,
   card: { promptKey: string },
-  outcome: PermissionOutcome,
+  outcome: PermissionReply,
 ): Promise<void> {
   return core.invoke('permission:respond', {
     key,

@@ -8,8 +8,8 @@
  * not. It shows one card at a time, oldest first, with how many wait. A card that appears takes
  * focus (its first field or choice), unless the user is typing elsewhere or moving between tabs;
  * when the last card goes while focus was on it, focus returns where it was before the card took
- * it (the composer when that is gone). Esc on a form or URL card ends that card; on a permission
- * card it cancels the turn, which answers every pending permission `cancelled`.
+ * it (the composer when that is gone). Esc on a card ends that card only (a permission card is
+ * dismissed: the agent gets its reject choice, else `cancelled`); the turn goes on.
  *
  * Why a card went away without the user's answer shows as a notice: good news fades on its own
  * after a few seconds (read out by the status region first); anything else stays until dismissed.
@@ -20,7 +20,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject }
 import type {
   AirlockApi,
   CardEnd,
-  PermissionOutcome,
+  PermissionReply,
   UrlElicitationView,
 } from '../../../preload/shared/contract';
 import { endDraft } from '../state/card-drafts';
@@ -180,7 +180,7 @@ type Props = {
   /** How URL elicitations open on this host. */
   urlElicitation: UrlElicitationView;
   /** Answers a permission card. */
-  respondPermission(promptKey: string, outcome: PermissionOutcome): void;
+  respondPermission(promptKey: string, outcome: PermissionReply): void;
 };
 
 /** The dock of open cards. */

@@ -4,14 +4,15 @@
  *
  * It waits in the session's dock with the other cards (see elicitation-dock.tsx), which gives it
  * the focus on its first choice when it appears. Keyboard first: the arrow keys move between
- * choices, and the digit keys 1 to 9 pick one while the focus is on the card. Esc is not the
- * card's: it cancels the turn, which answers every pending permission `cancelled`.
+ * choices, and the digit keys 1 to 9 pick one while the focus is on the card. Esc dismisses this
+ * card only (the core answers the agent its reject choice, else `cancelled`) and the turn goes
+ * on; cancelling the turn stays on the Cancel button.
  */
 import './permission.css';
 import type { KeyboardEvent } from 'react';
 import type {
   PermissionOptionView,
-  PermissionOutcome,
+  PermissionReply,
   ToolCallFields,
 } from '../../../preload/shared/contract';
 import type { Row } from '../state/transcript';
@@ -62,13 +63,24 @@ export function PermissionCard({
   row: PermissionRow;
   /** The tab's name, as the card's head gives it ("For …"). */
   sessionLabel: string;
-  respond(promptKey: string, outcome: PermissionOutcome): void;
+  respond(promptKey: string, outcome: PermissionReply): void;
 }) {
   const { tool, title, kind } = permissionSubject(row);
   const hasDiff = tool.content?.some((content) => content.type === 'diff') ?? false;
 
   const pick = (option: PermissionOptionView) =>
     respond(row.promptKey, { outcome: 'selected', optionId: option.optionId });
+
+  // Esc here ends this card only; the session view's Esc (cancel the turn) skips an event that
+  // was handled already.
+  const onCardKey = (event: KeyboardEvent<HTMLElement>) => {
+    if (event.key !== 'Escape' || event.defaultPrevented) {
+      return;
+    }
+    event.preventDefault();
+    event.stopPropagation();
+    respond(row.promptKey, { outcome: 'dismissed' });
+  };
 
   const onKey = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.altKey || event.ctrlKey || event.metaKey) {
@@ -105,6 +117,7 @@ export function PermissionCard({
       className="permission permission-pending"
       role="group"
       aria-label={`Permission request: ${title}`}
+      onKeyDown={onCardKey}
     >
       {/* The same head as a form's or a URL's card: who asks, for which tab, and Details. */}
       <CardHead
@@ -145,7 +158,7 @@ export function PermissionCard({
           {row.options.length > 1
             ? `Keys 1 to ${Math.min(row.options.length, 9)} answer; arrows move between the choices`
             : 'Key 1 answers'}
-          ; Esc cancels the turn.
+          ; Esc dismisses it.
         </p>
       </div>
     </section>

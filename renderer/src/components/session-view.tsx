@@ -9,7 +9,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import type {
   AirlockApi,
-  PermissionOutcome,
+  PermissionReply,
   SessionSummary,
   UrlElicitationView,
 } from '../../../preload/shared/contract';
@@ -194,7 +194,7 @@ export function SessionView({
 
   // Once answered, the card leaves the dock, which then moves the focus on (see there).
   const respondPermission = useCallback(
-    (promptKey: string, outcome: PermissionOutcome) =>
+    (promptKey: string, outcome: PermissionReply) =>
       run(api.invoke('permission:respond', { key: session.key, promptKey, outcome })),
     [api, run, session.key],
   );

@@ -107,3 +107,78 @@ describe('an agent that withdraws its permission request ($/cancel_request)', ()
     expect(resolved).toHaveLength(cards.length);
   });
 });
+
+/** A raw `session/request_permission` line offering `options`, for the `elicit-raw` agent. */
+function rawRequest(options: { optionId: string; name: string; kind: string }[]): string {
+  const line = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 'perm-1',
+    method: 'session/request_permission',
+    params: { sessionId: '$SESSION', toolCall: { toolCallId: 'call-1', title: 'Tidy' }, options },
+  });
+  return JSON.stringify({ lines: [line], await: ['perm-1'] });
+}
+
+describe('a permission card the user dismisses (Esc)', () => {
+  it('answers its reject choice, ends that card only, and the turn goes on', async () => {
+    const { core, recorder, key, card } = await cardIn('permission');
+    await answerPermission(core, key, card, { outcome: 'dismissed' });
+    expect(await recorder.event(key, 'permission_resolved')).toEqual({
+      type: 'permission_resolved',
+      promptKey: card.promptKey,
+      outcome: { outcome: 'selected', optionId: 'no' },
+    });
+    // The agent got the reject choice and finished its turn itself: nothing was cancelled.
+    expect((await recorder.event(key, 'turn_end')).stopReason).toBe('end_turn');
+    expect(recorder.text(key)).toBe('permission: selected no');
+    expect(recorder.transcript(key)).toContainEqual({
+      type: 'tool_call_update',
+      toolCallId: 'call-1',
+      fields: { permission: 'rejected' },
+    });
+    await expect(answerPermission(core, key, card, { outcome: 'dismissed' })).rejects.toThrow(
+      'no longer pending',
+    );
+  });
+
+  it.each([
+    {
+      offered: 'reject_once before reject_always',
+      options: [
+        { optionId: 'always-no', name: 'Never', kind: 'reject_always' },
+        { optionId: 'ok', name: 'Allow', kind: 'allow_once' },
+        { optionId: 'once-no', name: 'Not now', kind: 'reject_once' },
+      ],
+      sent: { outcome: 'selected', optionId: 'once-no' },
+    },
+    {
+      offered: 'reject_always alone',
+      options: [
+        { optionId: 'ok', name: 'Allow', kind: 'allow_once' },
+        { optionId: 'always-no', name: 'Never', kind: 'reject_always' },
+      ],
+      sent: { outcome: 'selected', optionId: 'always-no' },
+    },
+    {
+      offered: 'no reject choice',
+      options: [
+        { optionId: 'ok', name: 'Allow', kind: 'allow_once' },
+        { optionId: 'ever', name: 'Always', kind: 'allow_always' },
+      ],
+      sent: { outcome: 'cancelled' },
+    },
+  ])(
+    'answers the dismissal as the protocol says when it offers $offered',
+    async ({ options, sent }) => {
+      const { core, recorder, key } = await sessionWith('elicit-raw');
+      await core.invoke('session:prompt', { key, text: rawRequest(options) });
+      const card = await recorder.event(key, 'permission');
+      await answerPermission(core, key, card, { outcome: 'dismissed' });
+      expect((await recorder.event(key, 'turn_end')).stopReason).toBe('end_turn');
+      expect(JSON.parse(recorder.text(key))).toEqual({
+        responses: [{ jsonrpc: '2.0', id: 'perm-1', result: { outcome: sent } }],
+      });
+      expect(recorder.summaries.get(key)?.status).toBe('ready');
+    },
+  );
+});
