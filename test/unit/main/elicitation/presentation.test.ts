@@ -188,3 +188,92 @@ describe('an MCP server form, forwarded', () => {
     },
   );
 });
+
+/** The model an arbitrary request becomes. */
+function present(properties: Record<string, unknown>, message = 'Which?', meta?: unknown) {
+  const raw = { type: 'object', properties };
+  const normalised = normaliseFormSchema(raw);
+  if (!normalised.ok) {
+    throw new Error(normalised.reason);
+  }
+  return presentForm(normalised.model, raw, { message, meta, now: NOW });
+}
+const options = (count: number, described = false) =>
+  Array.from({ length: count }, (_unused, index) => ({
+    const: `o${index}`,
+    title: `O${index}`,
+    ...(described && index === count - 1 ? { description: 'the last one' } : {}),
+  }));
+
+describe('the edges of the hints', () => {
+  it('shows a marked question as rows up to twelve options, and any described choice as rows', () => {
+    const codex = { _meta: { codex: {} } };
+    const model = present({
+      twelve: { type: 'string', oneOf: options(12), ...codex },
+      thirteen: { type: 'string', oneOf: options(13), ...codex },
+      described: { type: 'string', oneOf: options(13, true) },
+      plain: { type: 'string', oneOf: options(3) },
+    });
+    expect(field(model, 'twelve').presentation?.choices).toBe('list');
+    expect(field(model, 'thirteen').presentation?.choices).toBeUndefined();
+    expect(field(model, 'described').presentation?.choices).toBe('list');
+    expect(field(model, 'plain').presentation).toBeUndefined();
+  });
+
+  it('counts down from no wait at all, and from a whole day', () => {
+    const at = (ms: number) =>
+      present({ a: { type: 'string' } }, 'Which?', { codex: { autoResolutionMs: ms } }).presentation
+        ?.autoResolvesAt;
+    expect(at(0)).toBe(NOW);
+    expect(at(MAX_AUTO_RESOLUTION_MS)).toBe(NOW + MAX_AUTO_RESOLUTION_MS);
+  });
+
+  it('keeps a preview of exactly the limit whole, and drops a blank one', () => {
+    const preview = (text: string) => ({
+      const: 'x',
+      _meta: { '_claude/askUserQuestionOption': { preview: text } },
+    });
+    const model = present({
+      whole: { type: 'string', oneOf: [preview('y'.repeat(4_000))] },
+      blank: { type: 'array', items: { anyOf: [preview('  \n')] } },
+    });
+    const whole = field(model, 'whole');
+    expect(whole.kind === 'single-select' && whole.options[0]!.preview).toBe('y'.repeat(4_000));
+    expect(field(model, 'blank')).not.toHaveProperty('options.0.preview');
+  });
+
+  it("binds only Claude's exact question_N_custom names, and names by title when there is no description", () => {
+    const select = { type: 'string', title: 'Header', oneOf: options(2) };
+    const model = present(
+      {
+        question_10: select,
+        question_10_custom: { type: 'string', title: 'Other' },
+        question_2: select,
+        xquestion_2_custom: { type: 'string' },
+        question_2_customx: { type: 'string' },
+      },
+      '   ',
+    );
+    expect(field(model, 'question_10_custom').presentation?.companion).toEqual({
+      of: 'question_10',
+      kind: 'other',
+      question: 'Header',
+    });
+    expect(field(model, 'xquestion_2_custom').presentation).toBeUndefined();
+    expect(field(model, 'question_2_customx').presentation).toBeUndefined();
+  });
+
+  it('names an "Other" of one of several questions by its own title, never the message', () => {
+    const select = { type: 'string', title: 'Header', oneOf: options(2) };
+    const model = present(
+      {
+        question_0: select,
+        question_0_custom: { type: 'string', title: 'Other' },
+        question_1: select,
+        question_1_custom: { type: 'string', title: 'Other' },
+      },
+      'Please answer the following questions.',
+    );
+    expect(field(model, 'question_0_custom').presentation?.companion?.question).toBe('Header');
+  });
+});
