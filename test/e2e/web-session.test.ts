@@ -297,7 +297,15 @@ describe('a session in the browser', () => {
 
   it('survives the agent crashing mid-turn: restarts it by itself, in the same session', async () => {
     await send('/crash');
-    await transcript().getByText('The agent exited with code 3.').waitFor();
+    // The exit, its last lines under Details, then the restart that followed by itself.
+    const exit = transcript()
+      .getByRole('alert')
+      .filter({ hasText: 'The agent exited with code 3.' });
+    await exit.waitFor();
+    const lastLines = exit.getByLabel("The agent's last lines");
+    await expect(lastLines.isVisible()).resolves.toBe(false);
+    await exit.getByText('Details').click();
+    await expect(lastLines.textContent()).resolves.toContain('crashing on request (/crash)');
     await transcript().getByText('Restarted Demo Agent, in the same session.').waitFor();
     await status().filter({ hasText: 'Ready' }).waitFor();
     await page().getByRole('button', { name: 'Show agent log' }).click();

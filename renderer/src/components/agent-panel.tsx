@@ -19,7 +19,7 @@ import type {
   SessionSummary,
 } from '../../../preload/shared/contract';
 import { ariaKeyShortcuts } from '../keyboard';
-import { ErrorDetails } from './error-details';
+import { ErrorDetails, LastLines } from './error-details';
 import { useShortcuts } from '../use-shortcuts';
 
 /** What the host offers for signing in with variables: a keychain, or the settings file. */
@@ -214,9 +214,7 @@ export function AgentPanel({
             <p>
               {session.agentName} {session.exit.reason}.
             </p>
-            {session.exit.stderrTail.length ? (
-              <pre className="stderr-tail">{session.exit.stderrTail.slice(-10).join('\n')}</pre>
-            ) : null}
+            <LastLines lines={session.exit.stderrTail} />
           </>
         ) : null}
         <div className="panel-actions">

@@ -24,3 +24,18 @@ export function ErrorDetails({ message, detail }: { message: string; detail?: st
     </>
   );
 }
+
+/**
+ * The last lines an agent wrote to its error output before it stopped, closed under "Details":
+ * what a person reports, not what they read first.
+ */
+export function LastLines({ lines }: { lines: readonly string[] }) {
+  return lines.length ? (
+    <details className="error-details">
+      <summary>Details</summary>
+      <pre className="stderr-tail" aria-label="The agent's last lines" tabIndex={0}>
+        {lines.slice(-10).join('\n')}
+      </pre>
+    </details>
+  ) : null;
+}

@@ -6,7 +6,7 @@ import { createContext, memo, useContext, useId, useReducer, useState } from 're
 import type { ContentView, ToolCallFields } from '../../../preload/shared/contract';
 import type { Row } from '../state/transcript';
 import { ElicitationRowView } from './elicitation-row';
-import { ErrorDetails } from './error-details';
+import { ErrorDetails, LastLines } from './error-details';
 import { UrlElicitationRowView } from './url-elicitation-row';
 import { TurnUndo, useWriteUndo } from './write-undo';
 import { LongTextRow } from './long-text';
@@ -249,9 +249,7 @@ export const RowView = memo(function RowView({ row }: { row: Row }) {
       return (
         <div className="row agent-exit" role="alert">
           <p>The agent {row.exit.reason}.</p>
-          {row.exit.stderrTail.length ? (
-            <pre className="stderr-tail">{row.exit.stderrTail.slice(-10).join('\n')}</pre>
-          ) : null}
+          <LastLines lines={row.exit.stderrTail} />
         </div>
       );
     case 'system':
