@@ -191,6 +191,31 @@ describe('an agent that crashes under three tabs', () => {
     expect(log.match(/^--- \S+ started: /gm)).toHaveLength(2);
   });
 
+  it('restarts only the tabs of that exit when the user restarts one', async () => {
+    const other = fixtureSpec('fixed-session', 'Other Agent');
+    const run = await start({ agents: [other], options: { restartCrashed: false } });
+    const { recorder } = run;
+    const [a, b, c] = await Promise.all([run.ready(), run.ready(), run.ready(other.name)]);
+    await run.call('session:prompt', { key: c, text: 'crash' });
+    await recorder.status(c, 'exited');
+    await run.call('session:prompt', { key: a, text: '/crash' });
+    await recorder.status(b, 'exited');
+
+    await run.call('session:restart', { key: b });
+    for (const key of [a, b]) {
+      await restartedBy(recorder, key);
+      expect(shown(recorder, key)).toEqual(['Restarted Demo Agent, in the same session.']);
+      expect(recorder.transcript(key)).toContainEqual({
+        type: 'system',
+        id: expect.any(String),
+        text: 'Restarting Demo Agent…',
+      });
+    }
+    // Another agent's tab, stopped by an exit of its own, is left as it is.
+    expect(recorder.summaries.get(c)?.status).toBe('exited');
+    expect(shown(recorder, c)).toEqual([]);
+  });
+
   it('gives up after the fourth crash in 3 minutes, and counts again after a user Restart', async () => {
     const run = await start();
     const key = await run.ready();
@@ -204,6 +229,17 @@ describe('an agent that crashes under three tabs', () => {
       'Restarted Demo Agent, in the same session.',
       'Restarted Demo Agent, in the same session.',
       'Restarted Demo Agent, in the same session.',
+      'Demo Agent stopped unexpectedly 4 times in 3 minutes, so Airlock stopped restarting it. Restart tries again.',
+    ]);
+
+    // Each line said first when the restart would come (the last one at once how it ended).
+    const said = run.recorder
+      .transcript(key)
+      .flatMap((event) => (event.type === 'system' ? [event.text] : []));
+    expect([...new Set(said.filter((line) => line.includes('stopped unexpectedly')))]).toEqual([
+      'Demo Agent stopped unexpectedly. Restarting it…',
+      'Demo Agent stopped unexpectedly again. Restarting it in 1 s…',
+      'Demo Agent stopped unexpectedly again. Restarting it in 2 s…',
       'Demo Agent stopped unexpectedly 4 times in 3 minutes, so Airlock stopped restarting it. Restart tries again.',
     ]);
 
