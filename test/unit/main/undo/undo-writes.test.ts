@@ -308,6 +308,7 @@ describe('the store of one session', () => {
       turn: 1,
     });
     expect(exact.kept.kept).toMatchObject({ shown: 'f.txt', bytes: 100 });
+    await expect(store.records()).resolves.toEqual([exact.kept.kept]);
   });
 
   it('keeps a copy when it cannot keep the file itself, readable by the user alone', async () => {
