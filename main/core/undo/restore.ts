@@ -47,20 +47,20 @@ export async function undoWrite(
   const shown = quotePath(record.shown);
   const real = await stillInside(cwd, record.real, shown);
   const before = await store.before(record).catch(damaged);
-  const folder = await openFolder(path.dirname(real), {
-    // A folder the user removed since is made again for a file to come back into.
-    createInside: before === 'missing' ? undefined : await rootOf(cwd, shown),
-    walk: options.walk ?? platformWalk,
-  }).catch((error: WalkError) => {
-    if (error.code === 'ENOENT' && before === 'missing') {
-      return undefined;
-    }
-    throw new UndoRefused(
-      error.code === 'ELOOP'
-        ? `${shown} was not restored: a folder on its path became a symbolic link`
-        : `${shown} was not restored: its folder cannot be opened (${error.code})`,
-    );
-  });
+  const walk = options.walk ?? platformWalk;
+  /** The file's folder, opened: `undefined` if it is gone, unless made again inside `root`. */
+  const open = (root?: string) =>
+    openFolder(path.dirname(real), { createInside: root, walk }).catch((error: WalkError) => {
+      if (error.code === 'ENOENT' && root === undefined) {
+        return undefined;
+      }
+      throw new UndoRefused(
+        error.code === 'ELOOP'
+          ? `${shown} was not restored: a folder on its path became a symbolic link`
+          : `${shown} was not restored: its folder cannot be opened (${error.code})`,
+      );
+    });
+  let folder = await open();
   try {
     const name = path.basename(real);
     const now = folder ? await current(folder, name, shown) : 'missing';
@@ -76,8 +76,11 @@ export async function undoWrite(
         now: version(now),
       };
     }
-    if (folder && !asBefore) {
-      await put(folder, name, before, record, shown);
+    if (!asBefore) {
+      // A folder the user removed since is made again for the file to come back into: only
+      // now that the undo goes ahead (an undo that asks first changes nothing).
+      folder ??= await open(await rootOf(cwd, shown));
+      await put(folder!, name, before, record, shown);
     }
   } finally {
     await folder?.close();

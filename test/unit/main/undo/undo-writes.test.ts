@@ -133,6 +133,9 @@ describe('undoing an agent write', () => {
 
     await expect(undoWrite(store, created, root)).resolves.toEqual({ kind: 'undone' });
     expect(existsSync(at('new'))).toBe(false);
+    // Asking first changes nothing: the folder is made again only for the file to come back.
+    await expect(undoWrite(store, replaced, root)).resolves.toMatchObject({ kind: 'changed' });
+    expect(existsSync(at('old'))).toBe(false);
     await expect(undoWrite(store, replaced, root, { force: true })).resolves.toEqual({
       kind: 'undone',
     });
