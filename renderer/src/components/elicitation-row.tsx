@@ -1,8 +1,9 @@
 /**
  * An elicitation as a compact transcript row: the question where it was asked, and once it has
- * ended, how: accepted with the values sent, declined, cancelled, or closed and why. While it
- * waits, the row says only that, with a way to the card: the card itself is on the stage (the
- * dock), where the list cannot unmount it, and the question is not shown twice.
+ * ended, how: accepted with the values sent, declined, cancelled, or closed and why (with what
+ * the user had typed, see typed-answers.tsx). While it waits, the row says only that, with a way
+ * to the card: the card itself is on the stage (the dock), where the list cannot unmount it, and
+ * the question is not shown twice.
  */
 import './elicitation-row.css';
 import type { CardEnd, ElicitationAction } from '../../../preload/shared/contract';
@@ -10,6 +11,7 @@ import { answerLines } from '../forms/answer-text';
 import { AgentQuote } from './agent-words';
 import { askerName } from './card-head';
 import type { ElicitationRow } from './elicitation-card';
+import { EndedOutcome } from './typed-answers';
 import { WaitingLine } from './waiting-row';
 
 const ENDED: Record<CardEnd, string> = {
@@ -37,8 +39,11 @@ function Outcome({
   row: ElicitationRow;
   resolved: NonNullable<ElicitationRow['resolved']>;
 }) {
-  const state = resolved.ended ? 'ended' : resolved.action;
-  if (resolved.action !== 'accept' || resolved.ended) {
+  if (resolved.ended) {
+    return <EndedOutcome cardKey={row.cardKey} form={row.form} text={outcomeText(resolved)} />;
+  }
+  const state = resolved.action;
+  if (resolved.action !== 'accept') {
     return <p className={`elicitation-outcome outcome-${state}`}>{outcomeText(resolved)}</p>;
   }
   const lines = answerLines(row.form, resolved.content ?? {});
