@@ -10,10 +10,18 @@
 import { mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { TSX_LOADER } from '../helpers/agents.js';
+import {
+  answerOffsite,
+  ELICIT_SERVER,
+  fillProfile,
+  openAgentTab,
+  openSignIn,
+  shown,
+  startAppAndBrowser,
+  SIGNIN_URL,
+} from '../helpers/real-agent-page.js';
 import { appPage } from '../helpers/app-page.js';
 import { ensureRealAgent, REAL_AGENTS } from '../helpers/real-agents.js';
 import {
@@ -24,7 +32,7 @@ import {
   type MessagesBody,
   type Reply,
 } from '../helpers/stand-ins/anthropic.js';
-import { launchChromium, startWebApp, type WebApp, echoPageErrors } from '../helpers/web-app.js';
+import { type WebApp, echoPageErrors } from '../helpers/web-app.js';
 
 const installed = await ensureRealAgent(REAL_AGENTS.claude);
 if (!installed.ok) {
@@ -34,8 +42,6 @@ if (!installed.ok) {
 const AGENT = 'Claude Agent';
 const ASKER = `${AGENT} ${REAL_AGENTS.claude.version}`;
 const API_KEY = 'sk-ant-airlock-stand-in';
-const MCP_SERVER = fileURLToPath(new URL('../fixtures/mcp-elicit-server.ts', import.meta.url));
-const SIGNIN_URL = 'https://auth.example.com/oauth/authorize?client_id=elicit-test&state=xyz';
 const SHOTS = '/tmp/shots/claude';
 
 /*
@@ -265,16 +271,11 @@ describe.skipIf(!installed.ok)('the real Claude Agent', () => {
       'sign me in': callThenSay('mcp__elicit__ask_signin', {}),
     });
     const bin = installed.ok ? installed.bin : '';
-    [app, browser] = await Promise.all([
-      startWebApp({
-        agent_servers: { [AGENT]: { command: bin, args: [], env: claudeEnv(standIn.url, home) } },
-        // The test MCP server, started by Claude Code for each session.
-        context_servers: {
-          elicit: { command: process.execPath, args: ['--import', TSX_LOADER, MCP_SERVER] },
-        },
-      }),
-      launchChromium(),
-    ]);
+    [app, browser] = await startAppAndBrowser({
+      agent_servers: { [AGENT]: { command: bin, args: [], env: claudeEnv(standIn.url, home) } },
+      // The test MCP server, started by Claude Code for each session.
+      context_servers: ELICIT_SERVER,
+    });
   });
   afterAll(async () => {
     await browser?.close();
@@ -294,16 +295,9 @@ describe.skipIf(!installed.ok)('the real Claude Agent', () => {
   beforeEach(async () => {
     page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     echoPageErrors(page);
-    offsite = [];
     // Nothing the page opens reaches beyond 127.0.0.1: a page elsewhere (the sign-in page a URL
     // card opens) is answered here, and listed.
-    await page.context().route(
-      (url) => url.hostname !== '127.0.0.1',
-      (route) => {
-        offsite.push(route.request().url());
-        return route.fulfill({ contentType: 'text/html', body: '<title>Stand-in page</title>' });
-      },
-    );
+    offsite = await answerOffsite(page);
     await page.goto(await app.newLink());
     await startSession();
   });
@@ -324,33 +318,12 @@ describe.skipIf(!installed.ok)('the real Claude Agent', () => {
     await page.close();
   });
 
-  const status = () => page.getByRole('status', { name: 'Session status' });
-  const transcript = () => page.getByRole('log', { name: 'Transcript' });
-  /** The latest turn's end, once it has ended with `text`. */
-  const turnEnded = (text: string) =>
-    transcript()
-      .getByRole('status', { name: 'Turn ended' })
-      .last()
-      .filter({ hasText: text })
-      .waitFor();
+  const { status, transcript, turnEnded, send } = appPage(() => page);
 
   /** Starts a Claude Agent session in the working folder, and waits until it is shown, ready. */
   async function startSession(): Promise<void> {
-    const form = await appPage(() => page).openNewSession();
-    await form.getByRole('radio', { name: AGENT, exact: true }).check();
-    await form.getByLabel('Working folder').fill(workDir);
-    const before = await page.getByRole('tab').count();
-    await form.getByRole('button', { name: 'Start session' }).click();
-    await page
-      .getByRole('tab', { selected: true })
-      .and(page.getByRole('tab').nth(before))
-      .waitFor();
+    await openAgentTab(page, AGENT, workDir);
     await status().filter({ hasText: 'Ready' }).waitFor();
-  }
-
-  async function send(text: string): Promise<void> {
-    await page.getByRole('textbox', { name: 'Message' }).fill(text);
-    await page.getByRole('textbox', { name: 'Message' }).press('Enter');
   }
 
   /** The model requests of the turn that `prompt` started, oldest first. */
@@ -403,9 +376,7 @@ describe.skipIf(!installed.ok)('the real Claude Agent', () => {
   /** Sends `prompt`, whose reply calls AskUserQuestion, and waits for the question card. */
   async function askedBy(prompt: string): Promise<Locator> {
     await send(prompt);
-    const card = questionCard(page);
-    await card.waitFor();
-    return card;
+    return shown(questionCard(page));
   }
 
   /** The AskUserQuestion tool result for options chosen (`"question"="answer"` pairs). */
@@ -615,16 +586,7 @@ describe.skipIf(!installed.ok)('the real Claude Agent', () => {
     it('shows the form and sends the answer back to the MCP tool', async () => {
       await send('fill in my profile');
       await allowTool();
-      const card = questionCard(page);
-      await card.waitFor();
-      await expect(card.textContent()).resolves.toContain(
-        'Please fill in your deployment profile.',
-      );
-      await card.getByRole('textbox', { name: 'Your name' }).fill('Ada Lovelace');
-      await choose(card, 'Region', 'us-east');
-      await card.getByRole('checkbox', { name: 'Dry run' }).check();
-      await card.getByLabel('Replicas').fill('3');
-      await cardButton(card, 'Accept').click();
+      await fillProfile(questionCard(page));
       await turnEnded('Done');
 
       await expect(
@@ -647,22 +609,9 @@ describe.skipIf(!installed.ok)('the real Claude Agent', () => {
       await allowTool();
       const card = urlCard(page);
       await card.waitFor();
-      await expect(card.textContent()).resolves.toContain('Sign in to Example Cloud to continue.');
       await expect(card.locator('code.url-full').textContent()).resolves.toBe(SIGNIN_URL);
-      const [popup] = await Promise.all([
-        page.context().waitForEvent('page'),
-        card.getByRole('button', { name: 'Open', exact: true }).click(),
-      ]);
-      await popup.waitForLoadState();
-      expect(popup.url()).toBe(SIGNIN_URL);
-      // The sign-in page was the only page asked for beyond 127.0.0.1, and it was answered here.
-      expect(offsite).toEqual([SIGNIN_URL]);
       // The MCP server said the sign-in is over, and Claude passed it on: the card is gone.
-      await transcript()
-        .getByRole('group', { name: `Request from ${ASKER} to open a web page` })
-        .getByText('The agent marked this step done')
-        .waitFor();
-      await expect(card.count()).resolves.toBe(0);
+      await openSignIn(page, ASKER, offsite);
       await turnEnded('Done');
 
       await expect(resultReceived('sign me in', 'mcp__elicit__ask_signin')).resolves.toEqual({

@@ -10,10 +10,17 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { TSX_LOADER } from '../helpers/agents.js';
+import {
+  answerOffsite,
+  ELICIT_SERVER,
+  fillProfile,
+  openAgentTab,
+  openSignIn,
+  shown,
+  startAppAndBrowser,
+} from '../helpers/real-agent-page.js';
 import { appPage } from '../helpers/app-page.js';
 import { ensureRealAgent, REAL_AGENTS } from '../helpers/real-agents.js';
 import {
@@ -24,7 +31,7 @@ import {
   type OpenAiStandIn,
   type Reply,
 } from '../helpers/stand-ins/openai.js';
-import { launchChromium, startWebApp, type WebApp, echoPageErrors } from '../helpers/web-app.js';
+import { type WebApp, echoPageErrors } from '../helpers/web-app.js';
 
 const installed = await ensureRealAgent(REAL_AGENTS.codex);
 if (!installed.ok) {
@@ -34,8 +41,6 @@ if (!installed.ok) {
 const AGENT = 'Codex';
 const ASKER = `${AGENT} ${REAL_AGENTS.codex.version}`;
 const API_KEY = 'sk-airlock-stand-in-0123456789';
-const MCP_SERVER = fileURLToPath(new URL('../fixtures/mcp-elicit-server.ts', import.meta.url));
-const SIGNIN_URL = 'https://auth.example.com/oauth/authorize?client_id=elicit-test&state=xyz';
 const SHOTS = '/tmp/shots/codex';
 
 /*
@@ -71,10 +76,6 @@ const cardButton = (card: Locator, name: 'Accept' | 'Decline' | 'Cancel') =>
 /** A card asking for the user's permission to run the tool titled `title`. */
 const permissionCard = (page: Page, title: string) =>
   questions(page).getByRole('group', { name: `Permission request: ${title}` });
-
-/** The card asking the user to open a web page. */
-const urlCard = (page: Page) =>
-  questions(page).getByRole('group', { name: `${ASKER} asks you to open a web page` });
 
 /** The model calls the function tool `name` with `args`, then ends the turn with a line. */
 const callThenSay = (name: string, args: Record<string, unknown>): Reply[] => [
@@ -195,16 +196,11 @@ describe.skipIf(!installed.ok)('the real Codex in the browser', () => {
     // The package's `codex-acp` script, as users launch it: it runs the Codex app server as its
     // child, so stopping Codex relies on Airlock stopping the agent's whole process group.
     const bin = installed.ok ? installed.bin : '';
-    [app, browser] = await Promise.all([
-      startWebApp({
-        agent_servers: { [AGENT]: codexAgent(bin, standIn, codexHome) },
-        // The test MCP server, which Airlock gives Codex in each `session/new`.
-        context_servers: {
-          elicit: { command: process.execPath, args: ['--import', TSX_LOADER, MCP_SERVER] },
-        },
-      }),
-      launchChromium(),
-    ]);
+    [app, browser] = await startAppAndBrowser({
+      agent_servers: { [AGENT]: codexAgent(bin, standIn, codexHome) },
+      // The test MCP server, which Airlock gives Codex in each `session/new`.
+      context_servers: ELICIT_SERVER,
+    });
   });
   afterAll(async () => {
     await browser?.close();
@@ -217,14 +213,7 @@ describe.skipIf(!installed.ok)('the real Codex in the browser', () => {
     workDir = await mkdtemp(join(tmpdir(), 'airlock-codex-work-'));
     page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     echoPageErrors(page);
-    offsite = [];
-    await page.context().route(
-      (url) => url.hostname !== '127.0.0.1',
-      (route) => {
-        offsite.push(route.request().url());
-        return route.fulfill({ contentType: 'text/html', body: '<title>Stand-in page</title>' });
-      },
-    );
+    offsite = await answerOffsite(page);
     await page.goto(await app.newLink());
   });
   afterEach(async ({ task }) => {
@@ -241,15 +230,7 @@ describe.skipIf(!installed.ok)('the real Codex in the browser', () => {
     await rm(workDir, { recursive: true, force: true });
   });
 
-  const status = () => page.getByRole('status', { name: 'Session status' });
-  const transcript = () => page.getByRole('log', { name: 'Transcript' });
-  /** The latest turn's end, once it has ended with `text`. */
-  const turnEnded = (text: string) =>
-    transcript()
-      .getByRole('status', { name: 'Turn ended' })
-      .last()
-      .filter({ hasText: text })
-      .waitFor();
+  const { status, transcript, turnEnded, send } = appPage(() => page);
 
   /**
    * What the tab says once Airlock signed in by itself: codex-acp 2.6 asks to sign in even with
@@ -265,25 +246,12 @@ describe.skipIf(!installed.ok)('the real Codex in the browser', () => {
 
   /** Starts a Codex session in `workDir` and waits until it is shown and ready. */
   async function startSession(): Promise<void> {
-    const form = await appPage(() => page).openNewSession();
-    await form.getByRole('radio', { name: AGENT, exact: true }).check();
-    await form.getByLabel('Working folder').fill(workDir);
-    const before = await page.getByRole('tab').count();
-    await form.getByRole('button', { name: 'Start session' }).click();
-    await page
-      .getByRole('tab', { selected: true })
-      .and(page.getByRole('tab').nth(before))
-      .waitFor();
+    await openAgentTab(page, AGENT, workDir);
     // Fail fast, saying why, when the session settles anywhere but Ready.
     await status()
       .filter({ hasText: /^(Ready|Sign-in required|Failed|Agent exited)$/ })
       .waitFor();
     await expect(status().textContent()).resolves.toBe('Ready');
-  }
-
-  async function send(text: string): Promise<void> {
-    await page.getByRole('textbox', { name: 'Message' }).fill(text);
-    await page.getByRole('textbox', { name: 'Message' }).press('Enter');
   }
 
   /** The Responses API requests whose latest prompt is `prompt`, oldest first. */
@@ -394,9 +362,7 @@ describe.skipIf(!installed.ok)('the real Codex in the browser', () => {
     async function askedBy(prompt: string): Promise<Locator> {
       await startPlanning();
       await send(prompt);
-      const card = questionCard(page);
-      await card.waitFor();
-      return card;
+      return shown(questionCard(page));
     }
 
     /** Presses `button` on the card; once the turn is over, what the model received for it. */
@@ -496,16 +462,7 @@ describe.skipIf(!installed.ok)('the real Codex in the browser', () => {
 
     it('shows the form after the tool is allowed, and the answer reaches the model', async () => {
       await runTool('fill in my profile', 'ask_profile', 'Allow');
-      const card = questionCard(page);
-      await card.waitFor();
-      await expect(card.textContent()).resolves.toContain(
-        'Please fill in your deployment profile.',
-      );
-      await card.getByRole('textbox', { name: 'Your name' }).fill('Ada Lovelace');
-      await choose(card, 'Region', 'us-east');
-      await card.getByRole('checkbox', { name: 'Dry run' }).check();
-      await card.getByLabel('Replicas').fill('3');
-      await cardButton(card, 'Accept').click();
+      await fillProfile(questionCard(page));
       await turnEnded('Done');
 
       await expect(
@@ -520,24 +477,8 @@ describe.skipIf(!installed.ok)('the real Codex in the browser', () => {
 
     it('shows the URL, opens it on consent, and the MCP tool hears of it', async () => {
       await runTool('sign me in', 'ask_signin', 'Allow');
-      const card = urlCard(page);
-      await card.waitFor();
-      await expect(card.textContent()).resolves.toContain('Sign in to Example Cloud to continue.');
-
-      const [popup] = await Promise.all([
-        page.context().waitForEvent('page'),
-        card.getByRole('button', { name: 'Open', exact: true }).click(),
-      ]);
-      await popup.waitForLoadState();
-      expect(popup.url()).toBe(SIGNIN_URL);
-      // The sign-in page was the only page asked for beyond 127.0.0.1, and it was answered here.
-      expect(offsite).toEqual([SIGNIN_URL]);
       // Codex passes on the MCP server's `elicitation/complete` as soon as the page is open.
-      await transcript()
-        .getByRole('group', { name: `Request from ${ASKER} to open a web page` })
-        .getByText('The agent marked this step done')
-        .waitFor();
-      await expect(card.count()).resolves.toBe(0);
+      await openSignIn(page, ASKER, offsite);
       await turnEnded('Done');
 
       await expect(outputReceived('sign me in', 'custom_tool_call_output')).resolves.toEqual(
