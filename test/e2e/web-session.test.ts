@@ -272,12 +272,15 @@ describe('a session in the browser', () => {
     await transcript().getByText('I edited README.md; the diff is above.').waitFor();
   });
 
-  it('cancels a turn with Esc, answering its pending permission cancelled', async () => {
+  it('cancels a turn with Esc outside the card, answering its pending permission cancelled', async () => {
     await send('/permission');
     const card = page()
       .getByRole('region', { name: 'Questions from the agent' })
       .getByRole('group', { name: 'Permission request: Edit README.md' });
     await card.getByRole('button', { name: 'Reject' }).waitFor();
+    // Esc on the card ends the card only (web-permissions.test.ts); from the message box it
+    // cancels the turn.
+    await page().getByRole('textbox', { name: 'Message' }).focus();
     await page().keyboard.press('Escape');
     await transcript()
       .getByRole('group', { name: 'Permission asked: Edit README.md' })
