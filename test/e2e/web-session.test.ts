@@ -300,6 +300,8 @@ describe('a session in the browser', () => {
 
   it('survives the agent crashing mid-turn: restarts it by itself, in the same session', async () => {
     await send('/crash');
+    // What the user types meanwhile stays in the message box through the restart.
+    await page().getByRole('textbox', { name: 'Message' }).fill('my unsent words');
     // The exit, its last lines under Details, then the restart that followed by itself.
     const exit = transcript()
       .getByRole('alert')
@@ -311,6 +313,9 @@ describe('a session in the browser', () => {
     await expect(lastLines.textContent()).resolves.toContain('crashing on request (/crash)');
     await transcript().getByText('Restarted Demo Agent, in the same session.').waitFor();
     await status().filter({ hasText: 'Ready' }).waitFor();
+    await expect(page().getByRole('textbox', { name: 'Message' }).inputValue()).resolves.toBe(
+      'my unsent words',
+    );
     await page().getByRole('button', { name: 'Show agent log' }).click();
     await expect(
       page().getByRole('region', { name: 'Agent log' }).textContent(),
