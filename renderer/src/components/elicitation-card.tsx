@@ -10,7 +10,15 @@
 // @rjsf/validator-ajv8, which compiles with `new Function` (refused by the renderer's CSP).
 import './elicitation-card.css';
 import Form from '@rjsf/core/lib/components/Form.js';
-import { useCallback, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type RefObject,
+} from 'react';
 import type { AirlockApi, ElicitationAction } from '../../../preload/shared/contract';
 import type { AnswerContent } from '../../../preload/shared/form-model';
 import { validateForm } from '../../../preload/shared/form-validator';
@@ -30,7 +38,7 @@ import { cardWidgets, UnsupportedField } from '../forms/card-widgets';
 import { NumberField } from '../forms/number-field';
 import { createRjsfForm } from '../forms/rjsf-validator';
 import { SECRET_WARNING } from '../forms/secret-fields';
-import { loadDraft, saveDraft, type CardDraft } from '../state/card-drafts';
+import { escapeAsks, loadDraft, saveDraft, type CardDraft } from '../state/card-drafts';
 import type { Row } from '../state/transcript';
 import { AgentWords } from './agent-words';
 import { AutoResolveCountdown } from './auto-resolve';
@@ -61,6 +69,42 @@ function focusField(meta: FieldMeta): void {
     document.getElementById(`${meta.domId}-0`) ??
     document.getElementById(`${meta.domId}-yes`);
   control?.focus();
+}
+
+/** The question Esc asks on a card the user changed, live as a polite status. */
+export const DISCARD_QUESTION = 'Discard your answers?';
+
+type DiscardProps = {
+  /** Whether the card asks now; the status stays in place either way, so it is announced. */
+  asking: boolean;
+  questionId: string;
+  keepRef: RefObject<HTMLButtonElement | null>;
+  onKeep: () => void;
+  onDiscard: () => void;
+};
+
+/**
+ * "Discard your answers?" with Keep editing (focused first: Enter keeps editing) and Discard,
+ * in the card's action row while it asks. Nothing is sent until Discard, which cancels the card.
+ */
+export function DiscardPrompt({ asking, questionId, keepRef, onKeep, onDiscard }: DiscardProps) {
+  return (
+    <>
+      <span id={questionId} className="card-discard-question" role="status">
+        {asking ? DISCARD_QUESTION : ''}
+      </span>
+      {asking ? (
+        <span className="card-discard" role="group" aria-labelledby={questionId}>
+          <button type="button" ref={keepRef} onClick={onKeep} aria-keyshortcuts="Enter">
+            Keep editing
+          </button>
+          <button type="button" className="discard" onClick={onDiscard} aria-keyshortcuts="Escape">
+            Discard
+          </button>
+        </span>
+      ) : null}
+    </>
+  );
 }
 
 /** The open card. */
@@ -127,6 +171,39 @@ export function ElicitationCard({ api, sessionKey, sessionLabel, row, toolTitle 
   const fieldsBelow = useFieldsBelow(cardElement);
   const below = belowText(fieldsBelow);
 
+  // Esc on a card the user changed asks first (escapeAsks); Keep editing goes back to where they were.
+  const [asking, setAsking] = useState(false);
+  const keepButton = useRef<HTMLButtonElement>(null);
+  const focusBefore = useRef<HTMLElement | null>(null);
+  useEffect(() => {
+    if (asking) {
+      // The action row is sticky, in view: the fields stay where the user was.
+      keepButton.current?.focus({ preventScroll: true });
+    }
+  }, [asking]);
+  const escape = () => {
+    if (!escapeAsks(cardKey, asking)) {
+      respond('cancel');
+      return;
+    }
+    const active = document.activeElement;
+    focusBefore.current =
+      active instanceof HTMLElement && cardElement.current?.contains(active) ? active : null;
+    setAsking(true);
+  };
+  const keepEditing = () => {
+    setAsking(false);
+    const back = focusBefore.current;
+    if (back?.isConnected) {
+      back.focus();
+      return;
+    }
+    const first = model.fields.map((field) => metas.get(field.name)).find(Boolean);
+    if (first) {
+      focusField(first);
+    }
+  };
+
   const errors = validateForm(model, draft.values);
   const waiting = Object.keys(errors.fields).length;
 
@@ -139,7 +216,17 @@ export function ElicitationCard({ api, sessionKey, sessionLabel, row, toolTitle 
       // that was handled already.
       event.preventDefault();
       event.stopPropagation();
-      respond('cancel');
+      escape();
+      return;
+    }
+    if (
+      asking &&
+      event.key === 'Enter' &&
+      !(event.target instanceof HTMLButtonElement && event.target !== keepButton.current)
+    ) {
+      // While the card asks, Enter keeps editing (Discard, focused, still takes its own Enter).
+      event.preventDefault();
+      keepEditing();
       return;
     }
     const target = event.target;
@@ -240,25 +327,38 @@ export function ElicitationCard({ api, sessionKey, sessionLabel, row, toolTitle 
           </p>
         ) : null}
         <div className="card-actions">
-          {acceptable ? (
+          <DiscardPrompt
+            asking={asking}
+            questionId={`${cardKey}-discard`}
+            keepRef={keepButton}
+            onKeep={keepEditing}
+            onDiscard={() => respond('cancel')}
+          />
+          {asking ? null : acceptable ? (
             <button type="submit" className="primary" aria-keyshortcuts="Enter">
               Accept
             </button>
           ) : null}
-          <button type="button" onClick={() => respond('decline')}>
-            Decline
-          </button>
-          <button type="button" onClick={() => respond('cancel')} aria-keyshortcuts="Escape">
-            Cancel
-          </button>
-          {below ? <span className="card-below">{below}</span> : null}
+          {asking ? null : (
+            <>
+              <button type="button" onClick={() => respond('decline')}>
+                Decline
+              </button>
+              <button type="button" onClick={() => respond('cancel')} aria-keyshortcuts="Escape">
+                Cancel
+              </button>
+            </>
+          )}
+          {below && !asking ? <span className="card-below">{below}</span> : null}
           <span className="card-keys" aria-hidden="true">
-            {fieldsBelow?.below
-              ? 'Enter shows the next question · '
-              : acceptable
-                ? 'Enter accepts · '
-                : ''}
-            Esc cancels
+            {asking
+              ? 'Enter keeps editing · Esc discards'
+              : fieldsBelow?.below
+                ? 'Enter shows the next question · '
+                : acceptable
+                  ? 'Enter accepts · '
+                  : ''}
+            {asking ? null : 'Esc cancels'}
           </span>
         </div>
       </Form>

@@ -103,3 +103,12 @@ export function endDraft(cardKey: string): void {
 export function typedAnswers(cardKey: string): FormValues | undefined {
   return typed.get(cardKey) ?? (ended.has(cardKey) ? undefined : typedOn(cardKey));
 }
+
+/**
+ * Whether Esc on the open card asks "Discard your answers?" before cancelling it: only when the
+ * user changed something on it (typing then erasing back to how it started is no change), and
+ * it is not asking already (a second Esc discards).
+ */
+export function escapeAsks(cardKey: string, asking: boolean): boolean {
+  return !asking && typedOn(cardKey) !== undefined;
+}

@@ -5,6 +5,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
   endDraft,
+  escapeAsks,
   loadDraft,
   saveDraft,
   type CardDraft,
@@ -48,5 +49,54 @@ describe('card drafts', () => {
     loadDraft('end-2', fresh);
     loadDraft('end-2', fresh);
     expect(fresh).toHaveBeenCalledTimes(2);
+  });
+
+  describe('Esc asks "Discard your answers?"', () => {
+    const start = (): CardDraft => ({
+      values: { name: 'Ada', region: 'eu' },
+      touched: [],
+      submitted: false,
+    });
+    const with_ = (values: CardDraft['values']): CardDraft => ({ ...start(), values });
+
+    it('not on an untouched card: Esc cancels it at once', () => {
+      loadDraft('esc-1', start);
+      expect(escapeAsks('esc-1', false)).toBe(false);
+      // Only looked at (touched), nothing changed.
+      saveDraft('esc-1', { ...start(), touched: ['name'] });
+      expect(escapeAsks('esc-1', false)).toBe(false);
+    });
+
+    it('on a card whose fields the user changed, once: the second Esc discards', () => {
+      loadDraft('esc-2', start);
+      saveDraft('esc-2', with_({ name: 'Ada Lovelace', region: 'eu' }));
+      expect(escapeAsks('esc-2', false)).toBe(true);
+      expect(escapeAsks('esc-2', true)).toBe(false);
+    });
+
+    it('on a field filled that started empty, or a default cleared', () => {
+      loadDraft('esc-3', start);
+      saveDraft('esc-3', with_({ name: 'Ada', region: 'eu', note: 'x' }));
+      expect(escapeAsks('esc-3', false)).toBe(true);
+      saveDraft('esc-3', with_({ name: 'Ada', region: '' }));
+      expect(escapeAsks('esc-3', false)).toBe(true);
+    });
+
+    it('not once typing is erased back to how the card started', () => {
+      loadDraft('esc-4', start);
+      saveDraft('esc-4', with_({ name: 'Ada', region: 'eu', note: 'typed' }));
+      saveDraft('esc-4', with_({ name: 'Ada', region: 'eu', note: '' }));
+      expect(escapeAsks('esc-4', false)).toBe(false);
+      saveDraft('esc-4', with_({ name: 'Ad', region: 'eu' }));
+      saveDraft('esc-4', with_({ name: 'Ada', region: 'eu' }));
+      expect(escapeAsks('esc-4', false)).toBe(false);
+    });
+
+    it('not on a card that has ended', () => {
+      loadDraft('esc-5', start);
+      saveDraft('esc-5', with_({ name: 'Grace', region: 'eu' }));
+      endDraft('esc-5');
+      expect(escapeAsks('esc-5', false)).toBe(false);
+    });
   });
 });

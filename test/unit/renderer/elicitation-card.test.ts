@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { AirlockApi } from '../../../preload/shared/contract.js';
 import type { FormModel } from '../../../preload/shared/form-model.js';
 import {
+  DiscardPrompt,
   ElicitationCard,
   type ElicitationRow,
 } from '../../../renderer/src/components/elicitation-card.js';
@@ -183,6 +184,46 @@ describe('ElicitationCard', () => {
       'Form mode must not be used for secrets; do not enter passwords or keys here.',
     );
     expect(card).toMatch(/aria-describedby="[^"]*-secret"/);
+  });
+});
+
+describe('DiscardPrompt', () => {
+  const prompt = (asking: boolean) =>
+    renderToStaticMarkup(
+      createElement(DiscardPrompt, {
+        asking,
+        questionId: 'q1-discard',
+        keepRef: { current: null },
+        onKeep: vi.fn(),
+        onDiscard: vi.fn(),
+      }),
+    );
+
+  it('asks in a polite status, with Keep editing first and Discard, grouped under the question', () => {
+    const html = prompt(true);
+    expect(html).toMatch(
+      /^<span id="q1-discard" class="card-discard-question" role="status">Discard your answers\?<\/span>/,
+    );
+    expect(html).not.toContain('role="alert"');
+    expect(html).toContain('role="group" aria-labelledby="q1-discard"');
+    expect(buttons(html)).toEqual(['Keep editing', 'Discard']);
+    expect(html).toMatch(/<button type="button" aria-keyshortcuts="Enter">Keep editing/);
+    expect(html).toMatch(/aria-keyshortcuts="Escape">Discard</);
+  });
+
+  it('keeps the empty status in place while not asking, and offers no buttons', () => {
+    expect(prompt(false)).toBe(
+      '<span id="q1-discard" class="card-discard-question" role="status"></span>',
+    );
+  });
+
+  it('is not asking on a card as it opens: Accept, Decline and Cancel, and Esc cancels', () => {
+    const html = render({
+      fields: [{ name: 'n', title: 'Name', required: false, kind: 'string' }],
+    });
+    expect(buttons(html)).toEqual(['Accept', 'Decline', 'Cancel']);
+    expect(html).toContain('role="status"></span>');
+    expect(html).toContain('Enter accepts · Esc cancels');
   });
 });
 
