@@ -64,7 +64,9 @@ describe('a session in the browser', () => {
         .locator('.long-text-note')
         .evaluateAll((notes) => notes.map((note) => note.textContent).join());
     await transcript().hover();
-    await page().mouse.wheel(0, -600);
+    // Far enough up that the rows measured anew above the view (which move it by their
+    // difference from the estimate) cannot bring it within 500 px of the end.
+    await page().mouse.wheel(0, -3000);
     // The reply goes on below while the user reads above it. (Rows not drawn yet count at an
     // estimated height, so the distance is a floor, far above what following leaves: 0.) Once
     // it is held back, it goes on in the note, and the list leaves the user where they read.
