@@ -518,9 +518,10 @@ describe.skipIf(!installed.ok)('the real Claude Agent', () => {
         await page.setViewportSize({ width, height });
         for (const colorScheme of ['light', 'dark'] as const) {
           await page.emulateMedia({ colorScheme });
-          // Colours change through CSS transitions: shoot once they have ended.
+          // Colours change through CSS transitions: shoot once they have ended (or were
+          // replaced by another, whose `finished` then rejects).
           await page.evaluate(() =>
-            Promise.all(document.getAnimations().map((animation) => animation.finished)),
+            Promise.allSettled(document.getAnimations().map((animation) => animation.finished)),
           );
           await page.screenshot({ path: `${SHOTS}/ask-two-${colorScheme}-${width}.png` });
         }
