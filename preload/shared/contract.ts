@@ -69,13 +69,36 @@ export const AgentIdentity = z.object({
 });
 export type AgentIdentity = z.infer<typeof AgentIdentity>;
 
+/**
+ * Where an agent's command comes from: `registry` for an agent from the ACP registry (its
+ * settings entry says `"type": "registry"`), whose command Airlock works out when it starts it.
+ * Absent for an agent whose command the settings file states.
+ */
+export const AgentSource = z.enum(['registry']);
+export type AgentSource = z.infer<typeof AgentSource>;
+
 /** An agent the user can start sessions with. */
 export const AgentEntry = z.object({
   name,
+  /** The command line, or for an agent from the registry where it comes from, in words. */
   commandLine: shortText,
   builtIn: z.boolean(),
+  source: AgentSource.optional(),
 });
 export type AgentEntry = z.infer<typeof AgentEntry>;
+
+/** The most unusable `agent_servers` entries listed one by one. */
+export const MAX_UNUSABLE_AGENTS = 100;
+
+/**
+ * An `agent_servers` entry Airlock cannot use, and why, in words with the file and line ("…,
+ * line 7: agent_servers.claude-acp: …"). Every other agent is still offered.
+ */
+export const UnusableAgent = z.object({
+  name: z.string().max(200),
+  reason: shortText,
+});
+export type UnusableAgent = z.infer<typeof UnusableAgent>;
 
 /** The name an environment variable may have (POSIX portable names). */
 export const EnvVarName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,199}$/);
@@ -550,6 +573,8 @@ export const AgentSettingsView = z.object({
   urlDomains: z.array(z.string().max(MAX_URL_DOMAIN_CHARS)).max(MAX_URL_DOMAINS),
   /** The agent's own MCP servers (`context_servers` in its entry); absent when it has none. */
   mcpServers: z.array(McpServerView).max(MAX_MCP_SERVERS).optional(),
+  /** `registry`: the agent comes from the ACP registry, and has no command to edit here. */
+  source: AgentSource.optional(),
 });
 export type AgentSettingsView = z.infer<typeof AgentSettingsView>;
 
@@ -923,6 +948,8 @@ export const calls = {
       error: shortText.optional(),
       editable: z.boolean(),
       agents: z.array(AgentSettingsView).max(MAX_AGENTS + 1),
+      /** The `agent_servers` entries Airlock cannot use, each with why; absent when none. */
+      unusable: z.array(UnusableAgent).max(MAX_UNUSABLE_AGENTS).optional(),
       /** The MCP servers every agent gets (top-level `context_servers`); absent when none. */
       mcpServers: z.array(McpServerView).max(MAX_MCP_SERVERS).optional(),
       /** `ask_before_writes`: every file write an agent asks for waits on the user first. */
@@ -1011,6 +1038,8 @@ export const events = {
   'app:onDidChangeAgents': z.object({
     agents: z.array(AgentEntry),
     settingsError: shortText.optional(),
+    /** The `agent_servers` entries Airlock cannot use, each with why; absent when none. */
+    unusable: z.array(UnusableAgent).max(MAX_UNUSABLE_AGENTS).optional(),
   }),
   /** The host asks the window to run one of its commands (see {@link HostCommand}). */
   'app:onCommand': HostCommand,
