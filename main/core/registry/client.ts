@@ -150,11 +150,12 @@ export class RegistryClient {
   }
 
   private async fetchAnew(): Promise<RegistryState> {
-    const url = this.options.url();
     const cached = await this.readCache();
-    const etag = cached && cached.entry.url === url ? cached.entry.etag : undefined;
     let problem: string;
     try {
+      const url = this.options.url();
+      // An ETag means something only to the server that gave it.
+      const etag = cached && cached.entry.url === url ? cached.entry.etag : undefined;
       const response = await fetchBounded(url, {
         timeoutMs: this.timeoutMs,
         maxBytes: this.maxBytes,
@@ -222,7 +223,7 @@ export class RegistryClient {
       if (
         typeof entry?.url !== 'string' ||
         typeof entry.text !== 'string' ||
-        typeof entry.fetchedAt !== 'number' ||
+        !Number.isFinite(entry.fetchedAt) ||
         (entry.etag !== undefined && typeof entry.etag !== 'string')
       ) {
         return undefined;

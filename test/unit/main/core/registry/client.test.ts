@@ -93,6 +93,18 @@ describe('RegistryClient.refresh', () => {
     expect(second.registry).toEqual(first.registry);
   });
 
+  it('sends no ETag to a registry at another address than the cached copy’s', async () => {
+    const cacheDir = tempFolder('airlock-registry-');
+    await clientOf('/registry.json', { cacheDir }).refresh();
+    server().route('/mirror.json', { body: SAMPLES });
+    const state = await clientOf('/mirror.json', { cacheDir }).refresh();
+    expect(state.source).toBe('network');
+    expect(server().requests.map((request) => request.headers['if-none-match'])).toEqual([
+      undefined,
+      undefined,
+    ]);
+  });
+
   it('says a server that is down cannot be reached, and shows the bundled copy', async () => {
     const down = await startLocalServer();
     await down.close();
@@ -114,6 +126,31 @@ describe('RegistryClient.refresh', () => {
     expect(state.source).toBe('snapshot');
     expect(state.problem).toBe(
       'Could not reach the agent registry (timed out after 200 ms); showing the copy that came with Airlock.',
+    );
+  });
+
+  it('gives up on an answer that starts but never ends after the timeout', async () => {
+    server().route('/registry.json', (_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('{"version":');
+    });
+    const state = await clientOf('/registry.json', { timeoutMs: 300 }).refresh();
+    expect(state.problem).toBe(
+      'Could not reach the agent registry (timed out after 300 ms); showing the copy that came with Airlock.',
+    );
+  });
+
+  it('keeps the last good copy when its address cannot even be worked out', async () => {
+    const client = new RegistryClient({
+      url: () => {
+        throw new Error('settings unreadable');
+      },
+      cacheDir: tempFolder('airlock-registry-'),
+    });
+    const state = await client.refresh();
+    expect(state.source).toBe('snapshot');
+    expect(state.problem).toBe(
+      'Could not read the agent registry; showing the copy that came with Airlock.',
     );
   });
 
