@@ -83,6 +83,12 @@ function networkWords(error: unknown): string {
   return 'the network failed';
 }
 
+/** Whether `text` is an address on this machine. */
+function isLoopback(text: string): boolean {
+  const host = new URL(text).hostname;
+  return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
 /** Reads a body to its end, refusing (and cancelling the rest) past `maxBytes`. */
 async function readCapped(response: Response, maxBytes: number): Promise<Buffer> {
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);
@@ -130,6 +136,13 @@ export async function fetchBounded(
           redirects === 0
             ? 'its address is not https, and Airlock fetches only over https'
             : 'it redirected to an address that is not https, which Airlock does not follow',
+          false,
+        );
+      }
+      // A server elsewhere never sends Airlock to this machine's own services.
+      if (redirects > 0 && !isLoopback(url) && isLoopback(address)) {
+        throw new FetchProblem(
+          'it redirected to this computer, which Airlock does not follow',
           false,
         );
       }
