@@ -443,6 +443,40 @@ describe('RegistryClient.icon', () => {
     expect(server().requests).toHaveLength(2);
   });
 
+  it('asks once for an icon wanted twice at the same time, and not again soon after a failure', async () => {
+    let release!: () => void;
+    server().route('/icon.svg', {
+      body: SVG,
+      after: new Promise<void>((resolve) => (release = resolve)),
+    });
+    server().route('/broken.svg', { status: 500 });
+    const client = clientOf();
+    const both = Promise.all([
+      client.icon(agent(server().url('/icon.svg'))),
+      client.icon(agent(server().url('/icon.svg'))),
+    ]);
+    await server().waitForRequest('/icon.svg');
+    release();
+    const [first, second] = await both;
+    expect(first).toMatch(/^data:image\/svg\+xml;base64,/);
+    expect(second).toBe(first);
+
+    expect(await client.icon(agent(server().url('/broken.svg')))).toBe(undefined);
+    expect(await client.icon(agent(server().url('/broken.svg')))).toBe(undefined);
+    expect(server().requests.map((request) => request.path)).toEqual(['/icon.svg', '/broken.svg']);
+  });
+
+  it('takes an SVG served as image/svg+xml even when it does not start with <svg', async () => {
+    server().route('/typed.svg', {
+      body: `<!DOCTYPE svg [<!ENTITY a "b">]>${SVG}`,
+      headers: { 'content-type': 'image/svg+xml; charset=utf-8' },
+    });
+    server().route('/untyped.svg', { body: `<!DOCTYPE svg [<!ENTITY a "b">]>${SVG}` });
+    const client = clientOf();
+    expect(await client.icon(agent(server().url('/typed.svg')))).toMatch(/^data:image\/svg/);
+    expect(await client.icon(agent(server().url('/untyped.svg')))).toBe(undefined);
+  });
+
   it('gives no icon for what is not an SVG, too big, not https, or fails', async () => {
     server().route('/page.svg', { body: '<html><script>alert(1)</script></html>' });
     server().route('/big.svg', { body: `${SVG}${' '.repeat(65 * 1024)}` });
