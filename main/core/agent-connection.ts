@@ -185,6 +185,8 @@ export class AgentConnection {
   readonly authMethods: AuthMethodView[];
   /** The API-key provider each sign-in method names in `_meta["api-key"]`, by method id. */
   readonly apiKeyProviders: ReadonlyMap<string, string>;
+  /** How each `terminal` sign-in method runs the agent's command, by method id. */
+  readonly terminalLaunches: InitializeResult['terminalLaunches'];
   readonly capabilities: acp.AgentCapabilities;
   private exited: AgentExit | undefined;
   /** Set by `stop`. */
@@ -211,6 +213,7 @@ export class AgentConnection {
     this.identity = init.identity;
     this.authMethods = init.authMethods;
     this.apiKeyProviders = init.apiKeyProviders;
+    this.terminalLaunches = init.terminalLaunches;
     this.capabilities = init.capabilities;
   }
 

@@ -35,6 +35,7 @@ import { Session } from './session.js';
 import { choiceHandlers, type RunningTab } from './sessions/choices.js';
 import { LastingSessions } from './sessions/service.js';
 import { SessionStarts } from './sessions/start.js';
+import { SignInTerminals } from './sign-in-terminal/service.js';
 import { tabHandlers } from './sessions/tab-calls.js';
 import { loadAgentCatalog, type AgentCatalog } from './settings/catalog.js';
 import { commandLine } from './agents/spec.js';
@@ -78,6 +79,8 @@ export class AirlockCore {
   private readonly recovery: CrashRecovery;
   /** The agent's file requests, served inside each session's folder. */
   private readonly files: FileService;
+  /** The sign-in commands run in a terminal inside the app (`terminal` auth methods). */
+  private readonly signInTerminals: SignInTerminals;
 
   /** The commands agents run (`terminal/*`), each ended with its session, agent or the app. */
   private readonly terminals = new TerminalService((connection, sessionId) =>
@@ -150,6 +153,16 @@ export class AirlockCore {
       agentsChanged: () => this.emitAgents(),
       nextLineId: () => `restart-${(this.nextId++).toString(36)}`,
       restartedByUser: (agentName) => this.recovery.forget(agentName),
+      restarting: (session) => void this.signInTerminals.close(session.key),
+    });
+    this.signInTerminals = new SignInTerminals({
+      catalog: () => this.catalog,
+      tab: (key) => this.session(key),
+      pool: this.pool,
+      secrets: this.secrets,
+      agentsReady: options.agentsReady,
+      emit: (screen) => this.outbox.emit('agent:onDidChangeTerminal', screen),
+      signedIn: (session, methodId) => void this.starts.signedInWithTerminal(session, methodId),
     });
     this.recovery = new CrashRecovery({
       restart: (tabs) => this.starts.recover(tabs),
@@ -182,6 +195,7 @@ export class AirlockCore {
       ...this.elicitations.handlers,
       ...this.lasting.handlers,
       ...this.starts.handlers,
+      ...this.signInTerminals.handlers,
       ...this.files.handlers,
       ...choiceHandlers((key) => this.runningSession(key)),
       ...tabHandlers({ tab: (key) => this.session(key), flush: () => this.outbox.flush() }),
@@ -294,7 +308,7 @@ export class AirlockCore {
     this.recovery.dispose();
     const stopped = this.pool.dispose();
     // No command an agent ran outlives the app.
-    await Promise.all([kept, this.terminals.dispose(), stopped]);
+    await Promise.all([kept, this.terminals.dispose(), this.signInTerminals.dispose(), stopped]);
   }
 
   /** The calls the core answers itself; with each room's, every call (see `handlers`). */
@@ -304,6 +318,7 @@ export class AirlockCore {
     | keyof ElicitationBroker['handlers']
     | keyof LastingSessions['handlers']
     | keyof SessionStarts['handlers']
+    | keyof SignInTerminals['handlers']
     | keyof FileService['handlers']
     | keyof ReturnType<typeof choiceHandlers>
     | keyof ReturnType<typeof tabHandlers>
@@ -341,6 +356,7 @@ export class AirlockCore {
       session.close();
       this.elicitations.tabClosed(key, session);
       void this.terminals.sessionEnded(session);
+      void this.signInTerminals.close(key);
       this.sessions.delete(key);
       this.outbox.tabClosed(key, session.summary);
       // The process stays while any other tab is ready on it or still starting on it.

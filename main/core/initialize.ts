@@ -35,6 +35,11 @@ const authMethod = z
       .max(100)
       .optional(),
     args: z.array(text).max(100).optional(),
+    // A `terminal` method's variables; names the environment accepts, as the settings' are.
+    env: z
+      .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,199}$/), text)
+      .refine((env) => Object.keys(env).length <= 100, 'too many variables')
+      .optional(),
   })
   .loose();
 
@@ -63,7 +68,23 @@ export type InitializeResult = {
   /** The provider each method Airlock runs (`agent`) names in `_meta["api-key"]`, by method id. */
   apiKeyProviders: ReadonlyMap<string, string>;
   capabilities: acp.AgentCapabilities;
+  /** How each `terminal` method runs the agent's command, by method id (see sign-in-terminal/). */
+  terminalLaunches: ReadonlyMap<string, TerminalLaunch>;
 };
+
+/**
+ * A `terminal` sign-in method's launch: `args` in place of the agent's own, and `env` added to
+ * its environment (the registry's AUTHENTICATION.md).
+ */
+export type TerminalLaunch = { args: string[]; env: Record<string, string> };
+
+/** The agent's command as a `terminal` method runs it. */
+export function terminalLaunchSpec<S extends Pick<AgentSpec, 'command' | 'args' | 'env'>>(
+  spec: S,
+  launch: TerminalLaunch,
+): S {
+  return { ...spec, args: launch.args, env: { ...spec.env, ...launch.env } };
+}
 
 /** Validates a raw `initialize` result; throws a {@link UserFacingError} naming the problem. */
 export function parseInitializeResponse(raw: unknown, spec: AgentSpec): InitializeResult {
@@ -96,7 +117,19 @@ export function parseInitializeResponse(raw: unknown, spec: AgentSpec): Initiali
     authMethods: (result.authMethods ?? []).map((method) => toAuthView(method, spec)),
     apiKeyProviders: apiKeyProviders(result.authMethods ?? []),
     capabilities: (result.agentCapabilities ?? {}) as acp.AgentCapabilities,
+    terminalLaunches: terminalLaunches(result.authMethods ?? []),
   };
+}
+
+/** Each `terminal` method's args and env; the first of a repeated id wins. */
+function terminalLaunches(methods: z.infer<typeof authMethod>[]): Map<string, TerminalLaunch> {
+  const launches = new Map<string, TerminalLaunch>();
+  for (const method of methods) {
+    if (method.type === 'terminal' && !launches.has(method.id)) {
+      launches.set(method.id, { args: method.args ?? [], env: { ...method.env } });
+    }
+  }
+  return launches;
 }
 
 /** An agent's name or version as the UI shows it: its hidden characters written out. */
@@ -145,10 +178,9 @@ function toAuthView(method: z.infer<typeof authMethod>, spec: AgentSpec): AuthMe
     return {
       ...base,
       kind: 'terminal',
-      terminalCommand: commandLine({
-        command: spec.command,
-        args: [...spec.args, ...(method.args ?? [])],
-      }),
+      terminalCommand: commandLine(
+        terminalLaunchSpec({ ...spec, env: {} }, { args: method.args ?? [], env: {} }),
+      ),
     };
   }
   return { ...base, kind: 'agent' };

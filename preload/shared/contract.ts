@@ -127,6 +127,53 @@ export const AuthMethodView = z.object({
 });
 export type AuthMethodView = z.infer<typeof AuthMethodView>;
 
+/** The widest sign-in terminal, in columns. */
+export const MAX_TERMINAL_COLS = 400;
+/** The tallest sign-in terminal, in rows. */
+export const MAX_TERMINAL_ROWS = 200;
+/** The most characters one `agent:terminalInput` carries (a paste is sent in parts). */
+export const MAX_TERMINAL_INPUT_CHARS = 4_096;
+
+/**
+ * A run of a sign-in terminal's line in one style: its text, its colour (one of the 16 ANSI
+ * colours, 0-15, absent for the default), bold, and inverse (drawn with the colours swapped).
+ */
+export const TerminalRun = z.object({
+  text: z.string().max(MAX_TERMINAL_COLS * 2),
+  fg: z.number().int().min(0).max(15).optional(),
+  bold: z.boolean().optional(),
+  inverse: z.boolean().optional(),
+});
+export type TerminalRun = z.infer<typeof TerminalRun>;
+
+/**
+ * What a sign-in terminal shows (a `terminal` auth method's command, run in the tab's folder):
+ * its screen as lines of runs, the cursor, and once the command has ended, its exit code
+ * (`null` when a signal ended it).
+ */
+export const TerminalScreen = z.object({
+  key: SessionKey,
+  methodId: shortText,
+  cols: z.number().int().min(1).max(MAX_TERMINAL_COLS),
+  rows: z.number().int().min(1).max(MAX_TERMINAL_ROWS),
+  lines: z.array(z.array(TerminalRun).max(MAX_TERMINAL_COLS)).max(MAX_TERMINAL_ROWS),
+  cursor: z.object({
+    row: z.number().int().min(0).max(MAX_TERMINAL_ROWS),
+    col: z.number().int().min(0).max(MAX_TERMINAL_COLS),
+    visible: z.boolean(),
+  }),
+  /** The command asked for application cursor keys: arrows are sent as `ESC O A`, not `ESC [ A`. */
+  appCursorKeys: z.boolean(),
+  exited: z.object({ code: z.number().int().nullable() }).optional(),
+});
+export type TerminalScreen = z.infer<typeof TerminalScreen>;
+
+/** A sign-in terminal's size as the UI asks for it. */
+const terminalSize = {
+  cols: z.number().int().min(10).max(MAX_TERMINAL_COLS),
+  rows: z.number().int().min(2).max(MAX_TERMINAL_ROWS),
+};
+
 /** One of the agent's slash commands. */
 export const CommandView = z.object({
   name: shortText,
@@ -927,6 +974,34 @@ export const calls = {
       .strict(),
     response: empty,
   },
+  /**
+   * Runs a `terminal` sign-in method: the agent's command with the method's args in place of
+   * its own and its env added, in a pseudo-terminal in the tab's folder. Its screen comes in
+   * `agent:onDidChangeTerminal`; the answer is the screen now. When it exits with 0 the agent
+   * restarts and the tab signs in. One per tab: the same method again gives the running one's
+   * screen, another method ends it first.
+   */
+  'agent:startTerminalSignIn': {
+    request: z.object({ key: SessionKey, methodId: shortText, ...terminalSize }).strict(),
+    response: TerminalScreen,
+  },
+  /** Types into the tab's sign-in terminal: keys as terminal data, a paste in parts. */
+  'agent:terminalInput': {
+    request: z
+      .object({ key: SessionKey, data: z.string().min(1).max(MAX_TERMINAL_INPUT_CHARS) })
+      .strict(),
+    response: empty,
+  },
+  /** Resizes the tab's sign-in terminal to the panel's size. */
+  'agent:terminalResize': {
+    request: z.object({ key: SessionKey, ...terminalSize }).strict(),
+    response: empty,
+  },
+  /** Closes the tab's sign-in terminal, ending its command if it still runs. */
+  'agent:closeTerminalSignIn': {
+    request: z.object({ key: SessionKey }).strict(),
+    response: empty,
+  },
   /** Forgets every sign-in value kept in the keychain for an agent. */
   'agent:forgetSecrets': {
     request: z.object({ agentName: name }).strict(),
@@ -1041,6 +1116,8 @@ export const events = {
     /** The `agent_servers` entries Airlock cannot use, each with why; absent when none. */
     unusable: z.array(UnusableAgent).max(MAX_UNUSABLE_AGENTS).optional(),
   }),
+  /** A tab's sign-in terminal shows something new (at most every 30 ms), or its command ended. */
+  'agent:onDidChangeTerminal': TerminalScreen,
   /** The host asks the window to run one of its commands (see {@link HostCommand}). */
   'app:onCommand': HostCommand,
 } as const;

@@ -28,6 +28,25 @@ export function fixtureSpec(scenario: string, name = `fixture-${scenario}`): Age
   return tsxSpec(name, 'test/fixtures/agents/scripted-agent.ts', [scenario]);
 }
 
+/**
+ * The agent whose sign-in runs in a terminal (test/fixtures/agents/terminal-login-agent.ts), as
+ * a program of its own: its `--login` method replaces its `--acp`. It keeps its token in
+ * `tokenFile`.
+ */
+export function terminalLoginSpec(tokenFile: string, name = 'Terminal Login'): AgentSpec {
+  return {
+    name,
+    command: `${root}test/fixtures/agents/terminal-login-agent.sh`,
+    args: ['--acp'],
+    env: {
+      AIRLOCK_TEST_NODE: process.execPath,
+      AIRLOCK_TEST_TSX: TSX_LOADER,
+      AIRLOCK_TEST_TOKEN_FILE: tokenFile,
+    },
+    builtIn: false,
+  };
+}
+
 /** A plain turn with a scripted agent in its tab's transcript: the prompt `text`, its reply, its end. */
 export function scriptedTurn(text: string): TranscriptEvent[] {
   return [

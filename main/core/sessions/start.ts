@@ -8,6 +8,7 @@
  * begin another): the tab owns that state (`Session.beginStart` and the rest).
  */
 import type * as acp from '@agentclientprotocol/sdk';
+import type { AuthMethodView } from '../../../preload/shared/contract.js';
 import type { AgentConnection } from '../agent-connection.js';
 import type { AgentPool } from '../agents/pool.js';
 import type { AgentRouting } from '../agents/routing.js';
@@ -41,6 +42,8 @@ export type StartDeps = {
   nextLineId: () => string;
   /** The user restarted `agentName` themselves (recovery counts its restarts afresh). */
   restartedByUser?: (agentName: string) => void;
+  /** The tab's agent is about to restart: what runs for its sign-in ends (sign-in-terminal/). */
+  restarting?: (session: Session) => void;
 };
 
 /** Starts and signs in one core's tabs. */
@@ -50,6 +53,8 @@ export class SessionStarts {
    * the agent's environment), running or done, shared by its sessions.
    */
   private readonly envSignIns = new WeakMap<AgentConnection, Promise<ReadySignIn>>();
+  /** The `terminal` method each tab just signed in with, until its agent has restarted. */
+  private readonly terminalSignIns = new WeakMap<Session, string>();
 
   constructor(private readonly deps: StartDeps) {}
 
@@ -142,16 +147,7 @@ export class SessionStarts {
       // The agent reads its variables when it starts: restart it with them, then sign in. Other
       // tabs of that agent waiting to sign in start again on the new process too.
       await this.restart(session);
-      for (const other of this.deps.tabs()) {
-        if (
-          other !== session &&
-          other.summary.agentName === session.summary.agentName &&
-          other.summary.status === 'auth_required'
-        ) {
-          other.update({ status: 'starting', error: undefined, errorDetail: undefined });
-          void this.start(other);
-        }
-      }
+      this.startWaiting(session);
       return {};
     },
   };
@@ -199,10 +195,25 @@ export class SessionStarts {
    * added to `env`, say), unless other sessions are still working with the running one.
    */
   private async restart(session: Session): Promise<void> {
+    this.deps.restarting?.(session);
     await this.deps.reload();
     this.deps.pool.releaseCurrent(session.summary.agentName);
     this.deps.agentsChanged();
     this.startAgain(session);
+  }
+
+  /**
+   * The tab's `terminal` sign-in command exited with 0: its agent restarts, and if it still
+   * asks to sign in with that method listed, Airlock sends `authenticate` with it (as Zed does)
+   * and starts the session. Other tabs of the agent waiting to sign in start again too.
+   */
+  async signedInWithTerminal(session: Session, methodId: string): Promise<void> {
+    if (session.summary.status === 'closed') {
+      return;
+    }
+    this.terminalSignIns.set(session, methodId);
+    await this.restart(session);
+    this.startWaiting(session);
   }
 
   /** Starts `tabs`, whose agent crashed, again on one new process (see agents/recovery.ts). */
@@ -232,6 +243,20 @@ export class SessionStarts {
       // One line: a restart line still waiting becomes it.
       session.restarting(this.deps.nextLineId(), why);
       session.restartEnded(why);
+    }
+  }
+
+  /** Starts again the other tabs of `session`'s agent that wait for the user to sign in. */
+  private startWaiting(session: Session): void {
+    for (const other of this.deps.tabs()) {
+      if (
+        other !== session &&
+        other.summary.agentName === session.summary.agentName &&
+        other.summary.status === 'auth_required'
+      ) {
+        other.update({ status: 'starting', error: undefined, errorDetail: undefined });
+        void this.start(other);
+      }
     }
   }
 
@@ -299,6 +324,7 @@ export class SessionStarts {
         return;
       }
       session.startSettled();
+      this.terminalSignIns.delete(session);
       if (reapply) {
         session.update({ status: 'ready' });
       }
@@ -372,22 +398,19 @@ export class SessionStarts {
     afterSignIn: boolean,
   ): Promise<void> {
     const methods = authMethodsWithEnv(connection);
-    const waitForUser = (error?: unknown) => {
-      session.startSettled();
-      session.update({
-        status: 'auth_required',
-        authMethods: methods,
-        agent: connection.identity,
-        ...(error === undefined ? { error: undefined, errorDetail: undefined } : shownError(error)),
-      });
-      session.restartEnded(`Restarted ${session.summary.agentName}; it asks you to sign in.`);
-    };
+    const waitForUser = (error?: unknown) => askToSignIn(session, connection, methods, error);
     if (afterSignIn) {
       waitForUser(
         new UserFacingError(
           `${connection.identity.configName} still asks to sign in after signing in`,
         ),
       );
+      return;
+    }
+    const terminal = this.terminalSignIns.get(session);
+    this.terminalSignIns.delete(session);
+    if (terminal !== undefined) {
+      await this.authenticateAfterTerminal(session, connection, run, methods, terminal);
       return;
     }
     let signIn = this.envSignIns.get(connection);
@@ -418,6 +441,37 @@ export class SessionStarts {
     }
   }
 
+  /**
+   * After a `terminal` sign-in, the agent still asks to sign in: with the method still listed,
+   * `authenticate` with it, then the session; otherwise, or when that fails, the user decides.
+   */
+  private async authenticateAfterTerminal(
+    session: Session,
+    connection: AgentConnection,
+    run: number,
+    methods: AuthMethodView[],
+    methodId: string,
+  ): Promise<void> {
+    const waitForUser = (error?: unknown) => askToSignIn(session, connection, methods, error);
+    const method = methods.find((candidate) => candidate.id === methodId);
+    if (method?.kind !== 'terminal') {
+      waitForUser();
+      return;
+    }
+    try {
+      await connection.request('authenticate', { methodId }, session.key, { onUser: true });
+    } catch (error) {
+      if (session.isCurrentStart(run)) {
+        waitForUser(error);
+      }
+      return;
+    }
+    if (session.isCurrentStart(run) && session.summary.status !== 'closed') {
+      session.append({ type: 'system', text: `Signed in with “${method.name}”.` });
+      await this.open(session, connection, run, true);
+    }
+  }
+
   /** Ends a start that failed: the tab shows why, and what lies behind it under Details. */
   private failed(session: Session, error: unknown): void {
     session.startSettled();
@@ -425,6 +479,23 @@ export class SessionStarts {
     session.update({ status: 'failed', ...shown });
     session.restartEnded(`${session.summary.agentName} could not restart: ${shown.error}`);
   }
+}
+
+/** Ends a start with the tab waiting for the user to sign in, `error` saying why if given. */
+function askToSignIn(
+  session: Session,
+  connection: AgentConnection,
+  methods: AuthMethodView[],
+  error?: unknown,
+): void {
+  session.startSettled();
+  session.update({
+    status: 'auth_required',
+    authMethods: methods,
+    agent: connection.identity,
+    ...(error === undefined ? { error: undefined, errorDetail: undefined } : shownError(error)),
+  });
+  session.restartEnded(`Restarted ${session.summary.agentName}; it asks you to sign in.`);
 }
 
 /** What a restart says when the agent could not pick up the tab's session. */

@@ -372,6 +372,22 @@ export const report: AgentTestReport = {
 };
 
 /** For each call, requests and responses: the first with every field, then other variants. */
+/** A sign-in terminal's screen, every field present. */
+export const terminalScreen: EventPayload<'agent:onDidChangeTerminal'> = {
+  key,
+  methodId: 'login',
+  cols: 80,
+  rows: 24,
+  lines: [
+    [{ text: 'What is your name? ' }, { text: 'Ada', fg: 12, bold: true }],
+    [],
+    [{ text: ' OK ', inverse: true }],
+  ],
+  cursor: { row: 0, col: 22, visible: true },
+  appCursorKeys: true,
+  exited: { code: 0 },
+};
+
 export const callExemplars: {
   [C in CallChannel]: { requests: CallRequest<C>[]; responses: CallResponse<C>[] };
 } = {
@@ -502,6 +518,13 @@ export const callExemplars: {
   'link:open': { requests: [{ url: 'https://docs.example.com/setup?step=2' }], responses: [{}] },
   'terminal:kill': { requests: [{ key, terminalId: 'term-1' }], responses: [{}] },
   'agent:authenticate': { requests: [{ key, methodId: 'oauth' }], responses: [{}] },
+  'agent:startTerminalSignIn': {
+    requests: [{ key, methodId: 'login', cols: 80, rows: 24 }],
+    responses: [terminalScreen, { ...terminalScreen, exited: { code: null } }],
+  },
+  'agent:terminalInput': { requests: [{ key, data: 'Ada\r' }], responses: [{}] },
+  'agent:terminalResize': { requests: [{ key, cols: 120, rows: 30 }], responses: [{}] },
+  'agent:closeTerminalSignIn': { requests: [{ key }], responses: [{}] },
   'agent:saveSecrets': {
     requests: [
       {
@@ -633,6 +656,7 @@ export const eventExemplars: { [E in EventChannel]: EventPayload<E>[] } = {
       settingsError: 'Line 4: a comma is missing',
     },
   ],
+  'agent:onDidChangeTerminal': [terminalScreen],
   'app:onCommand': [
     { command: 'newSession' },
     { command: 'closeSession' },

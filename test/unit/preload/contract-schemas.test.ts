@@ -295,6 +295,8 @@ const optional: Record<string, string[]> = {
     ...['userTitle', 'firstPrompt', 'promptCapabilities'],
   ],
   'app:onDidChangeAgents': ['settingsError'],
+  'agent:startTerminalSignIn response': ['exited'],
+  'agent:onDidChangeTerminal': ['exited'],
   notice: ['description'],
   permission: ['title', 'tool'],
   permission_resolved: ['ended'],

@@ -55,6 +55,7 @@ describe('parseInitializeResponse', () => {
       authMethods: [{ id: 'login', name: 'Log in', description: 'In the browser', kind: 'agent' }],
       apiKeyProviders: new Map(),
       capabilities,
+      terminalLaunches: new Map(),
     });
   });
 
@@ -72,6 +73,7 @@ describe('parseInitializeResponse', () => {
         authMethods: [],
         apiKeyProviders: new Map(),
         capabilities: {},
+        terminalLaunches: new Map(),
       });
     }
     const untitled = parseInitializeResponse(
@@ -230,7 +232,7 @@ describe('parseInitializeResponse', () => {
     expect(result.authMethods).toHaveLength(13);
   });
 
-  it('gives a terminal method the agent command line with its arguments, quoted', () => {
+  it('gives a terminal method the agent command with its arguments in place of the agent’s own, quoted', () => {
     const [plain, more] = parseInitializeResponse(
       {
         ...valid,
@@ -246,10 +248,35 @@ describe('parseInitializeResponse', () => {
       name: 'T',
       description: undefined,
       kind: 'terminal',
-      terminalCommand: 'node agent.js',
+      terminalCommand: 'node',
     });
-    expect(more?.terminalCommand).toBe('node agent.js --login "two words"');
+    expect(more?.terminalCommand).toBe('node --login "two words"');
     expect(spec.args).toEqual(['agent.js']);
+  });
+
+  it('keeps how each terminal method runs the agent: its args, and its env added', () => {
+    const { terminalLaunches } = parseInitializeResponse(
+      {
+        ...valid,
+        authMethods: [
+          { id: 't', name: 'T', type: 'terminal' },
+          { id: 'u', name: 'U', type: 'terminal', args: ['--login'], env: { MODE: 'setup' } },
+          { id: 'u', name: 'Again', type: 'terminal', args: ['--other'] },
+          { id: 'a', name: 'A', args: ['--not-a-terminal'] },
+        ],
+      },
+      spec,
+    );
+    expect([...terminalLaunches]).toEqual([
+      ['t', { args: [], env: {} }],
+      ['u', { args: ['--login'], env: { MODE: 'setup' } }],
+    ]);
+    expect(
+      problem({
+        ...valid,
+        authMethods: [{ id: 'u', name: 'U', type: 'terminal', env: { 'BAD NAME': 'x' } }],
+      }),
+    ).toMatch(/ at authMethods\.0\.env\.BAD NAME/);
   });
 });
 
