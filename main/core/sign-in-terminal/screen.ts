@@ -6,12 +6,16 @@
  * which the window's Content Security Policy (`style-src 'self'`) refuses. The UI gets the
  * screen, never the raw bytes, so nothing the command prints reaches it as markup or escapes.
  */
-import { Terminal, type IBufferCell } from '@xterm/headless';
+import { createRequire } from 'node:module';
+import type * as Xterm from '@xterm/headless';
 import {
   MAX_TERMINAL_COLS,
   MAX_TERMINAL_ROWS,
   type TerminalRun,
 } from '../../../preload/shared/contract.js';
+
+// xterm's headless build is CommonJS whose exports an ES import cannot name in Node.
+const { Terminal } = createRequire(import.meta.url)('@xterm/headless') as typeof Xterm;
 
 /** The screen as the UI draws it (the contract's TerminalScreen without the tab's fields). */
 export type ScreenView = {
@@ -30,7 +34,7 @@ type CoreWithCursor = { _core?: { coreService?: { isCursorHidden?: boolean } } }
 
 /** A headless terminal and what it shows. */
 export class TerminalScreenModel {
-  private readonly terminal: Terminal;
+  private readonly terminal: Xterm.Terminal;
 
   constructor(cols: number, rows: number) {
     this.terminal = new Terminal({
@@ -56,7 +60,7 @@ export class TerminalScreenModel {
     const { cols, rows } = this.terminal;
     const buffer = this.terminal.buffer.active;
     const lines: TerminalRun[][] = [];
-    let cell: IBufferCell | undefined;
+    let cell: Xterm.IBufferCell | undefined;
     for (let row = 0; row < rows; row++) {
       const line = buffer.getLine(buffer.baseY + row);
       const runs: TerminalRun[] = [];
@@ -97,7 +101,7 @@ export class TerminalScreenModel {
 type Style = Omit<TerminalRun, 'text'>;
 
 /** A cell's style: one of the 16 ANSI colours (others are drawn in the default), bold, inverse. */
-function styleOf(cell: IBufferCell): Style {
+function styleOf(cell: Xterm.IBufferCell): Style {
   const style: Style = {};
   const fg = cell.getFgColor();
   if (cell.isFgPalette() && fg >= 0 && fg < 16) {
