@@ -37,8 +37,8 @@ import { LastingSessions } from './sessions/service.js';
 import { SessionStarts } from './sessions/start.js';
 import { SignInTerminals } from './sign-in-terminal/service.js';
 import { tabHandlers } from './sessions/tab-calls.js';
-import { loadAgentCatalog, type AgentCatalog } from './settings/catalog.js';
-import { commandLine } from './agents/spec.js';
+import { loadAgentCatalog, settingsProblems, type AgentCatalog } from './settings/catalog.js';
+import { commandLine, type PrepareAgent } from './agents/spec.js';
 import { watchSettings, type SettingsWatcher } from './settings/file.js';
 import { TerminalService } from './terminals/service.js';
 import { AgentSettings } from './settings/service.js';
@@ -87,7 +87,14 @@ export class AirlockCore {
     this.routing.sessionOn(connection, sessionId),
   );
 
+  /**
+   * Works out how to run an agent from the ACP registry, for the pool and the settings' Test
+   * alike: the one place to plug the registry service in.
+   */
+  private readonly prepareAgent: PrepareAgent | undefined;
+
   constructor(private readonly options: CoreOptions) {
+    this.prepareAgent = options.prepareAgent;
     this.files = new FileService({
       find: (connection, sessionId) => this.routing.sessionOn(connection, sessionId),
       askBeforeWrites: () => this.catalog.askBeforeWrites === true,
@@ -123,6 +130,7 @@ export class AirlockCore {
       testDeadlineMs: options.testDeadlineMs,
       agentsReady: options.agentsReady,
       savedEnv: (agentName) => this.secrets.get(agentName),
+      prepare: this.prepareAgent,
     });
     this.pool = new AgentPool({
       catalog: () => this.catalog,
@@ -134,6 +142,7 @@ export class AirlockCore {
       maxMessageBytes: options.maxMessageBytes,
       agentsReady: options.agentsReady,
       idleAgentMs: options.idleAgentMs,
+      prepare: this.prepareAgent,
       delegate: (started) => this.routing.delegateFor(started),
       exited: (connection, exit, { agentName, crashed }) => {
         const tabs = this.routing.exited(connection, exit);
@@ -327,7 +336,7 @@ export class AirlockCore {
     'app:getState': async () => ({
       agents: this.agentEntries(),
       settingsPath: this.options.settingsPath,
-      settingsError: this.catalog.error,
+      settingsError: settingsProblems(this.catalog),
       defaultCwd: this.options.defaultCwd,
       canPickFolder: this.options.pickFolder !== undefined,
       secretStorage: {
@@ -374,7 +383,8 @@ export class AirlockCore {
   private emitAgents(): void {
     this.outbox.emit('app:onDidChangeAgents', {
       agents: this.agentEntries(),
-      settingsError: this.catalog.error,
+      settingsError: settingsProblems(this.catalog),
+      ...(this.catalog.unusable ? { unusable: this.catalog.unusable } : {}),
     });
   }
 
@@ -383,6 +393,7 @@ export class AirlockCore {
       name: agent.name,
       commandLine: commandLine(agent),
       builtIn: agent.builtIn,
+      ...(agent.registry ? { source: 'registry' as const } : {}),
     }));
   }
 

@@ -4,7 +4,7 @@
  * secret store), each optional where a host may have none.
  */
 import type { ConnectionTimeouts } from './agent-connection.js';
-import type { AgentSpec } from './agents/spec.js';
+import type { AgentSpec, PrepareAgent } from './agents/spec.js';
 import type { SecretStore } from './secrets.js';
 
 /** What a host provides to the core. */
@@ -43,4 +43,10 @@ export type CoreOptions = {
    * on unless a test of what an exit leaves behind turns it off.
    */
   restartCrashed?: boolean;
+  /**
+   * Works out how to run an agent from the ACP registry before a session or a Test starts it
+   * (see {@link PrepareAgent}). Tests give a stand-in; the core's registry service gives the real
+   * one. Without either, such an agent's tabs say it cannot run.
+   */
+  prepareAgent?: PrepareAgent;
 };

@@ -18,7 +18,7 @@ import type { SecretStore } from '../secrets.js';
 import type { Session } from '../session.js';
 import { demoStateEnv } from '../sessions/service.js';
 import type { AgentCatalog } from '../settings/catalog.js';
-import type { AgentSpec } from './spec.js';
+import type { AgentSpec, PrepareAgent } from './spec.js';
 
 /** How long a process started for no tab waits for one before it stops (`idleAgentMs`). */
 const IDLE_AGENT_MS = 60_000;
@@ -39,6 +39,11 @@ export type PoolDeps = {
   /** Settles once agents may start (see CoreOptions in options.ts). */
   agentsReady?: Promise<unknown>;
   idleAgentMs?: number;
+  /**
+   * Works out the command of an agent from the ACP registry before it starts (see
+   * {@link PrepareAgent}); without it, such an agent does not start and its tabs say why.
+   */
+  prepare?: PrepareAgent;
   /** What a new process's messages go to; `started` is its connection once it has started. */
   delegate: (started: () => AgentConnection | undefined) => Omit<ConnectionDelegate, 'onExit'>;
   /**
@@ -67,6 +72,8 @@ export class AgentPool {
   private readonly pendingOf = new WeakMap<AgentConnection, Promise<AgentConnection>>();
   /** Processes waiting to stop unless a tab starts on them (see `stopWhenIdle`). */
   private readonly idleTimers = new Map<Promise<AgentConnection>, NodeJS.Timeout>();
+  /** Numbers each start's progress line (see `prepared`). */
+  private preparations = 0;
 
   constructor(private readonly deps: PoolDeps) {}
 
@@ -156,13 +163,22 @@ export class AgentPool {
     const abort = new AbortController();
     // Values the user saved for this agent join its environment (and win over the settings
     // file's: they are what the user entered last, in the app).
-    const pending = Promise.all([
+    const pending: Promise<AgentConnection> = Promise.all([
       this.deps.secrets.get(agentName).catch(() => ({})),
       this.deps.agentsReady?.catch(() => undefined),
     ])
-      .then(([saved]) =>
+      .then(async ([saved]) => {
+        const launched = spec.registry ? await this.prepared(spec, pending, abort.signal) : spec;
+        return { saved, launched };
+      })
+      .then(({ saved, launched }) =>
         AgentConnection.start(
-          { ...spec, env: { ...spec.env, ...saved, ...demoStateEnv(spec, this.deps) }, cwd },
+          {
+            ...launched,
+            // The registry's environment, then the settings file's, then the user's saved values.
+            env: { ...launched.env, ...spec.env, ...saved, ...demoStateEnv(spec, this.deps) },
+            cwd: launched.cwd ?? cwd,
+          },
           {
             logsDir: this.deps.logsDir,
             timeouts: this.deps.timeouts,
@@ -226,6 +242,51 @@ export class AgentPool {
         started.then((connection) => connection.stop()).catch(() => undefined),
       ),
     );
+  }
+
+  /**
+   * An agent from the ACP registry, its command worked out by `prepare`; each line it reports
+   * shows in the tabs waiting on `pending`, one line that each report replaces.
+   */
+  private async prepared(
+    spec: AgentSpec,
+    pending: Promise<AgentConnection>,
+    signal: AbortSignal,
+  ): Promise<AgentSpec> {
+    const couldNot = (why: string, detail?: string) =>
+      new UserFacingError(`Airlock could not start ${spec.name}: ${why}`, detail);
+    const prepare = this.deps.prepare;
+    if (!prepare) {
+      throw couldNot('this copy of Airlock cannot run agents from the ACP registry.');
+    }
+    const lineId = `prepare-${++this.preparations}`;
+    const report = (line: string) => {
+      if (signal.aborted) {
+        return;
+      }
+      for (const tab of this.deps.tabs()) {
+        if (tab.startingOn === pending) {
+          tab.append({ type: 'system', id: lineId, text: String(line).slice(0, 1_000) });
+        }
+      }
+    };
+    let launched: AgentSpec;
+    try {
+      launched = await prepare(spec, report);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      throw couldNot(
+        message.replace(/\.?$/, '.'),
+        error instanceof UserFacingError ? error.detail : undefined,
+      );
+    }
+    if (signal.aborted) {
+      throw new UserFacingError(`${spec.name} was stopped while it was starting.`);
+    }
+    if (launched.command === '') {
+      throw couldNot('no command to run it was found.');
+    }
+    return launched;
   }
 
   /** The start's promise a tab's process came from. */

@@ -31,6 +31,19 @@ export type AgentSpec = {
   urlDomains?: string[];
   /** The agent's own MCP servers (`context_servers` in its entry); see mcp.ts for the merge. */
   mcpServers?: McpServerSetting[];
+  /**
+   * An agent from the ACP registry (`"type": "registry"` in the settings, keyed by its registry
+   * id): its `command` is empty until the pool's `prepare` works out how to run it on this
+   * machine (see pool.ts), which fills `command`, `args` and `env`.
+   */
+  registry?: { id: string };
+  /** The mode each new session of this agent is set to (`default_mode`), when it offers it. */
+  defaultMode?: string;
+  /**
+   * The model each new session of this agent is set to (`default_model`): the value of its
+   * config option of category `model` (or id `model`), when it offers that value.
+   */
+  defaultModel?: string;
 };
 
 /**
@@ -50,11 +63,28 @@ export type AgentProcess = {
   once(event: 'close', listener: (code: number | null, signal: string | null) => void): unknown;
 };
 
+/**
+ * Works out how to run an agent from the ACP registry (installing it first if need be): the spec
+ * it is given, with `command`, `args`, `env` (the registry's, which the settings' `env` goes
+ * on top of) and perhaps `cwd` filled. `report` shows a line of progress ("Downloading…") in
+ * the tabs waiting on it. Throws, in words, when the agent cannot run here.
+ */
+export type PrepareAgent = (spec: AgentSpec, report: (line: string) => void) => Promise<AgentSpec>;
+
 /** Starts an agent process from its spec. */
 export type AgentLauncher = (spec: AgentSpec) => AgentProcess;
 
-/** The command line as a user would type it, for display. */
-export function commandLine(spec: Pick<AgentSpec, 'command' | 'args'>): string {
+/** What an agent from the registry shows for its command line until it is worked out. */
+export const FROM_REGISTRY = 'From the ACP registry';
+
+/**
+ * The command line as a user would type it, for display; for an agent from the registry whose
+ * command is not worked out yet, where it comes from.
+ */
+export function commandLine(spec: Pick<AgentSpec, 'command' | 'args' | 'registry'>): string {
+  if (spec.registry && spec.command === '') {
+    return FROM_REGISTRY;
+  }
   return [spec.command, ...spec.args]
     .map((part) => (/[\s"']/.test(part) ? JSON.stringify(part) : part))
     .join(' ');

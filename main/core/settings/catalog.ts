@@ -7,6 +7,11 @@
  * `ask_before_writes` (every file write an agent asks for waits on the user's permission).
  * MCP servers come as Zed writes them too (`context_servers`, see mcp.ts): at the top level for
  * every agent, and inside an agent's entry for that agent alone.
+ *
+ * An entry may say its `type` as Zed writes it today: `"registry"` (an agent from the ACP
+ * registry, keyed by its registry id, whose command is worked out when it starts) or `"custom"`
+ * (a command, as an entry without a type). Each entry is read on its own: one Airlock cannot use
+ * is listed in `unusable` with why, and every other agent is still offered.
  */
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -19,9 +24,11 @@ import {
   MAX_AGENT_ENV,
   MAX_AGENTS,
   MAX_ENV_NAME_CHARS,
+  MAX_UNUSABLE_AGENTS,
   MAX_ENV_VALUE_CHARS,
   MAX_URL_DOMAIN_CHARS,
   MAX_URL_DOMAINS,
+  type UnusableAgent,
 } from '../../../preload/shared/contract.js';
 import type { AgentSpec } from '../agents/spec.js';
 import { statedHost } from '../elicitation/url-analysis.js';
@@ -52,11 +59,63 @@ export type AgentCatalog = {
   askBeforeWrites?: boolean;
   /** The MCP servers every agent gets (top-level `context_servers`). */
   mcpServers?: McpServerSetting[];
+  /**
+   * The `agent_servers` entries Airlock cannot use, each with why (the file, line and field),
+   * at most {@link MAX_UNUSABLE_AGENTS}; absent when none. Not repeated in `error`.
+   */
+  unusable?: UnusableAgent[];
   error?: string;
   unreadable?: true;
 };
 
-/** One entry of `agent_servers`, as Airlock reads it (its other keys are kept as they are). */
+/** What a registry id looks like (`claude-acp`); the key of a `"type": "registry"` entry. */
+export const REGISTRY_ID = /^[a-z][a-z0-9-]*$/;
+
+/** The longest `default_mode` or `default_model`, in characters. */
+const MAX_DEFAULT_CHARS = 200;
+
+/** The fields every kind of `agent_servers` entry may have. */
+const entryFields = {
+  env: z
+    .record(
+      z
+        .string()
+        .min(1, 'names must not be empty')
+        .max(MAX_ENV_NAME_CHARS, `names must be at most ${MAX_ENV_NAME_CHARS} characters`),
+      z.string().max(MAX_ENV_VALUE_CHARS, `must be at most ${MAX_ENV_VALUE_CHARS} characters`),
+    )
+    .refine((env) => Object.keys(env).length <= MAX_AGENT_ENV, {
+      message: `must set at most ${MAX_AGENT_ENV} variables`,
+    })
+    .default({}),
+  url_domains: z
+    .array(
+      z
+        .string()
+        .max(MAX_URL_DOMAIN_CHARS, `must be at most ${MAX_URL_DOMAIN_CHARS} characters`)
+        .refine((text) => statedHost(text) !== null, {
+          message: 'must be a host name (openai.com) or a URL (https://chatgpt.com/)',
+        }),
+    )
+    .min(1, 'must list at least one domain; leave it out to expect none')
+    .max(MAX_URL_DOMAINS, `must list at most ${MAX_URL_DOMAINS} domains`)
+    .optional(),
+  default_mode: z
+    .string()
+    .min(1, 'must not be empty')
+    .max(MAX_DEFAULT_CHARS, `must be at most ${MAX_DEFAULT_CHARS} characters`)
+    .optional(),
+  default_model: z
+    .string()
+    .min(1, 'must not be empty')
+    .max(MAX_DEFAULT_CHARS, `must be at most ${MAX_DEFAULT_CHARS} characters`)
+    .optional(),
+};
+
+/**
+ * One entry of `agent_servers` that states its command (`"type": "custom"`, or no type), as
+ * Airlock reads it (its other keys are kept as they are).
+ */
 export const agentServer = z
   .object({
     command: z
@@ -69,45 +128,16 @@ export const agentServer = z
       )
       .max(MAX_AGENT_ARGS, `must list at most ${MAX_AGENT_ARGS} arguments`)
       .default([]),
-    env: z
-      .record(
-        z
-          .string()
-          .min(1, 'names must not be empty')
-          .max(MAX_ENV_NAME_CHARS, `names must be at most ${MAX_ENV_NAME_CHARS} characters`),
-        z.string().max(MAX_ENV_VALUE_CHARS, `must be at most ${MAX_ENV_VALUE_CHARS} characters`),
-      )
-      .refine((env) => Object.keys(env).length <= MAX_AGENT_ENV, {
-        message: `must set at most ${MAX_AGENT_ENV} variables`,
-      })
-      .default({}),
-    url_domains: z
-      .array(
-        z
-          .string()
-          .max(MAX_URL_DOMAIN_CHARS, `must be at most ${MAX_URL_DOMAIN_CHARS} characters`)
-          .refine((text) => statedHost(text) !== null, {
-            message: 'must be a host name (openai.com) or a URL (https://chatgpt.com/)',
-          }),
-      )
-      .min(1, 'must list at least one domain; leave it out to expect none')
-      .max(MAX_URL_DOMAINS, `must list at most ${MAX_URL_DOMAINS} domains`)
-      .optional(),
+    ...entryFields,
   })
   .loose();
 
-const settingsFile = z
-  .object({
-    agent_servers: z
-      .record(z.string().min(1).max(200), agentServer)
-      .refine((servers) => Object.keys(servers).length <= MAX_AGENTS, {
-        message: `must list at most ${MAX_AGENTS} agents`,
-      })
-      .default({}),
-    url_elicitation: UrlElicitation.default('isolated_window'),
-    ask_before_writes: z.boolean().default(false),
-  })
-  .loose();
+/** An `agent_servers` entry for an agent from the ACP registry (`"type": "registry"`). */
+const registryServer = z.object(entryFields).loose();
+
+/** The settings Airlock reads besides the agents, each on its own. */
+const urlElicitationSetting = UrlElicitation.default('isolated_window');
+const askBeforeWritesSetting = z.boolean().default(false);
 
 /** The folder for Airlock's configuration on this platform (or `AIRLOCK_CONFIG_DIR`). */
 export function configDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -176,60 +206,182 @@ export function parseAgentCatalog(raw: string, path: string, demo: AgentSpec): A
   }
   const json = read.value;
   const mcp = readMcpServers(raw, path, json);
-  const withMcp = (catalog: AgentCatalog): AgentCatalog => {
-    const error = [catalog.error, ...mcp.problems].filter((line) => line !== undefined);
+  const lineOf = lineFinder(raw);
+  const where = (at: (string | number)[]) => {
+    const line = lineOf(at);
+    return `${path}${line === undefined ? '' : `, line ${line}`}: ${at.map(String).join('.')}`;
+  };
+  const problems: (string | (() => string))[] = [];
+  const top =
+    json !== null && typeof json === 'object' && !Array.isArray(json)
+      ? (json as Record<string, unknown>)
+      : undefined;
+  if (!top) {
+    return withProblems(
+      { agents: [demo], urlElicitation: 'isolated_window' },
+      [`${path}: the top level: must be an object, as in { "agent_servers": {} }`],
+      mcp,
+    );
+  }
+  // Each setting is read on its own: a mistake elsewhere must not turn URL mode back on when it
+  // says "off", nor stop asking before writes when it says to ask.
+  const urlElicitation = urlElicitationSetting.safeParse(top.url_elicitation);
+  if (!urlElicitation.success) {
+    problems.push(`${path}: url_elicitation: ${issueMessage(urlElicitation.error)}`);
+  }
+  const askBeforeWrites = askBeforeWritesSetting.safeParse(top.ask_before_writes);
+  if (!askBeforeWrites.success) {
+    problems.push(`${path}: ask_before_writes: ${issueMessage(askBeforeWrites.error)}`);
+  }
+  const base: AgentCatalog = {
+    agents: [demo],
+    urlElicitation: urlElicitation.success ? urlElicitation.data : 'isolated_window',
+    ...(askBeforeWrites.success && askBeforeWrites.data ? { askBeforeWrites: true } : {}),
+  };
+  const servers = top.agent_servers ?? {};
+  if (servers === null || typeof servers !== 'object' || Array.isArray(servers)) {
+    problems.push(`${path}: agent_servers: must be an object of agents by name`);
+    return withProblems(base, problems, mcp);
+  }
+  const entries = Object.entries(servers as Record<string, unknown>);
+  if (entries.length > MAX_AGENTS) {
+    problems.push(`${path}: agent_servers: must list at most ${MAX_AGENTS} agents`);
+    return withProblems(base, problems, mcp);
+  }
+  const unusable: UnusableAgent[] = [];
+  for (const [name, entry] of entries) {
+    const read = readAgentServer(name, entry, demo.name);
+    if (!read.ok) {
+      if (unusable.length < MAX_UNUSABLE_AGENTS) {
+        const at = ['agent_servers', name, ...read.path];
+        unusable.push({
+          name: name.slice(0, 200),
+          reason: `${where(at)}: ${read.message}`.slice(0, 900),
+        });
+      }
+      continue;
+    }
+    const own = mcp.own.get(name);
+    base.agents.push({ ...read.spec, ...(own ? { mcpServers: own } : {}) });
+  }
+  return withProblems({ ...base, ...(unusable.length > 0 ? { unusable } : {}) }, problems, mcp);
+}
+
+/**
+ * The catalog's problems as one text for the app's notice: each unusable agent's reason, then
+ * the file's other problems (`error`), within bounds.
+ */
+export function settingsProblems(catalog: AgentCatalog): string | undefined {
+  const lines = [
+    ...(catalog.unusable ?? []).map((agent) => agent.reason),
+    ...(catalog.error === undefined ? [] : [catalog.error]),
+  ];
+  return lines.length > 0 ? clipProblems(lines) : undefined;
+}
+
+/** The catalog with the file's problems and the MCP servers' added. */
+function withProblems(
+  catalog: AgentCatalog,
+  problems: (string | (() => string))[],
+  mcp: ReturnType<typeof readMcpServers>,
+): AgentCatalog {
+  const error = [...problems, ...mcp.problems];
+  return {
+    ...catalog,
+    ...(mcp.global.length > 0 ? { mcpServers: mcp.global } : {}),
+    ...(error.length > 0 ? { error: clipProblems(error) } : {}),
+  };
+}
+
+/** The first problem zod found, in words. */
+function issueMessage(error: z.ZodError): string {
+  const issue = error.issues[0];
+  return issue ? problemOf(issue).message : 'invalid';
+}
+
+/**
+ * One `agent_servers` entry as an agent, or where in the entry (a path below it) and what is
+ * wrong.
+ */
+function readAgentServer(
+  name: string,
+  entry: unknown,
+  reserved: string,
+): { ok: true; spec: AgentSpec } | { ok: false; path: (string | number)[]; message: string } {
+  if (name === reserved) {
+    return { ok: false, path: [], message: `"${name}" is reserved for the built-in agent` };
+  }
+  if (name.length === 0 || name.length > 200) {
+    return { ok: false, path: [], message: 'the name must be 1 to 200 characters' };
+  }
+  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
+    return { ok: false, path: [], message: 'must be an object, as in { "command": "…" }' };
+  }
+  const type = (entry as Record<string, unknown>).type;
+  const failed = (error: z.ZodError) => {
+    const issue = error.issues[0];
     return {
-      ...catalog,
-      ...(mcp.global.length > 0 ? { mcpServers: mcp.global } : {}),
-      ...(error.length > 0 ? { error: clipProblems(error) } : {}),
+      ok: false as const,
+      path: issue?.path.map((part) => (typeof part === 'symbol' ? String(part) : part)) ?? [],
+      message: issue ? problemOf(issue).message : 'invalid',
     };
   };
-  const parsed = settingsFile.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? issue.path.join('.') : 'the top level';
-    const said = issue && problemOf(issue);
-    // A mistake elsewhere in the file must not turn URL mode back on when it says "off".
-    const stated = UrlElicitation.safeParse(
-      json !== null && typeof json === 'object'
-        ? (json as Record<string, unknown>).url_elicitation
-        : undefined,
-    );
-    // Nor stop asking before writes when it says to ask.
-    const askBeforeWrites =
-      (json as Record<string, unknown> | null)?.ask_before_writes === true ? true : undefined;
-    return withMcp({
-      agents: [demo],
-      urlElicitation: stated.success ? stated.data : 'isolated_window',
-      ...(askBeforeWrites ? { askBeforeWrites } : {}),
-      error: `${path}: ${where}: ${said?.message ?? 'invalid settings'}`,
-    });
-  }
-  const agents = [demo];
-  for (const [name, server] of Object.entries(parsed.data.agent_servers)) {
-    if (name === demo.name) {
-      return withMcp({
-        agents: [demo],
-        urlElicitation: parsed.data.url_elicitation,
-        ...(parsed.data.ask_before_writes ? { askBeforeWrites: true } : {}),
-        error: `${path}: agent_servers: "${name}" is reserved for the built-in agent`,
-      });
-    }
-    agents.push({
-      name,
-      command: server.command,
-      args: server.args,
-      env: server.env,
-      builtIn: false,
-      ...(server.url_domains === undefined ? {} : { urlDomains: server.url_domains }),
-      ...(mcp.own.has(name) ? { mcpServers: mcp.own.get(name) } : {}),
-    });
-  }
-  return withMcp({
-    agents,
-    urlElicitation: parsed.data.url_elicitation,
-    ...(parsed.data.ask_before_writes ? { askBeforeWrites: true } : {}),
+  const defaults = (server: z.infer<typeof registryServer>) => ({
+    ...(server.url_domains === undefined ? {} : { urlDomains: server.url_domains }),
+    ...(server.default_mode === undefined ? {} : { defaultMode: server.default_mode }),
+    ...(server.default_model === undefined ? {} : { defaultModel: server.default_model }),
   });
+  if (type === 'registry') {
+    if (!REGISTRY_ID.test(name)) {
+      return {
+        ok: false,
+        path: [],
+        message:
+          'an agent from the registry is named by its registry id: lowercase letters, digits and hyphens, starting with a letter (claude-acp)',
+      };
+    }
+    const parsed = registryServer.safeParse(entry);
+    if (!parsed.success) {
+      return failed(parsed.error);
+    }
+    return {
+      ok: true,
+      spec: {
+        name,
+        command: '',
+        args: [],
+        env: parsed.data.env,
+        builtIn: false,
+        registry: { id: name },
+        ...defaults(parsed.data),
+      },
+    };
+  }
+  if (type !== undefined && type !== 'custom') {
+    return {
+      ok: false,
+      path: ['type'],
+      message:
+        type === 'extension'
+          ? 'Airlock cannot run agents from Zed extensions; use "registry" or "custom" with a command'
+          : 'must be "registry" or "custom"',
+    };
+  }
+  const parsed = agentServer.safeParse(entry);
+  if (!parsed.success) {
+    return failed(parsed.error);
+  }
+  return {
+    ok: true,
+    spec: {
+      name,
+      command: parsed.data.command,
+      args: parsed.data.args,
+      env: parsed.data.env,
+      builtIn: false,
+      ...defaults(parsed.data),
+    },
+  };
 }
 
 /** The most problems with MCP servers listed one by one; the rest are counted. */

@@ -55,6 +55,7 @@ export function agentView(spec: AgentSpec): AgentSettingsView {
     env: maskedValues(spec.env),
     urlDomains: spec.urlDomains ?? [],
     ...(spec.mcpServers?.length ? { mcpServers: spec.mcpServers.map(mcpServerView) } : {}),
+    ...(spec.registry ? { source: 'registry' as const } : {}),
   };
 }
 

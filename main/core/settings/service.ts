@@ -20,7 +20,7 @@ import { UserFacingError } from '../errors.js';
 import type { Handlers } from '../handlers.js';
 import { DEMO_STATE_VAR } from '../sessions/service.js';
 import { DEMO_AGENT_NAME, type AgentCatalog } from './catalog.js';
-import { commandLine, type AgentSpec } from '../agents/spec.js';
+import { commandLine, type AgentSpec, type PrepareAgent } from '../agents/spec.js';
 import { editSettingsFile } from './file.js';
 import {
   agentView,
@@ -60,6 +60,8 @@ export type AgentSettingsOptions = {
    * Test runs the agent as a session would.
    */
   savedEnv?: (agentName: string) => Promise<Record<string, string>>;
+  /** Works out how to run an agent from the ACP registry, as the pool does (see pool.ts). */
+  prepare?: PrepareAgent;
 };
 
 /** The longest text the contract takes in a test report's fields. */
@@ -104,6 +106,7 @@ export class AgentSettings {
       ...(catalog.error === undefined ? {} : { error: catalog.error }),
       editable: !catalog.unreadable,
       agents: catalog.agents.map(agentView),
+      ...(catalog.unusable ? { unusable: catalog.unusable } : {}),
       ...(catalog.mcpServers?.length ? { mcpServers: catalog.mcpServers.map(mcpServerView) } : {}),
       askBeforeWrites: catalog.askBeforeWrites === true,
     };
@@ -186,7 +189,19 @@ export class AgentSettings {
    * in, whether a session starts. Answers by the deadline even when the agent hangs.
    */
   async test({ agentName }: CallRequest<'settings:testAgent'>): Promise<AgentTestReport> {
-    const spec = this.agent(agentName);
+    const listed = this.agent(agentName);
+    let spec: AgentSpec;
+    try {
+      spec = await this.prepared(listed);
+    } catch (error) {
+      return testReport(listed, {
+        ok: false,
+        agent: listed.name,
+        command: commandLine(listed),
+        log: agentLogPath(this.options.logsDir, listed.name),
+        error: (error as Error).message,
+      });
+    }
     const deadlineMs = this.options.testDeadlineMs ?? TEST_DEADLINE_MS;
     const abort = new AbortController();
     this.tests.add(abort);
@@ -247,6 +262,31 @@ export class AgentSettings {
     for (const abort of this.tests) {
       abort.abort();
     }
+  }
+
+  /**
+   * The agent as Test runs it: an agent from the ACP registry with its command worked out (the
+   * registry's environment, then the settings file's on top), others as they are.
+   */
+  private async prepared(spec: AgentSpec): Promise<AgentSpec> {
+    if (!spec.registry) {
+      return spec;
+    }
+    const couldNot = (why: string) =>
+      new UserFacingError(`Airlock could not start ${spec.name}: ${why}`);
+    if (!this.options.prepare) {
+      throw couldNot('this copy of Airlock cannot run agents from the ACP registry.');
+    }
+    let launched: AgentSpec;
+    try {
+      launched = await this.options.prepare(spec, () => undefined);
+    } catch (error) {
+      throw couldNot((error as Error).message.replace(/\.?$/, '.'));
+    }
+    if (launched.command === '') {
+      throw couldNot('no command to run it was found.');
+    }
+    return { ...launched, env: { ...launched.env, ...spec.env } };
   }
 
   private agent(name: string): AgentSpec {

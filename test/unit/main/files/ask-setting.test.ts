@@ -21,7 +21,7 @@ describe('the ask_before_writes setting', () => {
       '/s.json',
       demo,
     );
-    expect(catalog.error).toContain('command must not be empty');
+    expect(catalog.unusable?.[0]?.reason).toContain('command must not be empty');
     expect(catalog.askBeforeWrites).toBe(true);
   });
 

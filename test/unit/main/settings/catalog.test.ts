@@ -11,6 +11,7 @@ import {
   MAX_URL_DOMAINS,
   parseAgentCatalog,
   settingsPath,
+  settingsProblems,
 } from '../../../../main/core/settings/catalog.js';
 import { commandLine } from '../../../../main/core/agents/spec.js';
 import type { AgentEntry } from '../../../../preload/shared/contract.js';
@@ -134,13 +135,13 @@ describe('the settings file', () => {
     );
   });
 
-  it('when it has the wrong shape, names the file and the field', async () => {
+  it('when an agent has the wrong shape, names the file, the line and the field', async () => {
     const { state, path } = await coreWithSettings(
       JSON.stringify({ agent_servers: { Codex: { args: ['x'] } } }),
     );
     expect(names(state)).toEqual(['Demo Agent']);
     expect(state.settingsError).toMatch(
-      new RegExp(`^${escape(path)}: agent_servers\\.Codex\\.command: `),
+      new RegExp(`^${escape(path)}, line 1: agent_servers\\.Codex\\.command: `),
     );
   });
 
@@ -152,15 +153,18 @@ describe('the settings file', () => {
     expect(state.settingsError).toMatch(new RegExp(`^${escape(path)}: agent_servers: `));
   });
 
-  it('refuses an agent that takes the demo agent name', async () => {
+  it('refuses an agent that takes the demo agent name, and offers the others', async () => {
     const { state, path } = await coreWithSettings(
       JSON.stringify({
         agent_servers: { Codex: { command: 'codex-acp' }, 'Demo Agent': { command: 'evil' } },
       }),
     );
-    expect(state.agents).toEqual([expect.objectContaining({ name: 'Demo Agent', builtIn: true })]);
+    expect(state.agents).toEqual([
+      expect.objectContaining({ name: 'Demo Agent', builtIn: true }),
+      expect.objectContaining({ name: 'Codex', commandLine: 'codex-acp' }),
+    ]);
     expect(state.settingsError).toBe(
-      `${path}: agent_servers: "Demo Agent" is reserved for the built-in agent`,
+      `${path}, line 1: agent_servers.Demo Agent: "Demo Agent" is reserved for the built-in agent`,
     );
   });
 
@@ -210,7 +214,7 @@ describe('where URL-mode elicitations open', () => {
   it('keeps what the file says when another part of it is wrong', () => {
     const broken = JSON.stringify({ url_elicitation: 'off', agent_servers: { Codex: {} } });
     const catalog = parseAgentCatalog(broken, '/s.json', demo);
-    expect(catalog.error).toMatch(/^\/s\.json: agent_servers\.Codex\.command: /);
+    expect(settingsProblems(catalog)).toMatch(/^\/s\.json, line 1: agent_servers\.Codex\.command: /);
     expect(catalog.urlElicitation).toBe('off');
   });
 
@@ -264,29 +268,29 @@ describe('the domains an agent’s URLs should lead to (url_domains)', () => {
         catalog.agents.map((agent) => agent.name),
         bad,
       ).toEqual(['Demo Agent']);
-      expect(catalog.error, bad).toBe(
-        '/s.json: agent_servers.Codex.url_domains.1: must be a host name (openai.com) or a URL (https://chatgpt.com/)',
+      expect(settingsProblems(catalog), bad).toBe(
+        '/s.json, line 1: agent_servers.Codex.url_domains.1: must be a host name (openai.com) or a URL (https://chatgpt.com/)',
       );
     }
   });
 
   it('name the field when it is too long, too many, empty or not a list of text', () => {
     const long = `https://example.com/${'a'.repeat(MAX_URL_DOMAIN_CHARS - 19)}`;
-    expect(withDomains([long]).error).toBe(
-      `/s.json: agent_servers.Codex.url_domains.0: must be at most ${MAX_URL_DOMAIN_CHARS} characters`,
+    expect(settingsProblems(withDomains([long]))).toBe(
+      `/s.json, line 1: agent_servers.Codex.url_domains.0: must be at most ${MAX_URL_DOMAIN_CHARS} characters`,
     );
     const many = Array.from({ length: MAX_URL_DOMAINS + 1 }, (_, i) => `d${i}.example`);
-    expect(withDomains(many).error).toBe(
-      `/s.json: agent_servers.Codex.url_domains: must list at most ${MAX_URL_DOMAINS} domains`,
+    expect(settingsProblems(withDomains(many))).toBe(
+      `/s.json, line 1: agent_servers.Codex.url_domains: must list at most ${MAX_URL_DOMAINS} domains`,
     );
-    expect(withDomains([]).error).toBe(
-      '/s.json: agent_servers.Codex.url_domains: must list at least one domain; leave it out to expect none',
+    expect(settingsProblems(withDomains([]))).toBe(
+      '/s.json, line 1: agent_servers.Codex.url_domains: must list at least one domain; leave it out to expect none',
     );
-    expect(withDomains('openai.com').error).toMatch(
-      /^\/s\.json: agent_servers\.Codex\.url_domains: .*expected array/,
+    expect(settingsProblems(withDomains('openai.com'))).toMatch(
+      /^\/s\.json, line 1: agent_servers\.Codex\.url_domains: .*expected array/,
     );
-    expect(withDomains([42]).error).toMatch(
-      /^\/s\.json: agent_servers\.Codex\.url_domains\.0: .*expected string/,
+    expect(settingsProblems(withDomains([42]))).toMatch(
+      /^\/s\.json, line 1: agent_servers\.Codex\.url_domains\.0: .*expected string/,
     );
   });
 });
@@ -338,18 +342,18 @@ describe('the limits on what the settings file lists', () => {
     ];
     for (const [fields, said] of problems) {
       const catalog = agent(fields);
-      expect(catalog.error, said).toBe(`/s.json: agent_servers.${said}`);
+      expect(settingsProblems(catalog), said).toBe(`/s.json, line 1: agent_servers.${said}`);
       expect(catalog.agents).toEqual([demo]);
     }
     expect(
       parse({ agent_servers: many(1_001, (index) => [`A${index}`, { command: 'c' }]) }).error,
     ).toBe('/s.json: agent_servers: must list at most 1000 agents');
-    expect(parse({ agent_servers: { '': { command: 'c' } } }).error).toMatch(
-      /^\/s\.json: agent_servers\.: /,
+    expect(settingsProblems(parse({ agent_servers: { '': { command: 'c' } } }))).toMatch(
+      /^\/s\.json, line 1: agent_servers\.: /,
     );
-    expect(parse({ agent_servers: { ['n'.repeat(201)]: { command: 'c' } } }).error).toMatch(
-      /^\/s\.json: agent_servers\.n{201}: .*200/,
-    );
+    expect(
+      settingsProblems(parse({ agent_servers: { ['n'.repeat(201)]: { command: 'c' } } })),
+    ).toMatch(/^\/s\.json, line 1: agent_servers\.n{201}: .*200/);
   });
 
   it('names the top level when the file is not an object', () => {
@@ -363,7 +367,9 @@ describe('the limits on what the settings file lists', () => {
   });
 
   it('names an agent that is not an object, with no crash reading its MCP servers', () => {
-    expect(parse({ agent_servers: { A: null } }).error).toMatch(/^\/s\.json: agent_servers\.A: /);
+    expect(settingsProblems(parse({ agent_servers: { A: null } }))).toMatch(
+      /^\/s\.json, line 1: agent_servers\.A: /,
+    );
   });
 
   it('keeps "off" and asking before writes when an agent takes the built-in name', () => {
@@ -373,10 +379,16 @@ describe('the limits on what the settings file lists', () => {
       agent_servers: { A: { command: 'a' }, 'Demo Agent': { command: 'x' } },
     });
     expect(catalog).toEqual({
-      agents: [demo],
+      agents: [demo, { name: 'A', command: 'a', args: [], env: {}, builtIn: false }],
       urlElicitation: 'off',
       askBeforeWrites: true,
-      error: '/s.json: agent_servers: "Demo Agent" is reserved for the built-in agent',
+      unusable: [
+        {
+          name: 'Demo Agent',
+          reason:
+            '/s.json, line 1: agent_servers.Demo Agent: "Demo Agent" is reserved for the built-in agent',
+        },
+      ],
     });
     expect(parse({ agent_servers: { 'Demo Agent': { command: 'x' } } })).not.toHaveProperty(
       'askBeforeWrites',
@@ -393,7 +405,7 @@ describe('the limits on what the settings file lists', () => {
   it('cuts each problem line to 900 characters', () => {
     const name = 'n'.repeat(2_000);
     const catalog = parse({ agent_servers: { [name]: { command: 'c', context_servers: 1 } } });
-    const lines = catalog.error!.split('\n');
+    const lines = settingsProblems(catalog)!.split('\n');
     // The name is too long for an agent, and its MCP servers are not an object: two lines.
     expect(lines.map((line) => line.length)).toEqual([900, 900]);
     expect(lines[1]).toMatch(/^\/s\.json, line 1: agent_servers\.n+$/);

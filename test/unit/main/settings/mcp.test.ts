@@ -240,7 +240,7 @@ describe('problems in context_servers', () => {
     const catalog = parse(
       '{ "context_servers": { "a": { "command": "a" } }, "agent_servers": { "x": { "command": "" } } }',
     );
-    expect(catalog.error).toContain('agent_servers.x.command');
+    expect(catalog.unusable?.[0]?.reason).toContain('agent_servers.x.command');
     expect(catalog.mcpServers?.map((server) => server.name)).toEqual(['a']);
   });
 
