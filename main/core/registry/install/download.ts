@@ -12,6 +12,8 @@ import { UserFacingError } from '../../errors.js';
 export const MAX_DOWNLOAD_BYTES = 1024 * 1024 * 1024;
 /** The most redirects followed for one download. */
 export const MAX_REDIRECTS = 5;
+/** How long a server may send nothing (no answer, no bytes) before a download is given up. */
+export const IDLE_MS = 60_000;
 
 /** What a finished download wrote. */
 export type Downloaded = { bytes: number; sha256: string; url: string };
@@ -24,19 +26,13 @@ export type DownloadOptions = {
   onProgress?: (progress: { received: number; total?: number }) => void;
   /** The most bytes taken (tests lower it). */
   maxBytes?: number;
+  /** How long the server may send nothing before the download is given up (tests lower it). */
+  idleMs?: number;
 };
 
 /** The error of a cancelled install. */
 export function cancelled(): UserFacingError {
   return new UserFacingError('Cancelled');
-}
-
-/** Whether `error` is what fetch or a stream throws when its signal is aborted. */
-function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
-  return (
-    signal?.aborted === true ||
-    (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError'))
-  );
 }
 
 /** The host of a URL, for messages (never the whole address, which may carry a token). */
@@ -52,7 +48,8 @@ function hostOf(url: string): string {
 async function fetchFollowing(
   url: string,
   name: string,
-  signal: AbortSignal | undefined,
+  signal: AbortSignal,
+  stopped: () => UserFacingError | undefined,
 ): Promise<{ response: Response; url: string }> {
   let current = url;
   for (let hops = 0; ; hops += 1) {
@@ -66,8 +63,9 @@ async function fetchFollowing(
     try {
       response = await fetch(current, { redirect: 'manual', signal });
     } catch (error) {
-      if (isAbort(error, signal)) {
-        throw cancelled();
+      const reason = stopped();
+      if (reason) {
+        throw reason;
       }
       throw new UserFacingError(
         `${name} could not be downloaded: ${hostOf(current)} could not be reached.`,
@@ -114,12 +112,51 @@ export async function download(
   name: string,
   options: DownloadOptions = {},
 ): Promise<Downloaded> {
-  const { signal, onProgress } = options;
-  const maxBytes = options.maxBytes ?? MAX_DOWNLOAD_BYTES;
+  const { signal } = options;
   if (signal?.aborted) {
     throw cancelled();
   }
-  const { response, url: finalUrl } = await fetchFollowing(url, name, signal);
+  // A server that stops sending would otherwise hold the install open for ever.
+  const idle = new AbortController();
+  const idleMs = options.idleMs ?? IDLE_MS;
+  let timer = setTimeout(() => idle.abort(), idleMs);
+  const awake = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => idle.abort(), idleMs);
+  };
+  const stopped = () =>
+    signal?.aborted
+      ? cancelled()
+      : idle.signal.aborted
+        ? new UserFacingError(`${name} could not be downloaded: ${hostOf(url)} stopped sending it.`)
+        : undefined;
+  try {
+    return await receive(url, file, name, {
+      ...options,
+      signal: signal ? AbortSignal.any([signal, idle.signal]) : idle.signal,
+      stopped,
+      awake,
+    });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The download itself, under a signal that both the user's cancel and the idle timer abort. */
+async function receive(
+  url: string,
+  file: string,
+  name: string,
+  options: DownloadOptions & {
+    signal: AbortSignal;
+    stopped: () => UserFacingError | undefined;
+    awake: () => void;
+  },
+): Promise<Downloaded> {
+  const { signal, onProgress, stopped, awake } = options;
+  const maxBytes = options.maxBytes ?? MAX_DOWNLOAD_BYTES;
+  const { response, url: finalUrl } = await fetchFollowing(url, name, signal, stopped);
+  awake();
   const tooBig = () =>
     new UserFacingError(
       `The download of ${name} is larger than ${Math.round(maxBytes / 1024 / 1024)} MB; nothing was installed.`,
@@ -137,6 +174,7 @@ export async function download(
     onProgress?.({ received, ...(total === undefined ? {} : { total }) });
     if (response.body) {
       for await (const chunk of response.body) {
+        awake();
         received += chunk.byteLength;
         if (received > maxBytes) {
           throw tooBig();
@@ -158,8 +196,9 @@ export async function download(
     if (error instanceof UserFacingError) {
       throw error;
     }
-    if (isAbort(error, signal)) {
-      throw cancelled();
+    const reason = stopped();
+    if (reason) {
+      throw reason;
     }
     throw new UserFacingError(
       `${name} could not be downloaded: the connection to ${hostOf(finalUrl)} broke off.`,
@@ -168,8 +207,9 @@ export async function download(
   } finally {
     await handle.close();
   }
-  if (signal?.aborted) {
-    throw cancelled();
+  const reason = stopped();
+  if (reason) {
+    throw reason;
   }
   if (total !== undefined && received !== total) {
     throw new UserFacingError(

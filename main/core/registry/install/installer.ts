@@ -37,6 +37,8 @@ export type InstallerOptions = {
   writeFile?: FileWriter;
   /** The most bytes of one download (tests lower it). */
   maxDownloadBytes?: number;
+  /** How long a server may send nothing before a download is given up (tests lower it). */
+  downloadIdleMs?: number;
 };
 
 /** Downloads, unpacks, lists and removes registry agents' binaries. */
@@ -130,6 +132,7 @@ export class AgentInstaller {
         signal,
         onProgress,
         maxBytes: this.options.maxDownloadBytes,
+        idleMs: this.options.downloadIdleMs,
       });
       if (target.sha256 !== undefined && got.sha256 !== target.sha256) {
         throw new UserFacingError(

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, utimes } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -234,6 +234,21 @@ describe('AgentInstaller.install', () => {
     expect(await left(agentsDir)).toEqual([]);
   });
 
+  it('gives up on a server that stops sending, or never answers, leaving nothing', async () => {
+    server().route('/stalled.tar.gz', (_request, response) => {
+      response.writeHead(200, { 'content-length': '1000' });
+      response.write(Buffer.alloc(10));
+    });
+    server().route('/silent.tar.gz', 'hang');
+    const { agentsDir, installer: it } = await installer({ downloadIdleMs: 200 });
+    for (const path of ['/stalled.tar.gz', '/silent.tar.gz']) {
+      await expect(it.install(agent(server().url(path)))).rejects.toThrow(
+        /^Echo Agent could not be downloaded: 127\.0\.0\.1:\d+ stopped sending it\.$/,
+      );
+    }
+    expect(await left(agentsDir)).toEqual([]);
+  });
+
   it('refuses a redirect to plain http beyond this machine', async () => {
     server().route('/echo.tar.gz', {
       status: 302,
@@ -305,5 +320,19 @@ describe('AgentInstaller versions', () => {
     await it.remove('echo-agent');
     expect(await left(agentsDir)).toEqual([]);
     expect(await it.installed('echo-agent')).toBe(undefined);
+  });
+
+  it('never follows a link out of the agents folder when listing or removing', async () => {
+    const { agentsDir, installer: it } = await installer();
+    const outside = await mkdtemp(join(base, 'outside-'));
+    await mkdir(join(outside, '9.9.9'));
+    await writeFile(join(outside, '9.9.9', 'keep'), 'mine');
+    await mkdir(agentsDir, { recursive: true });
+    await symlink(outside, join(agentsDir, 'echo-agent'));
+    expect(await it.installed('echo-agent')).toBe(undefined);
+    await it.removeOtherVersions('echo-agent', '1.0.0');
+    await it.remove('echo-agent');
+    expect(await readFile(join(outside, '9.9.9', 'keep'), 'utf8')).toBe('mine');
+    expect(await left(agentsDir)).toEqual([]);
   });
 });
