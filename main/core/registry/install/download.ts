@@ -61,7 +61,12 @@ async function fetchFollowing(
     }
     let response: Response;
     try {
-      response = await fetch(current, { redirect: 'manual', signal });
+      response = await fetch(current, {
+        redirect: 'manual',
+        signal,
+        // fetch would undo a content-encoding, and the checksum is of the archive as published.
+        headers: { 'accept-encoding': 'identity' },
+      });
     } catch (error) {
       const reason = stopped();
       if (reason) {
@@ -162,7 +167,9 @@ async function receive(
       `The download of ${name} is larger than ${Math.round(maxBytes / 1024 / 1024)} MB; nothing was installed.`,
     );
   const length = response.headers.get('content-length');
-  const total = length !== null && /^\d+$/.test(length) ? Number(length) : undefined;
+  const encoded = (response.headers.get('content-encoding') ?? 'identity') !== 'identity';
+  // An encoded answer's length is of the encoded bytes, not of those fetch hands on.
+  const total = length !== null && /^\d+$/.test(length) && !encoded ? Number(length) : undefined;
   if (total !== undefined && total > maxBytes) {
     await response.body?.cancel().catch(() => undefined);
     throw tooBig();

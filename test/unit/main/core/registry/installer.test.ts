@@ -77,6 +77,11 @@ describe('AgentInstaller.install', () => {
       folder: join(agentsDir, 'echo-agent', '1.2.0'),
     });
     expect(progress.at(-1)).toEqual({ received: archive.length, total: archive.length });
+    // The archive as published, never re-encoded on the way (its checksum is of those bytes).
+    expect(server().requests.map((request) => request.headers['accept-encoding'])).toEqual([
+      'identity',
+      'identity',
+    ]);
     expect(await left(agentsDir)).toEqual([
       'echo-agent',
       'echo-agent/1.2.0',
