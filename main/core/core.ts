@@ -30,6 +30,7 @@ import { mcpServersFor } from './mcp-servers.js';
 import type { CoreOptions } from './options.js';
 import { Outbox, type CoreListener } from './outbox.js';
 import { checkWorkingFolder, RecentFolders } from './recent-folders.js';
+import { RegistryService } from './registry/service.js';
 import { NO_SECRET_STORE, type SecretStore } from './secrets.js';
 import { Session } from './session.js';
 import { choiceHandlers, type RunningTab } from './sessions/choices.js';
@@ -81,6 +82,8 @@ export class AirlockCore {
   private readonly files: FileService;
   /** The sign-in commands run in a terminal inside the app (`terminal` auth methods). */
   private readonly signInTerminals: SignInTerminals;
+  /** The ACP registry's catalogue, and the launch of its agents. */
+  private readonly registry: RegistryService;
 
   /** The commands agents run (`terminal/*`), each ended with its session, agent or the app. */
   private readonly terminals = new TerminalService((connection, sessionId) =>
@@ -94,7 +97,13 @@ export class AirlockCore {
   private readonly prepareAgent: PrepareAgent | undefined;
 
   constructor(private readonly options: CoreOptions) {
-    this.prepareAgent = options.prepareAgent;
+    this.prepareAgent =
+      options.prepareAgent ?? ((spec, report) => this.registry.prepare(spec, report));
+    this.registry = new RegistryService({
+      settingsPath: options.settingsPath,
+      reload: () => this.reloadAgents(),
+      progress: (progress) => this.outbox.emit('registry:onDidProgress', progress),
+    });
     this.files = new FileService({
       find: (connection, sessionId) => this.routing.sessionOn(connection, sessionId),
       askBeforeWrites: () => this.catalog.askBeforeWrites === true,
@@ -206,6 +215,7 @@ export class AirlockCore {
       ...this.starts.handlers,
       ...this.signInTerminals.handlers,
       ...this.files.handlers,
+      ...this.registry.handlers,
       ...choiceHandlers((key) => this.runningSession(key)),
       ...tabHandlers({ tab: (key) => this.session(key), flush: () => this.outbox.flush() }),
       ...agentHandlers({
@@ -307,6 +317,7 @@ export class AirlockCore {
     const kept = this.lasting.quit();
     this.settingsWatcher?.close();
     this.agentSettings.dispose();
+    this.registry.dispose();
     // Each tab is closed and dropped, as `session:close` does: its process's end, which follows,
     // is no longer reported on it.
     for (const [key, session] of this.sessions) {
@@ -329,6 +340,7 @@ export class AirlockCore {
     | keyof SessionStarts['handlers']
     | keyof SignInTerminals['handlers']
     | keyof FileService['handlers']
+    | keyof RegistryService['handlers']
     | keyof ReturnType<typeof choiceHandlers>
     | keyof ReturnType<typeof tabHandlers>
     | keyof ReturnType<typeof agentHandlers>

@@ -10,6 +10,8 @@ import { FormModel } from './form-model.js';
 // Attachments and the folder's file completion (issue 12, Prompts).
 import { FileCompletion, PromptAttachments, PromptCapabilitiesView } from './prompt-content.js';
 import { UrlAnalysis } from './url-analysis-view.js';
+// The ACP registry's catalogue: its agents, installs and their progress.
+import { RegistryAgentRequest, RegistryListing, RegistryProgress } from './registry-view.js';
 // Sessions that last: saved tabs, history, reopening (issue 12).
 import {
   AgentFolder,
@@ -1101,6 +1103,41 @@ export const calls = {
     response: z.object({ key: SessionKey }),
   },
   // ── end of sessions that last ──
+  // ── The ACP registry's catalogue ──
+  /** The registry's agents as last fetched (or the copy Airlock ships), without the network. */
+  'registry:list': {
+    request: empty,
+    response: RegistryListing,
+  },
+  /** Fetches the registry anew; on failure the last good copy, with `problem` saying why. */
+  'registry:refresh': {
+    request: empty,
+    response: RegistryListing,
+  },
+  /**
+   * Installs an agent of the registry: unpacks its archive first when it runs as a binary
+   * (progress comes as `registry:onDidProgress`), then adds `"<id>": { "type": "registry" }` to
+   * the settings file, keeping its comments. Answers with the agent's name in the app.
+   */
+  'registry:install': {
+    request: RegistryAgentRequest,
+    response: z.object({ agentName: name }),
+  },
+  /** Cancels the install of an agent under way; nothing of it is left. */
+  'registry:cancelInstall': {
+    request: RegistryAgentRequest,
+    response: empty,
+  },
+  /** Installs the registry's newer version of an agent, then removes the older ones. */
+  'registry:update': {
+    request: RegistryAgentRequest,
+    response: empty,
+  },
+  /** Removes an agent of the registry: its settings entry and its installed files. */
+  'registry:remove': {
+    request: RegistryAgentRequest,
+    response: empty,
+  },
 } as const;
 
 /** Every event the core sends to the UI. */
@@ -1120,6 +1157,8 @@ export const events = {
   'agent:onDidChangeTerminal': TerminalScreen,
   /** The host asks the window to run one of its commands (see {@link HostCommand}). */
   'app:onCommand': HostCommand,
+  /** An install of a registry agent received bytes, ended (`done`) or failed (`error`). */
+  'registry:onDidProgress': RegistryProgress,
 } as const;
 
 /** The name of a call. */

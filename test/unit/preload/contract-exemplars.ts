@@ -371,6 +371,40 @@ export const report: AgentTestReport = {
   log: '/home/ada/.config/airlock/logs/demo-agent.log',
 };
 
+/** The registry's catalogue: an agent with every field, one that cannot run here. */
+export const catalogue: CallResponse<'registry:list'> = {
+  agents: [
+    {
+      id: 'codex-acp',
+      name: 'Codex CLI',
+      version: '0.9.2',
+      description: 'ACP adapter for OpenAI Codex',
+      authors: ['OpenAI', 'Zed Industries'],
+      license: 'Apache-2.0',
+      repository: 'https://github.com/zed-industries/codex-acp',
+      iconUrl: 'data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=',
+      distribution: 'binary',
+      available: true,
+      installed: { version: '0.9.1' },
+      updateAvailable: true,
+    },
+    {
+      id: 'mac-only',
+      name: 'Mac Only',
+      version: '1.0.0',
+      description: 'Runs on macOS',
+      authors: [],
+      distribution: 'binary',
+      available: false,
+      unavailableReason: 'Not available for this platform',
+      updateAvailable: false,
+    },
+  ],
+  problem: 'Could not reach the agent registry; showing the copy from 3 Dec.',
+  source: 'cache',
+  fetchedAt: 1_764_000_000_000,
+};
+
 /** For each call, requests and responses: the first with every field, then other variants. */
 /** A sign-in terminal's screen, every field present. */
 export const terminalScreen: EventPayload<'agent:onDidChangeTerminal'> = {
@@ -644,6 +678,12 @@ export const callExemplars: {
     requests: [{ agentName, cwd, sessionId: 'sess_01HX', title: 'Fix the flaky test' }],
     responses: [{ key }],
   },
+  'registry:list': { requests: [{}], responses: [catalogue, { agents: [], source: 'snapshot' }] },
+  'registry:refresh': { requests: [{}], responses: [catalogue] },
+  'registry:install': { requests: [{ id: 'codex-acp' }], responses: [{ agentName: 'codex-acp' }] },
+  'registry:cancelInstall': { requests: [{ id: 'codex-acp' }], responses: [{}] },
+  'registry:update': { requests: [{ id: 'codex-acp' }], responses: [{}] },
+  'registry:remove': { requests: [{ id: 'codex-acp' }], responses: [{}] },
 };
 
 /** For each event, payloads: the first with every field, then other variants. */
@@ -657,6 +697,18 @@ export const eventExemplars: { [E in EventChannel]: EventPayload<E>[] } = {
     },
   ],
   'agent:onDidChangeTerminal': [terminalScreen],
+  'registry:onDidProgress': [
+    {
+      id: 'codex-acp',
+      received: 3_100_000,
+      total: 12_400_000,
+      done: false,
+      error: 'The download of Codex CLI stopped: the connection was closed.',
+    },
+    { id: 'codex-acp', received: 3_100_000, total: 12_400_000 },
+    { id: 'codex-acp', received: 12_400_000, total: 12_400_000, done: true },
+    { id: 'codex-acp', received: 1_000, error: 'The install of Codex CLI was cancelled.' },
+  ],
   'app:onCommand': [
     { command: 'newSession' },
     { command: 'closeSession' },

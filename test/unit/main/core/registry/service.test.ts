@@ -1,0 +1,262 @@
+/**
+ * The registry's catalogue in the core, against a registry served on 127.0.0.1: what it lists
+ * (available here, installed, with an update), installs as Zed writes them keeping the settings
+ * file's comments, a binary agent downloaded, unpacked and run for a whole turn, its update,
+ * its removal, and a cancelled install that leaves nothing.
+ */
+import { existsSync } from 'node:fs';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { EventPayload } from '../../../../../preload/shared/contract';
+import {
+  binaryEntry,
+  elsewhereEntry,
+  npxEntry,
+  scriptedAgentArchive,
+} from '../../../../helpers/agent-archive';
+import { TEST_TIMEOUTS, useCore, type CoreRun } from '../../../../helpers/core-harness';
+import { useLocalServer, type LocalServer } from '../../../../helpers/local-registry';
+
+const server = useLocalServer();
+const { start } = useCore({ timeouts: TEST_TIMEOUTS });
+
+type Progress = EventPayload<'registry:onDidProgress'>;
+
+/** Serves a registry of `agents`, and the binary agent's archive of each version named. */
+async function serve(registry: LocalServer, agents: object[], versions: string[] = []) {
+  registry.route('/registry.json', { body: { version: '1.0.0', agents } });
+  for (const version of versions) {
+    registry.route(`/bin-agent-${version}.tar.gz`, { body: await scriptedAgentArchive() });
+  }
+}
+
+/** A core whose settings file points at the local registry, and every progress event it sent. */
+async function catalogueCore(
+  agentServers: Record<string, unknown> = {},
+): Promise<CoreRun & { progress: Progress[] }> {
+  const run = await start({
+    settings: { agent_registry_url: server().url('/registry.json'), agent_servers: agentServers },
+  });
+  const progress: Progress[] = [];
+  run.core.onEvent((channel, payload) => {
+    if (channel === 'registry:onDidProgress') {
+      progress.push(payload as Progress);
+    }
+  });
+  return { ...run, progress };
+}
+
+const archiveUrl = (version: string) => server().url(`/bin-agent-${version}.tar.gz`);
+
+describe('registry:list and registry:refresh', () => {
+  it('lists each agent with whether it runs here, is installed, and has an update', async () => {
+    await serve(
+      server(),
+      [
+        npxEntry('npx-agent'),
+        binaryEntry('bin-agent', '1.0.0', archiveUrl('1.0.0')),
+        elsewhereEntry('elsewhere'),
+      ],
+      ['1.0.0'],
+    );
+    const run = await catalogueCore();
+    const fresh = await run.call('registry:refresh', {});
+    expect(fresh.source).toBe('network');
+    expect(fresh.problem).toBeUndefined();
+    const byId = new Map(fresh.agents.map((agent) => [agent.id, agent]));
+    expect(byId.get('npx-agent')).toMatchObject({
+      name: 'Npx Agent',
+      authors: ['Someone', 'Someone Else'],
+      license: 'Apache-2.0',
+      distribution: 'npx',
+      available: true,
+      updateAvailable: false,
+    });
+    expect(byId.get('npx-agent')?.installed).toBeUndefined();
+    expect(byId.get('bin-agent')).toMatchObject({
+      distribution: 'binary',
+      available: true,
+      repository: 'https://example.com/scripted-binary',
+    });
+    expect(byId.get('elsewhere')).toMatchObject({ available: false, distribution: 'binary' });
+    expect(byId.get('elsewhere')?.unavailableReason).toMatch(/platform/);
+
+    await run.call('registry:install', { id: 'bin-agent' });
+    await run.call('registry:install', { id: 'npx-agent' });
+    // A newer version in the registry: listed as an update of the one installed.
+    await serve(
+      server(),
+      [npxEntry('npx-agent'), binaryEntry('bin-agent', '2.0.0', archiveUrl('2.0.0'))],
+      ['2.0.0'],
+    );
+    const later = await run.call('registry:refresh', {});
+    const now = new Map(later.agents.map((agent) => [agent.id, agent]));
+    expect(now.get('bin-agent')).toMatchObject({
+      version: '2.0.0',
+      installed: { version: '1.0.0' },
+      updateAvailable: true,
+    });
+    expect(now.get('npx-agent')).toMatchObject({
+      installed: { version: '1.0.0' },
+      updateAvailable: false,
+    });
+    // The list without the network is the copy just fetched.
+    expect((await run.call('registry:list', {})).agents.map((agent) => agent.id)).toEqual([
+      'npx-agent',
+      'bin-agent',
+    ]);
+  });
+
+  it('says why the registry could not be fetched, and lists the copy it has', async () => {
+    server().route('/registry.json', { status: 500, body: 'down' });
+    const run = await catalogueCore();
+    const listing = await run.call('registry:refresh', {});
+    expect(listing.problem).toMatch(/registry/i);
+    expect(listing.source).toBe('snapshot');
+    expect(listing.agents.length).toBeGreaterThan(0);
+  });
+});
+
+describe('registry:install', () => {
+  it('writes the agent as Zed does, keeping the comments of the settings file', async () => {
+    await serve(server(), [npxEntry('npx-agent')]);
+    const run = await catalogueCore();
+    const text = [
+      '// My settings, by hand',
+      '{',
+      `    "agent_registry_url": ${JSON.stringify(server().url('/registry.json'))},`,
+      '    "agent_servers": {',
+      '        // the agent I wrote myself',
+      '        "mine": { "command": "mine-acp" },',
+      '    },',
+      '}',
+      '',
+    ].join('\n');
+    await writeFile(run.settingsPath, text);
+    await expect(run.call('registry:install', { id: 'npx-agent' })).resolves.toEqual({
+      agentName: 'npx-agent',
+    });
+    const written = await readFile(run.settingsPath, 'utf8');
+    expect(written).toContain('// My settings, by hand');
+    expect(written).toContain('// the agent I wrote myself');
+    expect(written).toContain('"mine": { "command": "mine-acp" }');
+    expect(written.replace(/\s+/g, ' ')).toContain('"npx-agent": { "type": "registry" }');
+    // Nothing downloaded for an npx agent; the app knows it at once.
+    expect(run.progress).toEqual([]);
+    const state = await run.call('app:getState', {});
+    expect(state.agents.map((agent) => agent.name)).toContain('npx-agent');
+  });
+
+  it('refuses an id the settings file gives an agent of its own, changing nothing', async () => {
+    await serve(server(), [npxEntry('mine')]);
+    const run = await catalogueCore();
+    const text = `{ "agent_registry_url": ${JSON.stringify(server().url('/registry.json'))}, "agent_servers": { "mine": { "command": "x" } } }`;
+    await writeFile(run.settingsPath, text);
+    await expect(run.call('registry:install', { id: 'mine' })).rejects.toThrow(
+      /already has an agent named "mine"/,
+    );
+    expect(await readFile(run.settingsPath, 'utf8')).toBe(text);
+  });
+
+  it('refuses an agent that does not run here, and one the registry does not list', async () => {
+    await serve(server(), [elsewhereEntry('elsewhere')]);
+    const run = await catalogueCore();
+    await expect(run.call('registry:install', { id: 'elsewhere' })).rejects.toThrow(
+      /Elsewhere Agent cannot run on this computer/,
+    );
+    await expect(run.call('registry:install', { id: 'nobody' })).rejects.toThrow(
+      /registry has no agent "nobody"/,
+    );
+    expect(await readFile(run.settingsPath, 'utf8')).not.toContain('registry"');
+  });
+
+  it('downloads and unpacks a binary agent with progress, then runs a whole turn with it', async () => {
+    await serve(server(), [binaryEntry('bin-agent', '1.0.0', archiveUrl('1.0.0'))], ['1.0.0']);
+    const run = await catalogueCore();
+    await run.call('registry:refresh', {});
+    await run.call('registry:install', { id: 'bin-agent' });
+    expect(run.progress.at(-1)).toMatchObject({ id: 'bin-agent', done: true });
+    expect(run.progress.at(-1)!.received).toBeGreaterThan(0);
+    expect(await readdir(join(run.dir, 'agents', 'bin-agent'))).toEqual(['1.0.0']);
+    expect((await readFile(run.settingsPath, 'utf8')).replace(/\s+/g, ' ')).toContain(
+      '"bin-agent": { "type": "registry" }',
+    );
+
+    const key = await run.ready('bin-agent');
+    await run.turn(key, 'Hello');
+    expect(run.recorder.text(key)).toBe('Hello from the scripted agent.');
+  });
+
+  it('installs a binary agent on its first session when only its entry is there', async () => {
+    await serve(server(), [binaryEntry('bin-agent', '1.0.0', archiveUrl('1.0.0'))], ['1.0.0']);
+    // Written by hand (or by Zed): the registry is asked for the agent when it first starts.
+    const run = await catalogueCore({ 'bin-agent': { type: 'registry' } });
+    const key = await run.ready('bin-agent');
+    // The tab said what it waited on.
+    expect(
+      run.recorder
+        .transcript(key)
+        .some(
+          (event) =>
+            event.type === 'system' && event.text.startsWith('Installing Scripted Binary 1.0.0'),
+        ),
+    ).toBe(true);
+    await run.turn(key, 'Hello');
+    expect(run.recorder.text(key)).toBe('Hello from the scripted agent.');
+    expect(run.progress.at(-1)).toMatchObject({ id: 'bin-agent', done: true });
+    expect(await readdir(join(run.dir, 'agents', 'bin-agent'))).toEqual(['1.0.0']);
+  });
+});
+
+describe('registry:update and registry:remove', () => {
+  it('installs the new version and removes the old one', async () => {
+    await serve(server(), [binaryEntry('bin-agent', '1.0.0', archiveUrl('1.0.0'))], ['1.0.0']);
+    const run = await catalogueCore();
+    await run.call('registry:refresh', {});
+    await run.call('registry:install', { id: 'bin-agent' });
+    await serve(server(), [binaryEntry('bin-agent', '2.0.0', archiveUrl('2.0.0'))], ['2.0.0']);
+    await run.call('registry:refresh', {});
+    await run.call('registry:update', { id: 'bin-agent' });
+    expect(await readdir(join(run.dir, 'agents', 'bin-agent'))).toEqual(['2.0.0']);
+    const listed = (await run.call('registry:list', {})).agents[0];
+    expect(listed).toMatchObject({ installed: { version: '2.0.0' }, updateAvailable: false });
+  });
+
+  it('removes the settings entry and the installed files', async () => {
+    await serve(server(), [binaryEntry('bin-agent', '1.0.0', archiveUrl('1.0.0'))], ['1.0.0']);
+    const run = await catalogueCore();
+    await run.call('registry:refresh', {});
+    await run.call('registry:install', { id: 'bin-agent' });
+    await run.call('registry:remove', { id: 'bin-agent' });
+    expect(await readFile(run.settingsPath, 'utf8')).not.toContain('bin-agent');
+    expect(existsSync(join(run.dir, 'agents', 'bin-agent', '1.0.0'))).toBe(false);
+    const state = await run.call('app:getState', {});
+    expect(state.agents.map((agent) => agent.name)).not.toContain('bin-agent');
+    expect((await run.call('registry:list', {})).agents[0]?.installed).toBeUndefined();
+  });
+});
+
+describe('registry:cancelInstall', () => {
+  it('stops an install under way: it fails saying so, and leaves no files and no entry', async () => {
+    await serve(server(), [binaryEntry('bin-agent', '1.0.0', archiveUrl('1.0.0'))]);
+    // Half an archive, then nothing more: the install waits on the rest.
+    server().route('/bin-agent-1.0.0.tar.gz', (_request, response) => {
+      response.writeHead(200, { 'content-length': '100000' });
+      response.write(Buffer.alloc(1000));
+    });
+    const run = await catalogueCore();
+    await run.call('registry:refresh', {});
+    const install = run.call('registry:install', { id: 'bin-agent' });
+    const failed = expect(install).rejects.toThrow(/install of Scripted Binary was cancelled/);
+    await server().waitForRequest('/bin-agent-1.0.0.tar.gz', 1);
+    await run.call('registry:cancelInstall', { id: 'bin-agent' });
+    await failed;
+    expect(run.progress.at(-1)).toMatchObject({
+      id: 'bin-agent',
+      error: 'The install of Scripted Binary was cancelled.',
+    });
+    expect(await readFile(run.settingsPath, 'utf8')).not.toContain('bin-agent');
+    expect(existsSync(join(run.dir, 'agents', 'bin-agent', '1.0.0'))).toBe(false);
+  });
+});
