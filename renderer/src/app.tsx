@@ -14,7 +14,7 @@ import { SessionTabs } from './components/session-tabs';
 import { SessionView } from './components/session-view';
 import { SidebarToggle, useSidebar } from './components/sidebar';
 import { Welcome } from './components/welcome';
-import { initialChoice } from './state/new-session-choice';
+import { initialChoice, keepChoice, lastChoice } from './state/new-session-choice';
 import type { Store } from './state/store';
 import { ariaKeyShortcuts } from './keyboard';
 import { useTabCommands } from './tab-commands';
@@ -197,6 +197,12 @@ export function App({ store, onReconnect }: { store: Store; onReconnect?: () => 
                 onClose={() => {
                   setAgentSettings(false);
                   settingsButton.current?.focus();
+                }}
+                onInstalled={(agentName) => {
+                  // On to a session with the agent just installed, chosen in the dialog.
+                  setAgentSettings(false);
+                  keepChoice({ agentName, cwd: lastChoice()?.cwd || state.defaultCwd });
+                  commands.openNewSession();
                 }}
               />
             ) : active ? (

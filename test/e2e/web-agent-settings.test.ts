@@ -63,6 +63,7 @@ describe('the agents settings view', () => {
     await shoot('list');
 
     await view().getByRole('button', { name: 'Add agent' }).click();
+    await page().getByRole('button', { name: 'Custom agent…' }).click();
     await form().getByLabel('Name').fill('Fresh');
     await form().getByLabel('Command').fill('fresh-agent');
     await form().getByLabel('Arguments').fill('--acp\n--verbose');
@@ -94,6 +95,7 @@ describe('the agents settings view', () => {
   it('shows what the core refuses beside its field, and focuses it', async () => {
     await openSettings();
     await view().getByRole('button', { name: 'Add agent' }).click();
+    await page().getByRole('button', { name: 'Custom agent…' }).click();
     await form().getByLabel('Name').fill('Helper');
     await form().getByLabel('Command').fill('x');
     await form().getByRole('button', { name: 'Save' }).click();
@@ -309,6 +311,9 @@ describe('the agents settings view', () => {
     await shown.keyboard.press('Alt+Comma');
     await expect.poll(focused).toBe('Agents');
     await tabTo('Add agent');
+    await shown.keyboard.press('Enter');
+    // The registry's catalogue first, its search focused; a custom agent is a step back.
+    await tabTo('Custom agent…', true);
     await shown.keyboard.press('Enter');
     // The name field has the focus.
     await expect

@@ -1,7 +1,8 @@
 /**
  * The agents' settings: the list of agents from the settings file (and the built-in one, which
- * cannot be changed), with Edit, Duplicate, Remove and Test for each, and the form that adds or
- * edits one; the MCP servers every agent gets and each agent's own (listed; they are edited in
+ * cannot be changed), with Edit, Duplicate, Remove and Test for each; "Add agent", which opens
+ * the ACP registry's catalogue (agent-catalogue.tsx) and from there the form for a custom
+ * agent; the form that adds or edits one; the MCP servers every agent gets and each agent's own (listed; they are edited in
  * the file); and whether file writes ask first (`ask_before_writes`). Every decision is the core's: the view sends what the user typed and shows what the
  * core answers, field by field. It reads the list again whenever the agents change, a hand edit
  * of the file included.
@@ -9,6 +10,7 @@
 import { useCallback, useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
 import type { AgentSettingsView, AirlockApi, CallResponse } from '../../../preload/shared/contract';
 import { agentTests, type AgentTest } from '../state/agent-tests';
+import { AgentCatalogue } from './agent-catalogue';
 import { AgentForm } from './agent-settings-form';
 import { TestResult } from './agent-test-report';
 import { McpServerList } from './mcp-server-list';
@@ -21,9 +23,22 @@ type Listing = CallResponse<'settings:getAgents'>;
 /** What the form shows: a new agent, or one of the list's. */
 type Editing = { agent?: AgentSettingsView };
 
-/** The settings view. `onClose` goes back to the sessions. */
-export function AgentSettings({ api, onClose }: { api: AirlockApi; onClose(): void }) {
+/**
+ * The settings view. `onClose` goes back to the sessions; `onInstalled` goes on to a session
+ * with an agent just installed from the registry.
+ */
+export function AgentSettings({
+  api,
+  onClose,
+  onInstalled,
+}: {
+  api: AirlockApi;
+  onClose(): void;
+  onInstalled?(agentName: string): void;
+}) {
   const [listing, setListing] = useState<Listing | undefined>();
+  // "Add agent" opens the registry's catalogue first; a custom agent is one step further.
+  const [catalogue, setCatalogue] = useState(false);
   const [loadError, setLoadError] = useState<string | undefined>();
   const [editing, setEditing] = useState<Editing | undefined>();
   const [removing, setRemoving] = useState<string | undefined>();
@@ -92,6 +107,26 @@ export function AgentSettings({ api, onClose }: { api: AirlockApi; onClose(): vo
   const editable = listing?.editable ?? false;
   const locked = listing !== undefined && !listing.editable;
   const lockedBy = locked ? lockedId : undefined;
+
+  if (catalogue) {
+    return (
+      <AgentCatalogue
+        api={api}
+        onClose={() => {
+          setCatalogue(false);
+          focusLater('[data-agent-add]');
+        }}
+        onCustom={() => {
+          setCatalogue(false);
+          setEditing({});
+        }}
+        onInstalled={(name) => {
+          setCatalogue(false);
+          onInstalled?.(name);
+        }}
+      />
+    );
+  }
 
   if (editing && listing) {
     return (
@@ -169,7 +204,7 @@ export function AgentSettings({ api, onClose }: { api: AirlockApi; onClose(): vo
           data-agent-add
           disabled={!editable}
           aria-describedby={lockedBy}
-          onClick={() => setEditing({})}
+          onClick={() => setCatalogue(true)}
         >
           Add agent
         </button>

@@ -1,0 +1,259 @@
+/**
+ * The ACP registry's catalogue: every agent the registry lists, searchable, each with its icon,
+ * description, authors, licence, how it runs, and Install, Update or Remove.
+ *
+ * It shows the copy the core has at once (`registry:list`), then fetches the registry anew
+ * (`registry:refresh`); when that fails, a line at the top says why, with Retry. An install
+ * shows its progress (`registry:onDidProgress`) with Cancel; once installed, `onInstalled`
+ * takes the user on to a session with the agent. Everything an agent's entry says is shown as
+ * text; its icon only in an `<img>`; its repository opens only through the link consent.
+ *
+ * Keyboard: the search field has the focus on open, ↓ goes to the first agent, ↑/↓ move
+ * between agents, Tab through each one's buttons, Esc clears the search, then closes.
+ */
+import { Search } from 'lucide-react';
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+} from 'react';
+import type { AirlockApi } from '../../../preload/shared/contract';
+import type {
+  RegistryAgentView,
+  RegistryListing,
+  RegistryProgress,
+} from '../../../preload/shared/registry-view';
+import { CatalogueItem, type Busy } from './agent-catalogue-item';
+import './agent-catalogue.css';
+
+type Props = {
+  api: AirlockApi;
+  /** Back to where the catalogue was opened. */
+  onClose(): void;
+  /** An agent was installed: go on to a session with it. */
+  onInstalled(agentName: string): void;
+  /** Opens the form for an agent the registry does not list. */
+  onCustom?(): void;
+};
+
+/** Whether `agent` matches every word of `query` (name, id, description, authors). */
+export function matches(agent: RegistryAgentView, query: string): boolean {
+  const haystack = [agent.name, agent.id, agent.description, ...agent.authors]
+    .join('\n')
+    .toLowerCase();
+  return query
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((word) => haystack.includes(word));
+}
+
+/** The catalogue view. */
+export function AgentCatalogue({ api, onClose, onInstalled, onCustom }: Props) {
+  const [listing, setListing] = useState<RegistryListing | undefined>();
+  const [loadError, setLoadError] = useState<string | undefined>();
+  const [refreshing, setRefreshing] = useState(false);
+  const [query, setQuery] = useState('');
+  const [busy, setBusy] = useState<Record<string, Busy>>({});
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [notice, setNotice] = useState('');
+  const search = useRef<HTMLInputElement>(null);
+  const list = useRef<HTMLUListElement>(null);
+  const headingId = useId();
+
+  const refresh = useCallback(() => {
+    setRefreshing(true);
+    return api
+      .invoke('registry:refresh', {})
+      .then(
+        (answer) => {
+          setListing(answer);
+          setLoadError(undefined);
+        },
+        (error: unknown) => setLoadError((error as Error).message),
+      )
+      .finally(() => setRefreshing(false));
+  }, [api]);
+
+  useEffect(() => {
+    search.current?.focus();
+    let live = true;
+    api.invoke('registry:list', {}).then(
+      (answer) => live && setListing((current) => current ?? answer),
+      () => undefined,
+    );
+    void refresh();
+    return () => {
+      live = false;
+    };
+  }, [api, refresh]);
+
+  useEffect(
+    () =>
+      api.on('registry:onDidProgress', (progress: RegistryProgress) =>
+        setBusy((current) => {
+          const now = current[progress.id];
+          if (!now || progress.done || progress.error) {
+            return current;
+          }
+          return {
+            ...current,
+            [progress.id]: { ...now, received: progress.received, total: progress.total },
+          };
+        }),
+      ),
+    [api],
+  );
+
+  const shown = useMemo(
+    () => (listing?.agents ?? []).filter((agent) => matches(agent, query)),
+    [listing, query],
+  );
+
+  const run = async (agent: RegistryAgentView, kind: Busy['kind']) => {
+    setBusy((current) => ({ ...current, [agent.id]: { kind } }));
+    setErrors(({ [agent.id]: _dropped, ...rest }) => rest);
+    try {
+      if (kind === 'install') {
+        const { agentName } = await api.invoke('registry:install', { id: agent.id });
+        setNotice(`Installed ${agent.name}.`);
+        onInstalled(agentName);
+      } else if (kind === 'update') {
+        await api.invoke('registry:update', { id: agent.id });
+        setNotice(`Updated ${agent.name} to ${agent.version}.`);
+      } else {
+        await api.invoke('registry:remove', { id: agent.id });
+        setNotice(`Removed ${agent.name}.`);
+      }
+    } catch (error) {
+      setErrors((current) => ({ ...current, [agent.id]: (error as Error).message }));
+    } finally {
+      setBusy(({ [agent.id]: _done, ...rest }) => rest);
+    }
+    const answer = await api.invoke('registry:list', {}).catch(() => undefined);
+    if (answer) {
+      setListing((current) => (current ? { ...answer, problem: current.problem } : answer));
+    }
+  };
+
+  /** ↑/↓ between the agents' first buttons, ↓ from the search field; Esc closes. */
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (event.key === 'Escape' && !event.defaultPrevented) {
+      event.preventDefault();
+      // A search typed is cleared first; Esc again closes.
+      if (event.target === search.current && query !== '') {
+        setQuery('');
+      } else {
+        onClose();
+      }
+      return;
+    }
+    if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') {
+      return;
+    }
+    const rows = [...(list.current?.querySelectorAll<HTMLElement>('.catalogue-item') ?? [])];
+    const target = event.target as HTMLElement;
+    const at = rows.findIndex((row) => row.contains(target));
+    const next =
+      target === search.current
+        ? event.key === 'ArrowDown'
+          ? 0
+          : -1
+        : at + (event.key === 'ArrowDown' ? 1 : -1);
+    if (at < 0 && target !== search.current) {
+      return;
+    }
+    event.preventDefault();
+    if (next < 0) {
+      search.current?.focus();
+      return;
+    }
+    rows[Math.min(next, rows.length - 1)]?.focus();
+  };
+
+  return (
+    <main className="catalogue" aria-labelledby={headingId} onKeyDown={onKeyDown}>
+      <header className="catalogue-header">
+        <h2 id={headingId}>Add an agent</h2>
+        <div className="catalogue-header-actions">
+          {onCustom ? (
+            <button type="button" onClick={onCustom}>
+              Custom agent…
+            </button>
+          ) : null}
+          <button type="button" onClick={onClose}>
+            Close
+          </button>
+        </div>
+      </header>
+      <p className="catalogue-intro">
+        Agents from the ACP registry. Installing one adds it to your settings file.
+      </p>
+      <div className="catalogue-search">
+        <Search aria-hidden="true" size={16} />
+        <input
+          ref={search}
+          type="search"
+          aria-label="Search agents"
+          placeholder="Search by name, author or description"
+          value={query}
+          onChange={(event) => setQuery(event.target.value)}
+          spellCheck={false}
+          autoComplete="off"
+        />
+      </div>
+      {listing?.problem ? (
+        <div className="catalogue-problem" role="status">
+          <p>{listing.problem}</p>
+          <button type="button" onClick={() => void refresh()} disabled={refreshing}>
+            {refreshing ? 'Retrying…' : 'Retry'}
+          </button>
+        </div>
+      ) : null}
+      {loadError ? (
+        <div className="catalogue-problem" role="alert">
+          <p>Could not read the registry: {loadError}</p>
+          <button type="button" onClick={() => void refresh()} disabled={refreshing}>
+            Retry
+          </button>
+        </div>
+      ) : null}
+      <p className="visually-hidden" role="status">
+        {notice}
+      </p>
+      {listing === undefined ? (
+        loadError ? null : (
+          <p className="catalogue-empty">Loading the registry…</p>
+        )
+      ) : shown.length === 0 ? (
+        <p className="catalogue-empty">
+          {query.trim() === '' ? 'The registry lists no agents.' : `No agent matches “${query}”.`}
+        </p>
+      ) : (
+        <ul ref={list} className="catalogue-list" aria-label="Agents in the registry">
+          {shown.map((agent) => (
+            <CatalogueItem
+              key={agent.id}
+              agent={agent}
+              busy={busy[agent.id]}
+              error={errors[agent.id]}
+              onInstall={() => void run(agent, 'install')}
+              onUpdate={() => void run(agent, 'update')}
+              onRemove={() => void run(agent, 'remove')}
+              onCancel={() => void api.invoke('registry:cancelInstall', { id: agent.id })}
+            />
+          ))}
+        </ul>
+      )}
+      {refreshing && listing ? (
+        <p className="catalogue-refreshing" aria-live="polite">
+          Checking the registry for changes…
+        </p>
+      ) : null}
+    </main>
+  );
+}
