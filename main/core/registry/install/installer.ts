@@ -151,6 +151,8 @@ export class AgentInstaller {
         throw cancelled();
       }
       await mkdir(agentDir, { recursive: true });
+      // A folder of this version without its program (its cmd changed, say) is replaced whole.
+      await this.discard(folder);
       try {
         await rename(root, folder);
       } catch (error) {

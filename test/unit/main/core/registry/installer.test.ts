@@ -128,6 +128,20 @@ describe('AgentInstaller.install', () => {
     expect((await readdir(agentsDir)).sort()).toEqual(['.tmp-recent', 'echo-agent']);
   });
 
+  it('replaces a folder of the same version that lacks the program', async () => {
+    server().route('/echo.tar.gz', {
+      body: await tarGzOf([{ name: 'echo-agent', mode: 0o755, text: echoScript('x') }]),
+    });
+    const { agentsDir, installer: it } = await installer();
+    await mkdir(join(agentsDir, 'echo-agent', '1.2.0', 'old'), { recursive: true });
+    await it.install(agent(server().url('/echo.tar.gz')));
+    expect(await left(agentsDir)).toEqual([
+      'echo-agent',
+      'echo-agent/1.2.0',
+      'echo-agent/1.2.0/echo-agent',
+    ]);
+  });
+
   it('reuses a complete version folder without downloading again', async () => {
     const archive = await tarGzOf([{ name: 'echo-agent', mode: 0o755, text: echoScript('x') }]);
     server().route('/echo.tar.gz', { body: archive });
