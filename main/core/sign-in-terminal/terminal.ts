@@ -97,7 +97,11 @@ export class SignInTerminal {
     }
     this.screen.resize(cols, rows);
     if (!this.exitCode) {
-      this.pty.resize(cols, rows);
+      try {
+        this.pty.resize(cols, rows);
+      } catch {
+        // The command ended and its exit is on its way: there is nothing left to tell.
+      }
     }
     this.scheduleFrame();
   }

@@ -21,6 +21,7 @@ import type {
 import { ariaKeyShortcuts } from '../keyboard';
 import { ErrorDetails, LastLines } from './error-details';
 import { useShortcuts } from '../use-shortcuts';
+import { SignInTerminal } from './sign-in-terminal';
 
 /** What the host offers for signing in with variables: a keychain, or the settings file. */
 export type SignInHost = { secretStorage: SecretStorageView; settingsPath: string };
@@ -156,6 +157,9 @@ export function AgentPanel({
   signIn: SignInHost;
 }) {
   const [error, setError] = useState<string | undefined>();
+  /** The `terminal` method whose terminal is open, if any. */
+  const [terminal, setTerminal] = useState<AuthMethodView | undefined>();
+  const terminalButtons = useRef(new Map<string, HTMLButtonElement>());
   const run = (action: Promise<unknown>) => {
     setError(undefined);
     action.catch((failure: unknown) => setError((failure as Error).message));
@@ -187,13 +191,50 @@ export function AgentPanel({
               ) : method.kind === 'env_var' ? (
                 <EnvVarSignIn api={api} session={session} method={method} host={signIn} />
               ) : (
-                <p className="hint">
-                  Run <code>{method.terminalCommand}</code> in a terminal, then restart.
-                </p>
+                <>
+                  <button
+                    type="button"
+                    ref={(button) => {
+                      if (button) {
+                        terminalButtons.current.set(method.id, button);
+                      } else {
+                        terminalButtons.current.delete(method.id);
+                      }
+                    }}
+                    aria-expanded={terminal?.id === method.id}
+                    onClick={() => setTerminal(method)}
+                  >
+                    Sign in in terminal
+                  </button>
+                  {method.terminalCommand ? (
+                    <details className="terminal-command">
+                      <summary>Details</summary>
+                      <p className="hint">
+                        Runs <code>{method.terminalCommand}</code> in the session’s folder.
+                      </p>
+                    </details>
+                  ) : null}
+                </>
               )}
             </li>
           ))}
         </ul>
+        {terminal ? (
+          <SignInTerminal
+            // A key per method: another method's terminal starts afresh.
+            key={terminal.id}
+            api={api}
+            sessionKey={session.key}
+            agentName={session.agentName}
+            methodId={terminal.id}
+            methodName={terminal.name}
+            onClose={() => {
+              const id = terminal.id;
+              setTerminal(undefined);
+              terminalButtons.current.get(id)?.focus();
+            }}
+          />
+        ) : null}
         <button type="button" onClick={restart}>
           Restart agent
         </button>
