@@ -166,6 +166,7 @@ describe('the registry catalogue', () => {
     await shoot('update-wide');
     await update.click();
     await row('Scripted Binary').getByText('Installed').waitFor();
+    await shoot('installed-wide');
     expect(await readdir(join(app().configDir, 'agents', 'bin-agent'))).toEqual(['2.0.0']);
 
     // Remove: the entry and the files go; Install comes back.

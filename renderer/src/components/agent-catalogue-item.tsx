@@ -139,7 +139,7 @@ export function CatalogueItem({
         ) : (
           <button
             type="button"
-            className={agent.available ? 'primary' : undefined}
+            className="catalogue-install"
             aria-label={`Install ${agent.name}`}
             disabled={!agent.available || busy !== undefined}
             onClick={onInstall}
