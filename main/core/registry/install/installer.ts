@@ -4,7 +4,7 @@
  * and only then renamed into place.
  */
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserFacingError } from '../../errors.js';
 import { currentPlatform, type Platform, type RegistryAgent } from '../format.js';
@@ -142,11 +142,13 @@ export class AgentInstaller {
       }
       await mkdir(root);
       await unpack(archive, kind, root, agent.name, { signal, write: this.options.writeFile });
-      if (!(await isComplete(root, target.cmd))) {
+      const program = await commandInside(root, target.cmd).catch(() => {
         throw new UserFacingError(
           `The archive of ${agent.name} does not hold its program ${target.cmd.slice(0, 200)}; nothing was installed.`,
         );
-      }
+      });
+      // A zip made without Unix modes loses the executable bit; the program named is meant to run.
+      await chmod(program, 0o755);
       if (signal?.aborted) {
         throw cancelled();
       }

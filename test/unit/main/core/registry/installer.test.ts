@@ -99,9 +99,10 @@ describe('AgentInstaller.install', () => {
     expect(stdout).toBe('hello from the agent\n');
   });
 
-  it('installs a .zip whose program is in a subfolder', async () => {
+  it('installs a .zip whose program is in a subfolder, and makes the program executable', async () => {
+    // Made without the executable bit, as a zip from a tool that keeps no Unix modes is.
     const archive = await zipOf([
-      { name: 'bin/echo-agent', mode: 0o100755, text: echoScript('zipped') },
+      { name: 'bin/echo-agent', mode: 0o100644, text: echoScript('zipped') },
     ]);
     server().route('/echo.zip', { body: archive });
     const { agentsDir, installer: it } = await installer();
