@@ -11,10 +11,14 @@ const { start } = useCore({ timeouts: TEST_TIMEOUTS });
 
 type Screen = EventPayload<'agent:onDidChangeTerminal'>;
 
-/** A core with the terminal-login agent, a tab of it waiting to sign in, and its screens. */
-async function signInTab() {
+/**
+ * A core with the terminal-login agent, a tab of it waiting to sign in, and its screens.
+ * `env`: more of the agent's settings env.
+ */
+async function signInTab(env: Record<string, string> = {}) {
   const tokenFile = join(tempFolder('airlock-terminal-login-'), 'token');
-  const agent = terminalLoginSpec(tokenFile);
+  const spec = terminalLoginSpec(tokenFile);
+  const agent = { ...spec, env: { ...spec.env, ...env } };
   const run = await start({ agents: [agent] });
   const screens: Screen[] = [];
   const waiters = new Set<() => void>();
@@ -135,6 +139,29 @@ describe('signing in through a terminal inside the app', () => {
     await run.call('session:close', { key: run.key });
     await ended;
     expect(existsSync(run.tokenFile)).toBe(false);
+  });
+
+  it('kills a command that ignores the hang-up once its grace is over', async () => {
+    const run = await signInTab({ AIRLOCK_TEST_IGNORE_HUP: '1' });
+    await openTerminal(run, run.key);
+    await run.until((screen) => run.text(screen)[0] === 'What is your name?', 'the question');
+    const pid = Number(await readFile(`${run.tokenFile}.pid`, 'utf8'));
+    await run.call('agent:closeTerminalSignIn', { key: run.key });
+    expect(alive(pid)).toBe(false);
+  });
+
+  it('ends the command when the user restarts the agent', async () => {
+    const run = await signInTab();
+    await openTerminal(run, run.key);
+    await run.until((screen) => run.text(screen)[0] === 'What is your name?', 'the question');
+    const pid = Number(await readFile(`${run.tokenFile}.pid`, 'utf8'));
+    const ended = waitForExit(pid);
+    await run.call('session:restart', { key: run.key });
+    await ended;
+    await run.recorder.status(run.key, 'auth_required');
+    await expect(run.call('agent:terminalInput', { key: run.key, data: 'x' })).rejects.toThrow(
+      'No sign-in terminal is open in this tab',
+    );
   });
 
   it('refuses input that is too long, a bad size, a tab that is not there, or a method that is not a terminal one', async () => {
