@@ -28,17 +28,27 @@ export function App({ store, onReconnect }: { store: Store; onReconnect?: () => 
   const state = useSyncExternalStore(store.subscribe, store.getState);
   const active = state.sessions.find((session) => session.key === state.activeKey);
   const sidebar = useSidebar();
-  const commands = useTabCommands(store, state, sidebar);
+  const commands = useTabCommands(store, state, sidebar, () => openAgentSettings(true));
   const toggle = useRef<HTMLButtonElement>(null);
   // The agents' settings show in place of the session until closed or a session is picked.
   const [agentSettings, setAgentSettings] = useState(false);
+  /**
+   * How many times the settings were opened on the registry's catalogue (from the new-session
+   * dialog): each such opening starts the view afresh, on the catalogue.
+   */
+  const [catalogueOpenings, setCatalogueOpenings] = useState(0);
+  const [catalogueFirst, setCatalogueFirst] = useState(false);
   const settingsButton = useRef<HTMLButtonElement>(null);
-  const openAgentSettings = () => {
+  const openAgentSettings = (catalogue = false) => {
+    setCatalogueFirst(catalogue);
+    if (catalogue) {
+      setCatalogueOpenings((count) => count + 1);
+    }
     setAgentSettings(true);
     sidebar.picked();
     document.querySelector<HTMLElement>('.agent-settings h2')?.focus();
   };
-  useShortcuts(store.api, { agentSettings: openAgentSettings });
+  useShortcuts(store.api, { agentSettings: () => openAgentSettings() });
   const shownKey = useRef(state.activeKey);
   useEffect(() => {
     if (shownKey.current !== state.activeKey) {
@@ -178,7 +188,7 @@ export function App({ store, onReconnect }: { store: Store; onReconnect?: () => 
             type="button"
             className="shortcuts-button"
             aria-keyshortcuts={ariaKeyShortcuts('agentSettings')}
-            onClick={openAgentSettings}
+            onClick={() => openAgentSettings()}
           >
             Agent settings <kbd>Alt+,</kbd>
           </button>
@@ -193,7 +203,9 @@ export function App({ store, onReconnect }: { store: Store; onReconnect?: () => 
           <LinkConsentProvider api={store.api} opener={state.urlElicitation.opener}>
             {agentSettings ? (
               <AgentSettings
+                key={catalogueOpenings}
                 api={store.api}
+                catalogueFirst={catalogueFirst}
                 onClose={() => {
                   setAgentSettings(false);
                   settingsButton.current?.focus();

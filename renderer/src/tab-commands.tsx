@@ -36,7 +36,13 @@ function focusShownTab(): void {
 }
 
 /** The commands, bound to the store; call it once, in the app. */
-export function useTabCommands(store: Store, state: AppState, sidebar: Sidebar): TabCommands {
+export function useTabCommands(
+  store: Store,
+  state: AppState,
+  sidebar: Sidebar,
+  /** Opens the ACP registry's catalogue (the new-session dialog's "Add an agent…"). */
+  addAgent?: () => void,
+): TabCommands {
   const [help, setHelp] = useState(false);
   const [starting, setStarting] = useState(false);
   const [closing, setClosing] = useState<string | undefined>();
@@ -157,6 +163,14 @@ export function useTabCommands(store: Store, state: AppState, sidebar: Sidebar):
             show(key);
           }}
           onClose={() => setStarting(false)}
+          {...(addAgent
+            ? {
+                onAddAgent: () => {
+                  setStarting(false);
+                  addAgent();
+                },
+              }
+            : {})}
         />
       ) : null}
       {closingSession ? (

@@ -67,7 +67,7 @@ afterAll(async () => {
 });
 
 const { app, page, open } = useWebApp({ openEachTest: false, context: { bypassCSP: true } });
-const { sendTurn } = appPage(() => page());
+const { sendTurn, openNewSession } = appPage(() => page());
 
 const catalogue = () => page().getByRole('main', { name: 'Add an agent' });
 const row = (name: string) =>
@@ -178,6 +178,16 @@ describe('the registry catalogue', () => {
     // Esc closes the catalogue.
     await search().press('Escape');
     await catalogue().waitFor({ state: 'detached' });
+
+    // The new-session dialog leads to the catalogue too.
+    const starting = await openNewSession();
+    await shoot('new-session-wide');
+    await starting.getByRole('button', { name: 'Add an agent from the registry…' }).click();
+    await starting.waitFor({ state: 'detached' });
+    await catalogue().waitFor();
+    await expect
+      .poll(() => page().evaluate(() => document.activeElement?.getAttribute('aria-label')))
+      .toBe('Search agents');
   });
 
   it('says when the registry cannot be reached, with Retry, and fits a narrow window', async () => {

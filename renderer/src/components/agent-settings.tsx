@@ -31,14 +31,17 @@ export function AgentSettings({
   api,
   onClose,
   onInstalled,
+  catalogueFirst = false,
 }: {
   api: AirlockApi;
   onClose(): void;
   onInstalled?(agentName: string): void;
+  /** Opens on the registry's catalogue rather than the list. */
+  catalogueFirst?: boolean;
 }) {
   const [listing, setListing] = useState<Listing | undefined>();
   // "Add agent" opens the registry's catalogue first; a custom agent is one step further.
-  const [catalogue, setCatalogue] = useState(false);
+  const [catalogue, setCatalogue] = useState(catalogueFirst);
   const [loadError, setLoadError] = useState<string | undefined>();
   const [editing, setEditing] = useState<Editing | undefined>();
   const [removing, setRemoving] = useState<string | undefined>();

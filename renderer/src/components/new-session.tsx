@@ -1,5 +1,6 @@
 /**
- * Starts a session: a small dialog with the agent (the last one chosen, else the first), the
+ * Starts a session: a small dialog with the agent (the last one chosen, else the first, or one
+ * more from the ACP registry's catalogue), the
  * working folder (typed, one of the folders used recently, most recent first, or picked with the
  * host's dialog where it has one), and Start session.
  *
@@ -26,6 +27,8 @@ type Props = {
   onCreated(key: string): void;
   /** Closed without starting anything. */
   onClose(): void;
+  /** Closes the dialog and opens the ACP registry's catalogue, to add an agent. */
+  onAddAgent?(): void;
 };
 
 /** How many recent folders the dialog offers. */
@@ -39,6 +42,7 @@ export function NewSessionDialog({
   canPickFolder,
   onCreated,
   onClose,
+  onAddAgent,
 }: Props) {
   const [initial] = useState(() =>
     initialChoice(
@@ -139,6 +143,11 @@ export function NewSessionDialog({
               <span className="new-session-option-name">{agent.name}</span>
             </label>
           ))}
+          {onAddAgent ? (
+            <button type="button" className="new-session-add-agent" onClick={onAddAgent}>
+              Add an agent from the registry…
+            </button>
+          ) : null}
         </fieldset>
         <label className="new-session-field-label" htmlFor={folderId}>
           Working folder
