@@ -73,6 +73,11 @@ describe('signing in through a terminal inside the app', () => {
     await expect(screen.evaluate((element) => element === document.activeElement)).resolves.toBe(
       true,
     );
+    // A screen reader hears the question once the screen is still.
+    await page()
+      .locator('.sign-in-terminal [aria-live=polite]')
+      .filter({ hasText: 'What is your name?' })
+      .waitFor({ state: 'attached' });
     await page().keyboard.type('Ada');
     await screen.getByText('What is your name? Ada').waitFor();
     await expect(

@@ -17,10 +17,11 @@ import {
 import {
   MAX_TERMINAL_INPUT_CHARS,
   type AirlockApi,
-  type TerminalRun,
   type TerminalScreen,
 } from '../../../preload/shared/contract';
+import { newRows } from '../state/terminal-announce';
 import { pastedData, terminalKeyData } from '../state/terminal-keys';
+import { TerminalLines } from './terminal-lines';
 
 /** The rows the terminal shows; its columns follow the panel's width. */
 const ROWS = 14;
@@ -52,6 +53,7 @@ export function SignInTerminal({
   const size = useRef<{ cols: number; rows: number } | undefined>(undefined);
   const hintId = useId();
 
+  const announced = useAnnounced(screen);
   const fail = (failure: unknown) => setError((failure as Error).message);
 
   // The screen as the core sends it; only this tab's.
@@ -149,8 +151,11 @@ export function SignInTerminal({
         <span ref={probe} className="sign-in-terminal-probe" aria-hidden="true">
           0000000000
         </span>
-        {screen ? <Lines screen={screen} /> : null}
+        {screen ? <TerminalLines screen={screen} /> : null}
       </div>
+      <p className="visually-hidden" aria-live="polite">
+        {announced}
+      </p>
       <p id={hintId} className="sign-in-terminal-hint">
         Keys you type go to the sign-in command. Tab moves on; Ctrl+I types a Tab.
       </p>
@@ -177,77 +182,35 @@ export function SignInTerminal({
   );
 }
 
+/** How long the screen stays still before a screen reader hears what is new on it. */
+const ANNOUNCE_AFTER_MS = 400;
+
+/**
+ * The text a screen reader is to hear of the screen: once it has stayed still a moment, its rows
+ * that are new since it last heard them (see state/terminal-announce.ts).
+ */
+function useAnnounced(screen: TerminalScreen | undefined): string {
+  const [announced, setAnnounced] = useState('');
+  const heard = useRef<string[]>([]);
+  useEffect(() => {
+    if (!screen) {
+      return undefined;
+    }
+    const rows = screen.lines.map((runs) => runs.map((run) => run.text).join(''));
+    const timer = setTimeout(() => {
+      const fresh = newRows(heard.current, rows);
+      heard.current = rows;
+      if (fresh.length > 0) {
+        setAnnounced(fresh.join('\n'));
+      }
+    }, ANNOUNCE_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [screen]);
+  return announced;
+}
+
 function state(exited: TerminalScreen['exited']): string {
   return exited ? (exited.code === 0 ? 'ok' : 'failed') : 'running';
-}
-
-/** The screen's rows, the cursor drawn over the cell it is on while the command runs. */
-function Lines({ screen }: { screen: TerminalScreen }) {
-  const { cursor } = screen;
-  const showCursor = cursor.visible && !screen.exited;
-  return (
-    <div className="sign-in-terminal-lines">
-      {screen.lines.map((runs, row) => (
-        // The rows are positions on the screen: their index is what they are.
-        <div className="sign-in-terminal-row" key={row}>
-          {showCursor && row === cursor.row ? withCursor(runs, cursor.col) : runs.map(drawRun)}
-          {'\n'}
-        </div>
-      ))}
-    </div>
-  );
-}
-
-function runClass(run: Omit<TerminalRun, 'text'>): string | undefined {
-  const names = [
-    run.fg !== undefined ? `term-fg-${run.fg}` : '',
-    run.bold ? 'term-bold' : '',
-    run.inverse ? 'term-inverse' : '',
-  ].filter(Boolean);
-  return names.length ? names.join(' ') : undefined;
-}
-
-function drawRun(run: TerminalRun, index: number) {
-  return (
-    <span key={index} className={runClass(run)}>
-      {run.text}
-    </span>
-  );
-}
-
-/** The row's runs with the character at `col` (a space past the end) drawn as the cursor. */
-function withCursor(runs: TerminalRun[], col: number) {
-  const out = [];
-  let at = 0;
-  let drawn = false;
-  runs.forEach((run, index) => {
-    const chars = [...run.text];
-    if (!drawn && col >= at && col < at + chars.length) {
-      const before = chars.slice(0, col - at).join('');
-      const under = chars[col - at];
-      const after = chars.slice(col - at + 1).join('');
-      out.push(
-        <span key={index} className={runClass(run)}>
-          {before}
-          <span className="term-cursor">{under}</span>
-          {after}
-        </span>,
-      );
-      drawn = true;
-    } else {
-      out.push(drawRun(run, index));
-    }
-    at += chars.length;
-  });
-  if (!drawn) {
-    out.push(
-      <span key="pad">{' '.repeat(Math.max(0, col - at))}</span>,
-      <span key="cursor" className="term-cursor">
-        {' '}
-      </span>,
-    );
-  }
-  return out;
 }
 
 /** The columns the screen's width holds, measured with the probe's ten characters. */
