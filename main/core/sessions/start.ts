@@ -22,6 +22,7 @@ import type { AgentCatalog } from '../settings/catalog.js';
 import { authMethodsWithEnv, readySignIn, type ReadySignIn } from '../sign-in.js';
 import { configViews } from '../updates.js';
 import { reapplyChoices } from './choices.js';
+import { applyDefaults, hasDefaults } from './defaults.js';
 import { lastingCapabilities } from './history.js';
 
 /** What starting sessions needs from the core. */
@@ -307,7 +308,9 @@ export class SessionStarts {
       }
       // The user's earlier choices go back on first: the tab is ready once they have.
       const { choices } = session;
-      const reapply = choices.mode !== undefined || choices.options.size > 0;
+      // A new session gets the settings' default mode and model first (a picked-up one keeps its own).
+      const defaults = resumed === undefined && hasDefaults(spec);
+      const reapply = choices.mode !== undefined || choices.options.size > 0 || defaults;
       session.attach(
         connection,
         response,
@@ -318,6 +321,9 @@ export class SessionStarts {
         session.append(note);
       }
       this.deps.routing.bound(session, connection, response.sessionId);
+      if (defaults && spec) {
+        await applyDefaults(session, connection, spec);
+      }
       const applied = reapply ? await reapplyChoices(session, connection) : [];
       // Stopped or closed meanwhile (both end this start).
       if (!session.isCurrentStart(run)) {
