@@ -24,6 +24,7 @@ import { editSettingsFile } from '../settings/file.js';
 import { RegistryClient, registryUrl, type RegistryState } from './client.js';
 import { currentPlatform, type Platform, type RegistryAgent } from './format.js';
 import { AgentInstaller, type InstalledAgent } from './install/installer.js';
+import { InstallRuns } from './install-runs.js';
 import { chooseDistribution, launchPlan } from './install/launch.js';
 import {
   addRegistryEntry,
@@ -46,24 +47,15 @@ export type RegistryServiceOptions = {
   env?: NodeJS.ProcessEnv;
 };
 
-/** The least time between two progress events of one install, in ms. */
-const PROGRESS_EVERY_MS = 100;
-
-type ProgressListener = (progress: { received: number; total?: number }) => void;
-
-/** One install under way: its cancel, who follows its progress, and its end. */
-type Running = {
-  abort: AbortController;
-  listeners: Set<ProgressListener>;
-  done: Promise<InstalledAgent>;
-};
+/** How long a listing waits for an agent's icon, in ms. */
+const ICON_WAIT_MS = 2_000;
 
 /** The registry's side of the core. One per core. */
 export class RegistryService {
   private readonly client: RegistryClient;
   private readonly installer: AgentInstaller;
   private readonly platform: Platform | undefined;
-  private readonly running = new Map<string, Running>();
+  private readonly runs: InstallRuns;
   /** The settings file's `agent_registry_url` as last read. */
   private urlSetting: string | undefined;
 
@@ -79,6 +71,7 @@ export class RegistryService {
       agentsDir: join(config, 'agents'),
       ...(this.platform ? { platform: this.platform } : {}),
     });
+    this.runs = new InstallRuns(this.installer, options.progress);
   }
 
   /** The catalogue's calls (`registry:*`). */
@@ -95,7 +88,7 @@ export class RegistryService {
       this.listing(await this.withSettings(() => this.client.refresh())),
     'registry:install': ({ id }) => this.install(id),
     'registry:cancelInstall': async ({ id }) => {
-      this.running.get(id)?.abort.abort();
+      this.runs.cancel(id);
       return {};
     },
     'registry:update': async ({ id }) => {
@@ -127,7 +120,7 @@ export class RegistryService {
       installed = await this.installer.installed(id);
       if (!installed) {
         report(`Installing ${agent.name} ${agent.version}…`);
-        installed = await this.runInstall(agent, ({ received, total }) =>
+        installed = await this.runs.run(agent, ({ received, total }) =>
           report(
             `Installing ${agent.name} ${agent.version}: ${megabytes(received)}${total === undefined ? '' : ` of ${megabytes(total)}`} MB…`,
           ),
@@ -149,9 +142,7 @@ export class RegistryService {
 
   /** Cancels every install under way. */
   dispose(): void {
-    for (const { abort } of this.running.values()) {
-      abort.abort();
-    }
+    this.runs.dispose();
   }
 
   /** Installs agent `id`: its archive when it is a binary, then its settings entry. */
@@ -163,8 +154,11 @@ export class RegistryService {
         `${agent.name} cannot run on this computer: ${availability.reason}`,
       );
     }
+    // The settings file is checked before anything is downloaded: one that cannot be edited,
+    // or that has an agent of the user's own by that name, is refused in words at once.
+    addRegistryEntry(await this.settingsText(), id, agent.name);
     if (availability.kind === 'binary' && !(await this.installer.installed(id))) {
-      await this.runInstall(agent);
+      await this.runs.run(agent);
     }
     await editSettingsFile(this.options.settingsPath, (text) =>
       addRegistryEntry(text, id, agent.name),
@@ -185,83 +179,16 @@ export class RegistryService {
     if (installed?.version === agent.version) {
       return;
     }
-    const fresh = await this.runInstall(agent);
+    const fresh = await this.runs.run(agent);
     await this.installer.removeOtherVersions(id, fresh.version);
   }
 
   /** Removes agent `id`'s settings entry and its installed files. */
   private async remove(id: string): Promise<void> {
-    this.running.get(id)?.abort.abort();
+    this.runs.cancel(id);
     await editSettingsFile(this.options.settingsPath, (text) => removeRegistryEntry(text, id));
     await this.installer.remove(id);
     await this.options.reload();
-  }
-
-  /**
-   * Installs the agent's archive, or joins the install of it under way; progress goes to the UI
-   * (at most every {@link PROGRESS_EVERY_MS}) and to `onProgress`.
-   */
-  private async runInstall(
-    agent: RegistryAgent,
-    onProgress?: ProgressListener,
-  ): Promise<InstalledAgent> {
-    let running = this.running.get(agent.id);
-    if (!running) {
-      const abort = new AbortController();
-      const listeners = new Set<ProgressListener>();
-      let last = 0;
-      let received = 0;
-      let total: number | undefined;
-      let trailing: NodeJS.Timeout | undefined;
-      // At most one report each PROGRESS_EVERY_MS, and the latest always reported in the end.
-      const send = () => {
-        clearTimeout(trailing);
-        trailing = undefined;
-        last = Date.now();
-        const progress = { received, ...(total === undefined ? {} : { total }) };
-        this.options.progress({ id: agent.id, ...progress });
-        for (const listener of listeners) {
-          listener(progress);
-        }
-      };
-      const done = this.installer
-        .install(agent, {
-          signal: abort.signal,
-          onProgress: (progress) => {
-            received = progress.received;
-            total = progress.total;
-            const wait = last + PROGRESS_EVERY_MS - Date.now();
-            if (wait <= 0) {
-              send();
-            } else {
-              trailing ??= setTimeout(send, wait);
-            }
-          },
-        })
-        .finally(() => clearTimeout(trailing))
-        .then(
-          (installed) => {
-            this.options.progress({ id: agent.id, received, total, done: true });
-            return installed;
-          },
-          (error: unknown) => {
-            const message = abort.signal.aborted
-              ? `The install of ${agent.name} was cancelled.`
-              : error instanceof UserFacingError
-                ? error.message
-                : `${agent.name} could not be installed.`;
-            this.options.progress({ id: agent.id, received, total, error: message });
-            throw new UserFacingError(message);
-          },
-        )
-        .finally(() => this.running.delete(agent.id));
-      running = { abort, listeners, done };
-      this.running.set(agent.id, running);
-    }
-    if (onProgress) {
-      running.listeners.add(onProgress);
-    }
-    return running.done;
   }
 
   /** The registry's agent `id`, fetching the registry anew when the copy here lacks it. */
@@ -279,6 +206,22 @@ export class RegistryService {
       );
     }
     return found;
+  }
+
+  /**
+   * The agent's icon if the client has it within {@link ICON_WAIT_MS}: a slow icon server never
+   * holds the list up, and the icon it fetches meanwhile shows at the next listing.
+   */
+  private async iconSoon(agent: RegistryAgent): Promise<string | undefined> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), ICON_WAIT_MS);
+    });
+    try {
+      return await Promise.race([this.client.icon(agent).catch(() => undefined), late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Reads the settings file's registry address first, then runs `step`. */
@@ -300,7 +243,7 @@ export class RegistryService {
           availability: chooseDistribution(agent, this.platform),
           entry: entries.has(agent.id),
           installed: await this.installer.installed(agent.id).catch(() => undefined),
-          icon: await this.client.icon(agent).catch(() => undefined),
+          icon: await this.iconSoon(agent),
         }),
       ),
     );

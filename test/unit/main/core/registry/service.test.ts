@@ -108,6 +108,23 @@ describe('registry:list and registry:refresh', () => {
     ]);
   });
 
+  it('shows an icon as an SVG data URL, and lists without one that does not come', async () => {
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle r="8"/></svg>';
+    server().route('/icon.svg', { body: svg, headers: { 'content-type': 'image/svg+xml' } });
+    server().route('/slow.svg', 'hang');
+    await serve(server(), [
+      { ...npxEntry('npx-agent'), icon: server().url('/icon.svg') },
+      { ...npxEntry('slow-agent'), icon: server().url('/slow.svg') },
+    ]);
+    const run = await catalogueCore();
+    const listed = (await run.call('registry:refresh', {})).agents;
+    expect(listed[0]?.iconUrl).toBe(
+      `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`,
+    );
+    expect(listed[1]?.id).toBe('slow-agent');
+    expect(listed[1]?.iconUrl).toBeUndefined();
+  });
+
   it('says why the registry could not be fetched, and lists the copy it has', async () => {
     server().route('/registry.json', { status: 500, body: 'down' });
     const run = await catalogueCore();
@@ -148,15 +165,20 @@ describe('registry:install', () => {
     expect(state.agents.map((agent) => agent.name)).toContain('npx-agent');
   });
 
-  it('refuses an id the settings file gives an agent of its own, changing nothing', async () => {
-    await serve(server(), [npxEntry('mine')]);
+  it('refuses an id the settings file gives an agent of its own, downloading and changing nothing', async () => {
+    await serve(server(), [binaryEntry('mine', '1.0.0', archiveUrl('1.0.0'))], ['1.0.0']);
     const run = await catalogueCore();
     const text = `{ "agent_registry_url": ${JSON.stringify(server().url('/registry.json'))}, "agent_servers": { "mine": { "command": "x" } } }`;
     await writeFile(run.settingsPath, text);
+    await run.call('registry:refresh', {});
     await expect(run.call('registry:install', { id: 'mine' })).rejects.toThrow(
       /already has an agent named "mine"/,
     );
     expect(await readFile(run.settingsPath, 'utf8')).toBe(text);
+    expect(server().requests.map((request) => request.path)).not.toContain(
+      '/bin-agent-1.0.0.tar.gz',
+    );
+    expect(existsSync(join(run.dir, 'agents', 'mine'))).toBe(false);
   });
 
   it('refuses an agent that does not run here, and one the registry does not list', async () => {
