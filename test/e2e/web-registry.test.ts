@@ -217,7 +217,7 @@ describe('the registry catalogue', () => {
       .getByRole('button', { name: 'Cancel installing Scripted Binary' })
       .click();
     await row('Scripted Binary')
-      .getByRole('alert')
+      .getByRole('status')
       .filter({ hasText: 'The install of Scripted Binary was cancelled.' })
       .waitFor();
     await shoot('cancelled-narrow');

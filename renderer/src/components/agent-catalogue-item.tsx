@@ -12,6 +12,9 @@ import { useLinkConsent } from './link-consent';
 /** What is under way for one agent: its kind, and for a download, the bytes so far. */
 export type Busy = { kind: 'install' | 'update' | 'remove'; received?: number; total?: number };
 
+/** How the last action on an agent failed, in words; `cancelled` when the user stopped it. */
+export type Outcome = { text: string; cancelled: boolean };
+
 const megabytes = (bytes: number) => (bytes / 1_000_000).toFixed(1);
 
 /** How the agent runs, in words. */
@@ -29,7 +32,7 @@ export function CatalogueItem({
 }: {
   agent: RegistryAgentView;
   busy: Busy | undefined;
-  error: string | undefined;
+  error: Outcome | undefined;
   onInstall(): void;
   onUpdate(): void;
   onRemove(): void;
@@ -99,9 +102,13 @@ export function CatalogueItem({
             </span>
           </div>
         ) : null}
-        {error ? (
+        {error?.cancelled ? (
+          <p className="catalogue-note" role="status">
+            {error.text}
+          </p>
+        ) : error ? (
           <p className="catalogue-error" role="alert">
-            {error}
+            {error.text}
           </p>
         ) : null}
       </div>

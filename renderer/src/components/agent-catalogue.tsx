@@ -27,7 +27,8 @@ import type {
   RegistryListing,
   RegistryProgress,
 } from '../../../preload/shared/registry-view';
-import { CatalogueItem, type Busy } from './agent-catalogue-item';
+import { matches } from '../state/catalogue-search';
+import { CatalogueItem, type Busy, type Outcome } from './agent-catalogue-item';
 import './agent-catalogue.css';
 
 type Props = {
@@ -40,18 +41,6 @@ type Props = {
   onCustom?(): void;
 };
 
-/** Whether `agent` matches every word of `query` (name, id, description, authors). */
-export function matches(agent: RegistryAgentView, query: string): boolean {
-  const haystack = [agent.name, agent.id, agent.description, ...agent.authors]
-    .join('\n')
-    .toLowerCase();
-  return query
-    .toLowerCase()
-    .split(/\s+/)
-    .filter(Boolean)
-    .every((word) => haystack.includes(word));
-}
-
 /** The catalogue view. */
 export function AgentCatalogue({ api, onClose, onInstalled, onCustom }: Props) {
   const [listing, setListing] = useState<RegistryListing | undefined>();
@@ -59,7 +48,9 @@ export function AgentCatalogue({ api, onClose, onInstalled, onCustom }: Props) {
   const [refreshing, setRefreshing] = useState(false);
   const [query, setQuery] = useState('');
   const [busy, setBusy] = useState<Record<string, Busy>>({});
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [errors, setErrors] = useState<Record<string, Outcome>>({});
+  /** The agents whose install the user cancelled: its end is news, not a failure. */
+  const cancelling = useRef(new Set<string>());
   const [notice, setNotice] = useState('');
   const search = useRef<HTMLInputElement>(null);
   const list = useRef<HTMLUListElement>(null);
@@ -130,8 +121,13 @@ export function AgentCatalogue({ api, onClose, onInstalled, onCustom }: Props) {
         setNotice(`Removed ${agent.name}.`);
       }
     } catch (error) {
-      setErrors((current) => ({ ...current, [agent.id]: (error as Error).message }));
+      const outcome = {
+        text: (error as Error).message,
+        cancelled: cancelling.current.has(agent.id),
+      };
+      setErrors((current) => ({ ...current, [agent.id]: outcome }));
     } finally {
+      cancelling.current.delete(agent.id);
       setBusy(({ [agent.id]: _done, ...rest }) => rest);
     }
     const answer = await api.invoke('registry:list', {}).catch(() => undefined);
@@ -244,7 +240,10 @@ export function AgentCatalogue({ api, onClose, onInstalled, onCustom }: Props) {
               onInstall={() => void run(agent, 'install')}
               onUpdate={() => void run(agent, 'update')}
               onRemove={() => void run(agent, 'remove')}
-              onCancel={() => void api.invoke('registry:cancelInstall', { id: agent.id })}
+              onCancel={() => {
+                cancelling.current.add(agent.id);
+                void api.invoke('registry:cancelInstall', { id: agent.id });
+              }}
             />
           ))}
         </ul>
