@@ -19,7 +19,7 @@ describe('a broken settings file', () => {
     await page.goto(await app().newLink());
     const alert = page.getByRole('navigation', { name: 'Sessions' }).getByRole('alert');
     await expect(alert.textContent()).resolves.toMatch(
-      /settings\.json: agent_servers\.Broken\.command/,
+      /settings\.json, line 1: agent_servers\.Broken\.command: must be text, in quotes/,
     );
     await expect(offeredAgents(page)).resolves.toEqual(['Demo Agent']);
     await appPage(() => page).startSession();

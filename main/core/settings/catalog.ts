@@ -296,7 +296,29 @@ function withProblems(
 /** The first problem zod found, in words. */
 function issueMessage(error: z.ZodError): string {
   const issue = error.issues[0];
-  return issue ? problemOf(issue).message : 'invalid';
+  return issue ? inWords(problemOf(issue)) : 'invalid';
+}
+
+/** What a value should have been, as a person says it. */
+const EXPECTED: Record<string, string> = {
+  string: 'must be text, in quotes',
+  array: 'must be a list, in [ ]',
+  object: 'must be an object, in { }',
+  record: 'must be an object, in { }',
+  boolean: 'must be true or false',
+  number: 'must be a number',
+};
+
+/** A problem as the user reads it: a missing or wrong-typed value said plainly. */
+function inWords(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_type') {
+    // zod keeps no input in its issues unless asked; its message says what it received.
+    if (/received undefined$/.test(issue.message)) {
+      return 'is missing';
+    }
+    return EXPECTED[issue.expected] ?? issue.message;
+  }
+  return issue.message;
 }
 
 /**
@@ -323,7 +345,7 @@ function readAgentServer(
     return {
       ok: false as const,
       path: issue?.path.map((part) => (typeof part === 'symbol' ? String(part) : part)) ?? [],
-      message: issue ? problemOf(issue).message : 'invalid',
+      message: issue ? inWords(problemOf(issue)) : 'invalid',
     };
   };
   const defaults = (server: z.infer<typeof registryServer>) => ({

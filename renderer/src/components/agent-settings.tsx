@@ -15,6 +15,7 @@ import { AgentForm } from './agent-settings-form';
 import { TestResult } from './agent-test-report';
 import { McpServerList } from './mcp-server-list';
 import { ModalDialog } from './modal-dialog';
+import { UnusableAgents } from './unusable-agents';
 // After the dialog's rules: a dialog in the settings takes the settings' headings and paragraphs.
 import './agent-settings.css';
 
@@ -248,6 +249,15 @@ export function AgentSettings({
         <p>Loading the agents…</p>
       )}
       {listing ? (
+        <UnusableAgents
+          entries={listing.unusable}
+          reserved={listing.agents.filter((agent) => agent.builtIn).map((agent) => agent.name)}
+          removable={editable}
+          lockedBy={lockedBy}
+          onRemove={setRemoving}
+        />
+      ) : null}
+      {listing ? (
         <section className="agent-settings-section" aria-labelledby={mcpId}>
           <h3 id={mcpId}>MCP servers for every agent</h3>
           {listing.mcpServers?.length ? (
@@ -343,15 +353,22 @@ function AgentItem({
 }) {
   const nameId = useId();
   const changeable = editable && !agent.builtIn;
+  // An agent from the registry has no command to edit here: the catalogue installs and updates it.
+  const fromRegistry = agent.source === 'registry';
   const commandLine = [agent.command, ...agent.args].join(' ');
   return (
     <li className="agent-item" aria-labelledby={nameId}>
       <div className="agent-item-head">
         <h3 id={nameId}>{agent.name}</h3>
         {agent.builtIn ? <span className="agent-tag">Built in, cannot be changed</span> : null}
+        {fromRegistry ? <span className="agent-tag">ACP registry</span> : null}
       </div>
       <p className="agent-command">
-        <code>{commandLine}</code>
+        {fromRegistry ? (
+          'From the ACP registry: Airlock installs and runs it.'
+        ) : (
+          <code>{commandLine}</code>
+        )}
       </p>
       {agent.env.length > 0 ? (
         <p className="agent-env-names">
@@ -367,25 +384,29 @@ function AgentItem({
       <div className="agent-item-actions">
         {agent.builtIn ? null : (
           <>
-            <button
-              type="button"
-              data-agent-edit={agent.name}
-              aria-label={`Edit ${agent.name}`}
-              disabled={!changeable}
-              aria-describedby={lockedBy}
-              onClick={onEdit}
-            >
-              Edit
-            </button>
-            <button
-              type="button"
-              aria-label={`Duplicate ${agent.name}`}
-              disabled={!changeable}
-              aria-describedby={lockedBy}
-              onClick={onDuplicate}
-            >
-              Duplicate
-            </button>
+            {fromRegistry ? null : (
+              <>
+                <button
+                  type="button"
+                  data-agent-edit={agent.name}
+                  aria-label={`Edit ${agent.name}`}
+                  disabled={!changeable}
+                  aria-describedby={lockedBy}
+                  onClick={onEdit}
+                >
+                  Edit
+                </button>
+                <button
+                  type="button"
+                  aria-label={`Duplicate ${agent.name}`}
+                  disabled={!changeable}
+                  aria-describedby={lockedBy}
+                  onClick={onDuplicate}
+                >
+                  Duplicate
+                </button>
+              </>
+            )}
             <button
               type="button"
               aria-label={`Remove ${agent.name}`}

@@ -214,7 +214,9 @@ describe('where URL-mode elicitations open', () => {
   it('keeps what the file says when another part of it is wrong', () => {
     const broken = JSON.stringify({ url_elicitation: 'off', agent_servers: { Codex: {} } });
     const catalog = parseAgentCatalog(broken, '/s.json', demo);
-    expect(settingsProblems(catalog)).toMatch(/^\/s\.json, line 1: agent_servers\.Codex\.command: /);
+    expect(settingsProblems(catalog)).toMatch(
+      /^\/s\.json, line 1: agent_servers\.Codex\.command: /,
+    );
     expect(catalog.urlElicitation).toBe('off');
   });
 
@@ -287,10 +289,10 @@ describe('the domains an agent’s URLs should lead to (url_domains)', () => {
       '/s.json, line 1: agent_servers.Codex.url_domains: must list at least one domain; leave it out to expect none',
     );
     expect(settingsProblems(withDomains('openai.com'))).toMatch(
-      /^\/s\.json, line 1: agent_servers\.Codex\.url_domains: .*expected array/,
+      /^\/s\.json, line 1: agent_servers\.Codex\.url_domains: must be a list, in \[ \]$/,
     );
     expect(settingsProblems(withDomains([42]))).toMatch(
-      /^\/s\.json, line 1: agent_servers\.Codex\.url_domains\.0: .*expected string/,
+      /^\/s\.json, line 1: agent_servers\.Codex\.url_domains\.0: must be text, in quotes$/,
     );
   });
 });

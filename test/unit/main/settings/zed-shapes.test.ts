@@ -76,16 +76,16 @@ describe('agent_servers as Zed writes them today', () => {
       'env',
     ]);
     const reasons = catalog.unusable!.map((agent) => agent.reason);
-    expect(reasons[0]).toMatch(
-      /^\/s\.json, line 4: agent_servers\.Broken\.command: .*expected string/,
-    );
+    expect(reasons[0]).toMatch(/^\/s\.json, line 4: agent_servers\.Broken\.command: is missing$/);
     expect(reasons[1]).toBe(
       '/s.json, line 6: agent_servers.Bad Id: an agent from the registry is named by its registry id: lowercase letters, digits and hyphens, starting with a letter (claude-acp)',
     );
     expect(reasons[2]).toBe(
       '/s.json, line 7: agent_servers.odd.type: must be "registry" or "custom"',
     );
-    expect(reasons[3]).toMatch(/^\/s\.json, line 8: agent_servers\.env\.env\.A: .*expected string/);
+    expect(reasons[3]).toMatch(
+      /^\/s\.json, line 8: agent_servers\.env\.env\.A: must be text, in quotes$/,
+    );
     // The settings beside the agents are read on their own.
     expect(catalog.urlElicitation).toBe('off');
     expect(catalog.askBeforeWrites).toBe(true);
@@ -105,7 +105,7 @@ describe('agent_servers as Zed writes them today', () => {
     expect(catalog.unusable?.map((agent) => agent.reason)).toEqual([
       '/s.json, line 1: agent_servers.B.default_mode: must not be empty',
       expect.stringMatching(
-        /^\/s\.json, line 1: agent_servers\.C\.default_model: .*expected string/,
+        /^\/s\.json, line 1: agent_servers\.C\.default_model: must be text, in quotes$/,
       ),
     ]);
   });
