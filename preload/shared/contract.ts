@@ -980,11 +980,18 @@ export const calls = {
    * Runs a `terminal` sign-in method: the agent's command with the method's args in place of
    * its own and its env added, in a pseudo-terminal in the tab's folder. Its screen comes in
    * `agent:onDidChangeTerminal`; the answer is the screen now. When it exits with 0 the agent
-   * restarts and the tab signs in. One per tab: the same method again gives the running one's
-   * screen, another method ends it first.
+   * restarts and the tab signs in. One per tab: the same method again gives its screen (the
+   * panel shown again), unless `again` (Try again after it ended); another method ends it first.
    */
   'agent:startTerminalSignIn': {
-    request: z.object({ key: SessionKey, methodId: shortText, ...terminalSize }).strict(),
+    request: z
+      .object({
+        key: SessionKey,
+        methodId: shortText,
+        ...terminalSize,
+        again: z.boolean().optional(),
+      })
+      .strict(),
     response: TerminalScreen,
   },
   /** Types into the tab's sign-in terminal: keys as terminal data, a paste in parts. */

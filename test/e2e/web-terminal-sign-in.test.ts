@@ -28,7 +28,7 @@ const { page, open } = useWebApp({
   settings: { agent_servers: { [SIGNS_IN.name]: server(SIGNS_IN), [FAILS.name]: server(FAILS) } },
   openEachTest: false,
 });
-const { status, transcript, openNewSession, sendTurn } = appPage(page);
+const { status, transcript, openNewSession, sendTurn, startSession } = appPage(page);
 
 /** Starts a tab of `agent` and waits for its sign-in panel. */
 async function startSigningIn(agent: string) {
@@ -112,6 +112,14 @@ describe('signing in through a terminal inside the app', () => {
       ),
     ).resolves.toEqual([]);
     await shoot('failed', () => ended.waitFor());
+
+    // Away to another tab and back: the same terminal, as it ended, nothing run again.
+    await startSession('Demo Agent');
+    await page()
+      .getByRole('tab', { name: new RegExp(FAILS.name) })
+      .click();
+    await ended.waitFor();
+    await screen.getByText('No name given.').waitFor();
 
     await ended.getByRole('button', { name: 'Try again' }).press('Enter');
     await ended.waitFor({ state: 'detached' });

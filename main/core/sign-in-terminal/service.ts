@@ -47,10 +47,11 @@ export class SignInTerminals {
     | 'agent:terminalResize'
     | 'agent:closeTerminalSignIn'
   > = {
-    'agent:startTerminalSignIn': async ({ key, methodId, cols, rows }) => {
+    'agent:startTerminalSignIn': async ({ key, methodId, cols, rows, again }) => {
       const session = this.deps.tab(key);
       const current = this.running.get(key);
-      if (current && current.methodId === methodId && !current.terminal.exited) {
+      // The panel shown again (the user came back to the tab): the same terminal, as it is.
+      if (current && current.methodId === methodId && !(again && current.terminal.exited)) {
         current.terminal.resize(cols, rows);
         return this.screen(key, methodId, current.terminal.frame());
       }

@@ -146,6 +146,12 @@ export function AgentLog({
   );
 }
 
+/**
+ * The sign-in method whose terminal each tab shows, by tab key: the panel is drawn anew when the
+ * user comes back to the tab, and shows the same terminal again (its command ran meanwhile).
+ */
+const shownTerminals = new Map<string, string>();
+
 /** The panel above the transcript when the agent needs attention. */
 export function AgentPanel({
   api,
@@ -158,7 +164,27 @@ export function AgentPanel({
 }) {
   const [error, setError] = useState<string | undefined>();
   /** The `terminal` method whose terminal is open, if any. */
-  const [terminal, setTerminal] = useState<AuthMethodView | undefined>();
+  const [terminal, setShownTerminal] = useState<AuthMethodView | undefined>(() =>
+    session.authMethods.find(
+      (method) => method.kind === 'terminal' && method.id === shownTerminals.get(session.key),
+    ),
+  );
+  /** Whether the user opened the terminal here (it takes the focus), not shown again. */
+  const [openedHere, setOpenedHere] = useState(false);
+  const setTerminal = (method: AuthMethodView | undefined) => {
+    if (method) {
+      shownTerminals.set(session.key, method.id);
+    } else {
+      shownTerminals.delete(session.key);
+    }
+    setShownTerminal(method);
+  };
+  // Signed in, or restarted: a later sign-in starts with no terminal shown.
+  useEffect(() => {
+    if (session.status !== 'auth_required') {
+      shownTerminals.delete(session.key);
+    }
+  }, [session.status, session.key]);
   const terminalButtons = useRef(new Map<string, HTMLButtonElement>());
   const run = (action: Promise<unknown>) => {
     setError(undefined);
@@ -202,7 +228,10 @@ export function AgentPanel({
                       }
                     }}
                     aria-expanded={terminal?.id === method.id}
-                    onClick={() => setTerminal(method)}
+                    onClick={() => {
+                      setOpenedHere(true);
+                      setTerminal(method);
+                    }}
                   >
                     Sign in in terminal
                   </button>
@@ -228,6 +257,7 @@ export function AgentPanel({
             agentName={session.agentName}
             methodId={terminal.id}
             methodName={terminal.name}
+            takeFocus={openedHere}
             onClose={() => {
               const id = terminal.id;
               setTerminal(undefined);

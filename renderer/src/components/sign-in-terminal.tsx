@@ -35,6 +35,7 @@ export function SignInTerminal({
   agentName,
   methodId,
   methodName,
+  takeFocus,
   onClose,
 }: {
   api: AirlockApi;
@@ -42,6 +43,8 @@ export function SignInTerminal({
   agentName: string;
   methodId: string;
   methodName: string;
+  /** Whether it takes the focus when it opens: not when shown again on the user's return. */
+  takeFocus: boolean;
   /** The user closed the terminal (its command is ended). */
   onClose: () => void;
 }) {
@@ -67,15 +70,25 @@ export function SignInTerminal({
     [api, sessionKey, methodId],
   );
 
-  // Starts the command (again, for Try again) at the panel's size, and takes the focus.
+  // Starts the command (or shows its terminal again; Try again: anew) at the panel's size, and
+  // takes the focus.
   useLayoutEffect(() => {
     const measured = measure(grid.current, probe.current);
     size.current = measured;
     setError(undefined);
     api
-      .invoke('agent:startTerminalSignIn', { key: sessionKey, methodId, ...measured })
+      .invoke('agent:startTerminalSignIn', {
+        key: sessionKey,
+        methodId,
+        ...measured,
+        // The first time, the terminal shown again if it runs (or ended) already.
+        ...(attempt > 0 ? { again: true } : {}),
+      })
       .then(setScreen, fail);
-    grid.current?.focus();
+    if (takeFocus || attempt > 0) {
+      grid.current?.focus();
+    }
+    // The focus is taken when it opens or starts again, never when `takeFocus` alone changes.
   }, [api, sessionKey, methodId, attempt]);
 
   // The panel's width decides the columns: the command is told when they change.

@@ -553,7 +553,10 @@ export const callExemplars: {
   'terminal:kill': { requests: [{ key, terminalId: 'term-1' }], responses: [{}] },
   'agent:authenticate': { requests: [{ key, methodId: 'oauth' }], responses: [{}] },
   'agent:startTerminalSignIn': {
-    requests: [{ key, methodId: 'login', cols: 80, rows: 24 }],
+    requests: [
+      { key, methodId: 'login', cols: 80, rows: 24, again: true },
+      { key, methodId: 'login', cols: 80, rows: 24 },
+    ],
     responses: [terminalScreen, { ...terminalScreen, exited: { code: null } }],
   },
   'agent:terminalInput': { requests: [{ key, data: 'Ada\r' }], responses: [{}] },

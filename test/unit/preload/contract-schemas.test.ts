@@ -295,6 +295,7 @@ const optional: Record<string, string[]> = {
     ...['userTitle', 'firstPrompt', 'promptCapabilities'],
   ],
   'app:onDidChangeAgents': ['settingsError'],
+  'agent:startTerminalSignIn request': ['again'],
   'agent:startTerminalSignIn response': ['exited'],
   'agent:onDidChangeTerminal': ['exited'],
   'registry:list response': ['problem', 'fetchedAt'],

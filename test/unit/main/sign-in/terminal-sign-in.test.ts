@@ -107,7 +107,15 @@ describe('signing in through a terminal inside the app', () => {
     expect(run.recorder.summaries.get(run.key)?.status).toBe('auth_required');
     await expect(run.call('agent:terminalInput', { key: run.key, data: 'x' })).resolves.toEqual({});
 
-    const again = await openTerminal(run, run.key);
+    // Shown again, the panel gets the ended terminal as it is; Try again starts it anew.
+    await expect(openTerminal(run, run.key)).resolves.toMatchObject({ exited: { code: 3 } });
+    const again = await run.call('agent:startTerminalSignIn', {
+      key: run.key,
+      methodId: 'login',
+      cols: 60,
+      rows: 12,
+      again: true,
+    });
     expect(again.exited).toBeUndefined();
     await run.until(
       (screen) => screen.exited === undefined && run.text(screen)[0] === 'What is your name?',
