@@ -124,6 +124,13 @@ describe('the registry catalogue', () => {
       .poll(() => page().evaluate(() => document.activeElement?.textContent))
       .toContain('Scripted Binary');
 
+    // The source opens only through the link consent, which shows the whole address first.
+    await row('Scripted Binary').getByRole('button', { name: 'Source of Scripted Binary' }).click();
+    const consent = page().getByRole('dialog');
+    await consent.getByText('https://example.com/scripted-binary').first().waitFor();
+    await consent.getByRole('button', { name: 'Cancel' }).click();
+    await consent.waitFor({ state: 'hidden' });
+
     const violations: string[] = [];
     for (const colorScheme of ['light', 'dark'] as const) {
       await page().emulateMedia({ colorScheme });
