@@ -71,6 +71,8 @@ export class SignInTerminals {
         this.deps.secrets.get(agentName).catch(() => ({})),
         this.deps.agentsReady?.catch(() => undefined),
       ]);
+      // The tab may have closed meanwhile: then nothing starts.
+      this.deps.tab(key);
       // The agent's environment as the pool starts it, then the method's own variables.
       const command = terminalLaunchSpec({ ...spec, env: { ...spec.env, ...saved } }, launch);
       let terminal: SignInTerminal;
@@ -96,6 +98,8 @@ export class SignInTerminals {
           (error as Error).message,
         );
       }
+      // A start of another method that ran meanwhile gives way: one terminal per tab.
+      void this.running.get(key)?.terminal.close();
       this.running.set(key, { methodId, terminal });
       void terminal.ended.then(({ code }) => {
         if (code === 0 && this.running.get(key)?.terminal === terminal) {
