@@ -7,7 +7,7 @@
  * Screens are saved to /tmp/shots/catalogue/, light and dark, wide and 420 px, to be looked at.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -181,6 +181,13 @@ describe('the registry catalogue', () => {
     await row('Scripted Binary').getByRole('button', { name: 'Install Scripted Binary' }).waitFor();
     expect(await readFile(settings, 'utf8')).not.toContain('bin-agent');
     expect(await readdir(join(app().configDir, 'agents'))).not.toContain('bin-agent');
+
+    // An agent written into the file by hand shows as installed without a reload.
+    await writeFile(
+      settings,
+      JSON.stringify({ agent_servers: { 'npx-agent': { type: 'registry' } } }),
+    );
+    await row('Npx Agent').getByText('Installed').waitFor();
 
     // Esc closes the catalogue.
     await search().press('Escape');

@@ -83,6 +83,16 @@ export function AgentCatalogue({ api, onClose, onInstalled, onCustom }: Props) {
     };
   }, [api, refresh]);
 
+  /** Reads what is installed again, keeping the refresh's word on the registry. */
+  const relist = useCallback(async () => {
+    const answer = await api.invoke('registry:list', {}).catch(() => undefined);
+    if (answer) {
+      setListing((current) => (current ? { ...answer, problem: current.problem } : answer));
+    }
+  }, [api]);
+  // An agent added or removed elsewhere (the settings file by hand, the settings view).
+  useEffect(() => api.on('app:onDidChangeAgents', () => void relist()), [api, relist]);
+
   useEffect(
     () =>
       api.on('registry:onDidProgress', (progress: RegistryProgress) =>
@@ -130,10 +140,7 @@ export function AgentCatalogue({ api, onClose, onInstalled, onCustom }: Props) {
       cancelling.current.delete(agent.id);
       setBusy(({ [agent.id]: _done, ...rest }) => rest);
     }
-    const answer = await api.invoke('registry:list', {}).catch(() => undefined);
-    if (answer) {
-      setListing((current) => (current ? { ...answer, problem: current.problem } : answer));
-    }
+    await relist();
   };
 
   /** ↑/↓ between the agents' first buttons, ↓ from the search field; Esc closes. */
