@@ -11,11 +11,15 @@ import { TSX_LOADER } from './agents.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-/** The shell script that runs the scripted agent playing `scenario`. */
-export function scriptedAgentScript(scenario = 'basic'): string {
+/**
+ * The shell script that runs the scripted agent playing `scenario`, after the shell lines
+ * `before` (which may note its environment, say).
+ */
+export function scriptedAgentScript(scenario = 'basic', before: string[] = []): string {
   const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
   return [
     '#!/bin/sh',
+    ...before,
     `exec ${quote(process.execPath)} --import ${quote(TSX_LOADER)} ${quote(`${root}test/fixtures/agents/scripted-agent.ts`)} ${quote(scenario)}`,
     '',
   ].join('\n');
@@ -38,9 +42,9 @@ export async function tarGz(files: Record<string, string>): Promise<Buffer> {
   return gzipSync(Buffer.concat(chunks));
 }
 
-/** An archive whose `bin/agent` runs the scripted agent playing `scenario`. */
-export function scriptedAgentArchive(scenario = 'basic'): Promise<Buffer> {
-  return tarGz({ 'bin/agent': scriptedAgentScript(scenario) });
+/** An archive whose `bin/agent` runs the scripted agent playing `scenario` (after `before`). */
+export function scriptedAgentArchive(scenario = 'basic', before: string[] = []): Promise<Buffer> {
+  return tarGz({ 'bin/agent': scriptedAgentScript(scenario, before) });
 }
 
 /** This machine's platform as the registry names it (the tests run on one it names). */

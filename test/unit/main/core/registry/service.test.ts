@@ -17,6 +17,7 @@ import {
 } from '../../../../helpers/agent-archive';
 import { TEST_TIMEOUTS, useCore, type CoreRun } from '../../../../helpers/core-harness';
 import { useLocalServer, type LocalServer } from '../../../../helpers/local-registry';
+import { tempFolder } from '../../../../helpers/temp-folder';
 
 const server = useLocalServer();
 const { start } = useCore({ timeouts: TEST_TIMEOUTS });
@@ -228,6 +229,30 @@ describe('registry:install', () => {
     expect(run.recorder.text(key)).toBe('Hello from the scripted agent.');
     expect(run.progress.at(-1)).toMatchObject({ id: 'bin-agent', done: true });
     expect(await readdir(join(run.dir, 'agents', 'bin-agent'))).toEqual(['1.0.0']);
+  });
+});
+
+describe('prepare', () => {
+  it('runs the binary with the registry’s arguments and environment, the entry’s env over it', async () => {
+    const noted = join(tempFolder('airlock-env-'), 'env.txt');
+    server().route('/bin-agent-1.0.0.tar.gz', {
+      body: await scriptedAgentArchive('basic', [
+        `printf '%s|%s|%s' "$FROM_REGISTRY" "$SHARED" "$*" > "$NOTED"`,
+      ]),
+    });
+    const entry = binaryEntry('bin-agent', '1.0.0', archiveUrl('1.0.0'));
+    const target = Object.values(entry.distribution.binary)[0]!;
+    Object.assign(target, {
+      args: ['--acp', 'two words'],
+      env: { FROM_REGISTRY: 'registry', SHARED: 'registry', NOTED: noted },
+    });
+    server().route('/registry.json', { body: { version: '1.0.0', agents: [entry] } });
+    const run = await catalogueCore({
+      'bin-agent': { type: 'registry', env: { SHARED: 'entry' } },
+    });
+    const key = await run.ready('bin-agent');
+    await run.turn(key, 'Hello');
+    expect(await readFile(noted, 'utf8')).toBe('registry|entry|--acp two words');
   });
 });
 
