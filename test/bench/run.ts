@@ -20,6 +20,9 @@
  *    what the session's undo store adds to the median write (goal: at most 1 ms).
  * 6. `recovery` (test/bench/recovery.ts): three tabs of the demo agent when it crashes: the time
  *    from the crash to all three ready again in their sessions.
+ * 7. `start` (test/bench/start.ts): from launching the web host to the page interactive and to a
+ *    demo session ready, cold (a fresh browser context) and warm (a reload), with the script the
+ *    page loaded and the first screen's script in the build output (goal: at most about 350 KB).
  *
  * `npm run bench -- <part>...` runs only the parts named, in this order.
  */
@@ -28,6 +31,7 @@ import { forwardingBench } from './forwarding.js';
 import { longLineBench, rendererBench } from './renderer.js';
 import { uiPathBench } from './ui-path.js';
 import { recoveryBench } from './recovery.js';
+import { startBench } from './start.js';
 import { writesBench } from './writes.js';
 
 const PARTS: Record<string, () => Promise<void>> = {
@@ -38,6 +42,7 @@ const PARTS: Record<string, () => Promise<void>> = {
   elicitation: elicitationBench,
   writes: writesBench,
   recovery: recoveryBench,
+  start: startBench,
 };
 
 const named = process.argv.slice(2);
