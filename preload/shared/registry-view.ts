@@ -88,3 +88,15 @@ export const RegistryProgress = z.object({
   error: words.optional(),
 });
 export type RegistryProgress = z.infer<typeof RegistryProgress>;
+
+/**
+ * How much of a download has come, in words: "3.1 of 12.4 MB", "120 of 480 KB", or "3.1 MB"
+ * when the size is not known. Both numbers take the unit of the larger.
+ */
+export function downloaded(received: number, total?: number): string {
+  const largest = Math.max(received, total ?? 0);
+  const [divisor, unit, digits] =
+    largest >= 1_000_000 ? [1_000_000, 'MB', 1] : [1_000, 'KB', largest >= 10_000 ? 0 : 1];
+  const amount = (bytes: number) => (bytes / divisor).toFixed(digits);
+  return `${amount(received)}${total === undefined ? '' : ` of ${amount(total)}`} ${unit}`;
+}

@@ -239,4 +239,55 @@ describe('the registry catalogue', () => {
       'bin-agent',
     );
   });
+
+  it('installs an agent written in by hand on its first session, the tab and the catalogue saying so', async () => {
+    // An agent of its own: the earlier tests' agent still runs for their tab.
+    server.route('/registry.json', {
+      body: {
+        version: '1.0.0',
+        agents: [
+          binaryEntry('late-agent', '3.0.0', server.url('/late-agent.tar.gz'), {
+            name: 'Late Binary',
+          }),
+        ],
+      },
+    });
+    const archive = await scriptedAgentArchive();
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    server.route('/late-agent.tar.gz', async (_request, response) => {
+      response.writeHead(200, { 'content-length': String(archive.length) });
+      response.write(archive.subarray(0, archive.length >> 1));
+      await released;
+      response.end(archive.subarray(archive.length >> 1));
+    });
+    await writeFile(
+      join(app().configDir, 'settings.json'),
+      JSON.stringify({ agent_servers: { 'late-agent': { type: 'registry' } } }),
+    );
+    await open();
+    // The registry as it is now, fetched by the catalogue: a start does not fetch it anew.
+    await page().keyboard.press('Alt+Comma');
+    await page().getByRole('button', { name: 'Add agent' }).click();
+    await row('Late Binary').waitFor();
+    await catalogue().getByText('Checking the registry').waitFor({ state: 'detached' });
+    await search().press('Escape');
+    const dialog = await openNewSession();
+    await dialog.getByRole('radio', { name: 'late-agent', exact: true }).check();
+    await dialog.getByRole('button', { name: 'Start session' }).click();
+    // The tab says what it waits on.
+    await page()
+      .getByText(/^Installing Late Binary 3\.0\.0/)
+      .waitFor();
+    await shoot('first-start-wide');
+    await page().keyboard.press('Alt+Comma');
+    await page().getByRole('button', { name: 'Add agent' }).click();
+    await row('Late Binary').waitFor();
+    release();
+    // The catalogue sees the install end without being asked.
+    await row('Late Binary').getByText('Installed').waitFor();
+    expect(await readdir(join(app().configDir, 'agents', 'late-agent'))).toEqual(['3.0.0']);
+  });
 });

@@ -12,10 +12,11 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { CallResponse } from '../../../preload/shared/contract.js';
-import type {
-  RegistryAgentView,
-  RegistryListing,
-  RegistryProgress,
+import {
+  downloaded,
+  type RegistryAgentView,
+  type RegistryListing,
+  type RegistryProgress,
 } from '../../../preload/shared/registry-view.js';
 import type { AgentSpec } from '../agents/spec.js';
 import { UserFacingError } from '../errors.js';
@@ -32,7 +33,7 @@ import {
   registryUrlSetting,
   removeRegistryEntry,
 } from './settings-entry.js';
-import { megabytes, viewOf } from './view.js';
+import { viewOf } from './view.js';
 
 /** What the registry service needs from the core. */
 export type RegistryServiceOptions = {
@@ -121,9 +122,7 @@ export class RegistryService {
       if (!installed) {
         report(`Installing ${agent.name} ${agent.version}…`);
         installed = await this.runs.run(agent, ({ received, total }) =>
-          report(
-            `Installing ${agent.name} ${agent.version}: ${megabytes(received)}${total === undefined ? '' : ` of ${megabytes(total)}`} MB…`,
-          ),
+          report(`Installing ${agent.name} ${agent.version}: ${downloaded(received, total)}…`),
         );
       }
     }

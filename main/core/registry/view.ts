@@ -58,8 +58,3 @@ export function viewOf(agent: RegistryAgent, facts: AgentFacts): RegistryAgentVi
     updateAvailable: isInstalled && onDisk !== undefined && onDisk.version !== agent.version,
   };
 }
-
-/** Bytes as megabytes with one decimal ("3.1"). */
-export function megabytes(bytes: number): string {
-  return (bytes / 1_000_000).toFixed(1);
-}

@@ -6,7 +6,7 @@
  */
 import { Check } from 'lucide-react';
 import { useId } from 'react';
-import type { RegistryAgentView } from '../../../preload/shared/registry-view';
+import { downloaded, type RegistryAgentView } from '../../../preload/shared/registry-view';
 import { useLinkConsent } from './link-consent';
 
 /** What is under way for one agent: its kind, and for a download, the bytes so far. */
@@ -14,8 +14,6 @@ export type Busy = { kind: 'install' | 'update' | 'remove'; received?: number; t
 
 /** How the last action on an agent failed, in words; `cancelled` when the user stopped it. */
 export type Outcome = { text: string; cancelled: boolean };
-
-const megabytes = (bytes: number) => (bytes / 1_000_000).toFixed(1);
 
 /** How the agent runs, in words. */
 const RUNS_WITH = { binary: 'Binary', npx: 'npx (Node.js)', uvx: 'uvx (Python)' } as const;
@@ -98,7 +96,7 @@ export function CatalogueItem({
                 ? busy.kind === 'update'
                   ? 'Updating…'
                   : 'Installing…'
-                : `${megabytes(busy.received)}${busy.total ? ` of ${megabytes(busy.total)}` : ''} MB`}
+                : downloaded(busy.received, busy.total)}
             </span>
           </div>
         ) : null}

@@ -93,21 +93,31 @@ export function AgentCatalogue({ api, onClose, onInstalled, onCustom }: Props) {
   // An agent added or removed elsewhere (the settings file by hand, the settings view).
   useEffect(() => api.on('app:onDidChangeAgents', () => void relist()), [api, relist]);
 
+  /** The agents whose install, update or removal this view started (and waits on itself). */
+  const own = useRef(new Set<string>());
   useEffect(
     () =>
-      api.on('registry:onDidProgress', (progress: RegistryProgress) =>
+      api.on('registry:onDidProgress', (progress: RegistryProgress) => {
+        const { id } = progress;
+        const ended = progress.done === true || progress.error !== undefined;
+        if (ended && !own.current.has(id)) {
+          // An install a session started (an agent's first start): shown until it ends.
+          setBusy(({ [id]: _ended, ...rest }) => rest);
+          void relist();
+          return;
+        }
         setBusy((current) => {
-          const now = current[progress.id];
-          if (!now || progress.done || progress.error) {
+          const now = current[id] ?? (own.current.has(id) ? undefined : { kind: 'install' });
+          if (!now || ended) {
             return current;
           }
           return {
             ...current,
-            [progress.id]: { ...now, received: progress.received, total: progress.total },
+            [id]: { ...now, received: progress.received, total: progress.total },
           };
-        }),
-      ),
-    [api],
+        });
+      }),
+    [api, relist],
   );
 
   const shown = useMemo(
@@ -116,6 +126,7 @@ export function AgentCatalogue({ api, onClose, onInstalled, onCustom }: Props) {
   );
 
   const run = async (agent: RegistryAgentView, kind: Busy['kind']) => {
+    own.current.add(agent.id);
     setBusy((current) => ({ ...current, [agent.id]: { kind } }));
     setErrors(({ [agent.id]: _dropped, ...rest }) => rest);
     try {
@@ -138,6 +149,7 @@ export function AgentCatalogue({ api, onClose, onInstalled, onCustom }: Props) {
       setErrors((current) => ({ ...current, [agent.id]: outcome }));
     } finally {
       cancelling.current.delete(agent.id);
+      own.current.delete(agent.id);
       setBusy(({ [agent.id]: _done, ...rest }) => rest);
     }
     await relist();
