@@ -179,6 +179,10 @@ describe('the registry catalogue', () => {
     // Remove: the entry and the files go; Install comes back.
     await row('Scripted Binary').getByRole('button', { name: 'Remove Scripted Binary' }).click();
     await row('Scripted Binary').getByRole('button', { name: 'Install Scripted Binary' }).waitFor();
+    // The focus, on Remove as it went, goes to the row's Install.
+    await expect
+      .poll(() => page().evaluate(() => document.activeElement?.getAttribute('aria-label')))
+      .toBe('Install Scripted Binary');
     expect(await readFile(settings, 'utf8')).not.toContain('bin-agent');
     expect(await readdir(join(app().configDir, 'agents'))).not.toContain('bin-agent');
 

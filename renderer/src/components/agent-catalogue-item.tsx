@@ -46,6 +46,7 @@ export function CatalogueItem({
       className={`catalogue-item${agent.available ? '' : ' unavailable'}`}
       aria-labelledby={nameId}
       tabIndex={-1}
+      data-agent-id={agent.id}
     >
       {agent.iconUrl ? (
         <img className="catalogue-icon" src={agent.iconUrl} alt="" width={24} height={24} />

@@ -93,6 +93,20 @@ export function AgentCatalogue({ api, onClose, onInstalled, onCustom }: Props) {
   // An agent added or removed elsewhere (the settings file by hand, the settings view).
   useEffect(() => api.on('app:onDidChangeAgents', () => void relist()), [api, relist]);
 
+  /** The agent whose row takes the focus once the list shows its new state (if none has it). */
+  const focusRow = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    const id = focusRow.current;
+    const active = document.activeElement;
+    if (id === undefined || (active !== null && active !== document.body)) {
+      return;
+    }
+    focusRow.current = undefined;
+    list.current
+      ?.querySelector<HTMLElement>(`[data-agent-id="${CSS.escape(id)}"] .catalogue-actions button`)
+      ?.focus();
+  }, [listing]);
+
   /** The agents whose install, update or removal this view started (and waits on itself). */
   const own = useRef(new Set<string>());
   useEffect(
@@ -152,6 +166,8 @@ export function AgentCatalogue({ api, onClose, onInstalled, onCustom }: Props) {
       own.current.delete(agent.id);
       setBusy(({ [agent.id]: _done, ...rest }) => rest);
     }
+    // The button pressed may be gone (Remove, Update): the focus goes to the row's first one.
+    focusRow.current = agent.id;
     await relist();
   };
 
