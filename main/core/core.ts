@@ -174,10 +174,8 @@ export class AirlockCore {
       restarting: (session) => void this.signInTerminals.close(session.key),
     });
     this.signInTerminals = new SignInTerminals({
-      catalog: () => this.catalog,
       tab: (key) => this.session(key),
       pool: this.pool,
-      secrets: this.secrets,
       agentsReady: options.agentsReady,
       emit: (screen) => this.outbox.emit('agent:onDidChangeTerminal', screen),
       signedIn: (session, methodId) => void this.starts.signedInWithTerminal(session, methodId),

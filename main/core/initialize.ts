@@ -73,17 +73,24 @@ export type InitializeResult = {
 };
 
 /**
- * A `terminal` sign-in method's launch: `args` in place of the agent's own, and `env` added to
- * its environment (the registry's AUTHENTICATION.md).
+ * How a `terminal` sign-in method runs: the agent's command with the args
+ * {@link terminalLaunchSpec} gives it, in the agent's environment as it was started with the
+ * method's own variables over it.
  */
-export type TerminalLaunch = { args: string[]; env: Record<string, string> };
+export type TerminalLaunch = { command: string; args: string[]; env: Record<string, string> };
 
-/** The agent's command as a `terminal` method runs it. */
-export function terminalLaunchSpec<S extends Pick<AgentSpec, 'command' | 'args' | 'env'>>(
-  spec: S,
-  launch: TerminalLaunch,
-): S {
-  return { ...spec, args: launch.args, env: { ...spec.env, ...launch.env } };
+/**
+ * The agent's command as a `terminal` method runs it. An agent from the registry (its spec's
+ * `launcherArgs` set) keeps its launcher's part (`npx --yes <pkg>`) and runs the method's args
+ * in place of its own, as the registry's AUTHENTICATION.md says; any other agent's command line
+ * gets them appended, as the ACP schema's AuthMethodTerminal says. The method's env goes over
+ * the agent's.
+ */
+export function terminalLaunchSpec<
+  S extends Pick<AgentSpec, 'command' | 'args' | 'env' | 'launcherArgs'>,
+>(spec: S, method: { args: string[]; env: Record<string, string> }): S {
+  const kept = spec.launcherArgs === undefined ? spec.args : spec.args.slice(0, spec.launcherArgs);
+  return { ...spec, args: [...kept, ...method.args], env: { ...spec.env, ...method.env } };
 }
 
 /** Validates a raw `initialize` result; throws a {@link UserFacingError} naming the problem. */
@@ -117,16 +124,23 @@ export function parseInitializeResponse(raw: unknown, spec: AgentSpec): Initiali
     authMethods: (result.authMethods ?? []).map((method) => toAuthView(method, spec)),
     apiKeyProviders: apiKeyProviders(result.authMethods ?? []),
     capabilities: (result.agentCapabilities ?? {}) as acp.AgentCapabilities,
-    terminalLaunches: terminalLaunches(result.authMethods ?? []),
+    terminalLaunches: terminalLaunches(result.authMethods ?? [], spec),
   };
 }
 
-/** Each `terminal` method's args and env; the first of a repeated id wins. */
-function terminalLaunches(methods: z.infer<typeof authMethod>[]): Map<string, TerminalLaunch> {
+/** How each `terminal` method runs the agent started as `spec`; the first of a repeated id wins. */
+function terminalLaunches(
+  methods: z.infer<typeof authMethod>[],
+  spec: AgentSpec,
+): Map<string, TerminalLaunch> {
   const launches = new Map<string, TerminalLaunch>();
   for (const method of methods) {
     if (method.type === 'terminal' && !launches.has(method.id)) {
-      launches.set(method.id, { args: method.args ?? [], env: { ...method.env } });
+      const { command, args, env } = terminalLaunchSpec(spec, {
+        args: method.args ?? [],
+        env: { ...method.env },
+      });
+      launches.set(method.id, { command, args, env });
     }
   }
   return launches;

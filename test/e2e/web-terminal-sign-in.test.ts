@@ -67,7 +67,7 @@ describe('signing in through a terminal inside the app', () => {
     await open({ viewport: { width: 1280, height: 760 } });
     const panel = await startSigningIn(SIGNS_IN.name);
     await expect(panel.locator('details.terminal-command').textContent()).resolves.toMatch(
-      /terminal-login-agent\.sh --login/,
+      /terminal-login-agent\.sh --acp --login/,
     );
     const { screen } = await openTerminal(panel);
     await expect(screen.evaluate((element) => element === document.activeElement)).resolves.toBe(

@@ -37,6 +37,15 @@ export type AgentSpec = {
    * machine (see pool.ts), which fills `command`, `args` and `env`.
    */
   registry?: { id: string };
+  /**
+   * How many of the leading `args` are the launcher's own (`npx --yes <pkg>`, `uvx --from <pkg>
+   * <cmd>`), set by the registry's `prepare`: a `terminal` sign-in method keeps them and puts its
+   * args in place of the rest, as the registry's AUTHENTICATION.md runs `<agent> <method args>`
+   * (0 for a binary: its command and the method's args). Unset (an agent of the settings' own
+   * command line, where launcher and agent cannot be told apart), the method's args are
+   * appended, as the ACP schema's AuthMethodTerminal says.
+   */
+  launcherArgs?: number;
   /** The mode each new session of this agent is set to (`default_mode`), when it offers it. */
   defaultMode?: string;
   /**

@@ -135,6 +135,7 @@ export class RegistryService {
       ...spec,
       command: plan.command,
       args: plan.args,
+      launcherArgs: plan.launcherArgs,
       env: { ...plan.env, ...spec.env },
     };
   }
@@ -200,9 +201,7 @@ export class RegistryService {
     const fresh = await this.client.refresh();
     const found = fresh.registry.agents.find((agent) => agent.id === id);
     if (!found) {
-      throw new UserFacingError(
-        `The ACP registry has no agent "${id}"${fresh.problem ? ` (${fresh.problem})` : ''}.`,
-      );
+      throw new UserFacingError(notListed(id, fresh), fresh.problem);
     }
     return found;
   }
@@ -253,4 +252,24 @@ export class RegistryService {
       ...(state.fetchedAt === undefined ? {} : { fetchedAt: Math.floor(state.fetchedAt) }),
     };
   }
+}
+
+/**
+ * Why agent `id` cannot start when the registry copy on hand (`state`) does not list it, in
+ * words: which copy was read, and what to do.
+ */
+export function notListed(id: string, state: RegistryState): string {
+  const shownId = id.slice(0, 200);
+  if (state.source === 'network') {
+    return `${shownId} is not in the ACP registry. Check the id in your settings file.`;
+  }
+  const copy =
+    state.source === 'snapshot' || state.fetchedAt === undefined
+      ? 'the copy that came with Airlock'
+      : `the copy from ${new Date(state.fetchedAt).toLocaleDateString('en-GB', {
+          day: 'numeric',
+          month: 'long',
+          year: 'numeric',
+        })}`;
+  return `${shownId} is not in the ACP registry Airlock could read (${copy}). Check the id in your settings file, or connect to the internet and try again.`;
 }

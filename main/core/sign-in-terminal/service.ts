@@ -1,8 +1,9 @@
 /**
  * Signing in through a terminal inside the app: a `terminal` auth method runs the agent's own
- * command with the method's args in place of its own and its env added (the registry's
- * AUTHENTICATION.md), in a pseudo-terminal in the tab's folder, with the environment the pool
- * starts the agent with (settings env, saved values, the login shell's PATH).
+ * command with the method's args (in place of a registry agent's own, after a custom agent's;
+ * see terminalLaunchSpec in initialize.ts) and its env added, in a pseudo-terminal in the tab's
+ * folder, with the environment the pool started the agent with (registry and settings env,
+ * saved values, the login shell's PATH).
  *
  * One per tab. It ends when the user closes it, the tab closes, the agent restarts or the app
  * quits. When it exits with 0, the tab's agent restarts and signs in (sessions/start.ts).
@@ -11,19 +12,14 @@ import type { EventPayload } from '../../../preload/shared/contract.js';
 import type { AgentPool } from '../agents/pool.js';
 import { UserFacingError } from '../errors.js';
 import type { Handlers } from '../handlers.js';
-import { terminalLaunchSpec } from '../initialize.js';
-import type { SecretStore } from '../secrets.js';
 import type { Session } from '../session.js';
-import type { AgentCatalog } from '../settings/catalog.js';
 import { SignInTerminal, type TerminalFrame } from './terminal.js';
 
 /** What the sign-in terminals need from the core. */
 export type SignInTerminalDeps = {
-  catalog: () => AgentCatalog;
   /** An open tab by its key, or a user-facing error. */
   tab: (key: string) => Session;
   pool: AgentPool;
-  secrets: SecretStore;
   /** Settles once agents may start: the login shell's PATH is in place (see options.ts). */
   agentsReady?: Promise<unknown>;
   /** Sends the tab's screen to the UI. */
@@ -61,20 +57,16 @@ export class SignInTerminals {
       }
       await this.close(key);
       const { agentName, cwd } = session.summary;
-      const spec = this.deps.catalog().agents.find((agent) => agent.name === agentName);
       const connection = await this.deps.pool.connectionFor(agentName, cwd);
-      const launch = connection.terminalLaunches.get(methodId);
-      if (!spec || !launch) {
+      // The command as the agent was started (an agent from the registry: worked out by its
+      // `prepare`), with the method's args and env (initialize.ts, terminalLaunchSpec).
+      const command = connection.terminalLaunches.get(methodId);
+      if (!command) {
         throw new UserFacingError(`${agentName} no longer offers “${method.name}”`);
       }
-      const [saved] = await Promise.all([
-        this.deps.secrets.get(agentName).catch(() => ({})),
-        this.deps.agentsReady?.catch(() => undefined),
-      ]);
+      await this.deps.agentsReady?.catch(() => undefined);
       // The tab may have closed meanwhile: then nothing starts.
       this.deps.tab(key);
-      // The agent's environment as the pool starts it, then the method's own variables.
-      const command = terminalLaunchSpec({ ...spec, env: { ...spec.env, ...saved } }, launch);
       let terminal: SignInTerminal;
       try {
         terminal = new SignInTerminal(

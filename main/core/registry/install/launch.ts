@@ -15,6 +15,12 @@ export type LaunchPlan = {
   kind: 'binary' | 'npx' | 'uvx';
   command: string;
   args: string[];
+  /**
+   * How many of `args` lead the launcher's own part (`--yes <pkg>`, `--from <pkg> <cmd>`; none
+   * for a binary), before the distribution's args: a terminal sign-in keeps them and puts its
+   * method's args in place of the rest (see AgentSpec's `launcherArgs`).
+   */
+  launcherArgs: number;
   env: Record<string, string>;
   cwd?: string;
 };
@@ -123,6 +129,7 @@ export async function launchPlan(
       kind: 'binary',
       command: await commandInside(installed.folder, target.cmd),
       args: [...target.args],
+      launcherArgs: 0,
       env: { ...target.env },
     };
   }
@@ -138,13 +145,19 @@ export async function launchPlan(
     );
   }
   const pkg = found.package;
-  const args =
+  const launcher =
     runner === 'npx'
       ? found.cmd === undefined
-        ? ['--yes', pkg, ...found.args]
-        : ['--yes', '--package', pkg, found.cmd, ...found.args]
+        ? ['--yes', pkg]
+        : ['--yes', '--package', pkg, found.cmd]
       : found.cmd === undefined
-        ? [pkg, ...found.args]
-        : ['--from', pkg, found.cmd, ...found.args];
-  return { kind: runner, command: runner, args, env: { ...found.env } };
+        ? [pkg]
+        : ['--from', pkg, found.cmd];
+  return {
+    kind: runner,
+    command: runner,
+    args: [...launcher, ...found.args],
+    launcherArgs: launcher.length,
+    env: { ...found.env },
+  };
 }

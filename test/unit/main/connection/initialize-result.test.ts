@@ -232,7 +232,7 @@ describe('parseInitializeResponse', () => {
     expect(result.authMethods).toHaveLength(13);
   });
 
-  it('gives a terminal method the agent command with its arguments in place of the agent’s own, quoted', () => {
+  it('gives a terminal method the custom agent’s command with its arguments after the agent’s own, quoted', () => {
     const [plain, more] = parseInitializeResponse(
       {
         ...valid,
@@ -248,13 +248,13 @@ describe('parseInitializeResponse', () => {
       name: 'T',
       description: undefined,
       kind: 'terminal',
-      terminalCommand: 'node',
+      terminalCommand: 'node agent.js',
     });
-    expect(more?.terminalCommand).toBe('node --login "two words"');
+    expect(more?.terminalCommand).toBe('node agent.js --login "two words"');
     expect(spec.args).toEqual(['agent.js']);
   });
 
-  it('keeps how each terminal method runs the agent: its args, and its env added', () => {
+  it('keeps how each terminal method runs the agent: its command, args, and its env added', () => {
     const { terminalLaunches } = parseInitializeResponse(
       {
         ...valid,
@@ -265,11 +265,11 @@ describe('parseInitializeResponse', () => {
           { id: 'a', name: 'A', args: ['--not-a-terminal'] },
         ],
       },
-      spec,
+      { ...spec, env: { MODE: 'serve', KEPT: '1' } },
     );
     expect([...terminalLaunches]).toEqual([
-      ['t', { args: [], env: {} }],
-      ['u', { args: ['--login'], env: { MODE: 'setup' } }],
+      ['t', { command: 'node', args: ['agent.js'], env: { MODE: 'serve', KEPT: '1' } }],
+      ['u', { command: 'node', args: ['agent.js', '--login'], env: { MODE: 'setup', KEPT: '1' } }],
     ]);
     expect(
       problem({

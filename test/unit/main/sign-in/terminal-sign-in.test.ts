@@ -1,13 +1,17 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { EventPayload } from '../../../../preload/shared/contract.js';
-import { terminalLoginSpec } from '../../../helpers/agents.js';
+import { binaryEntry, tarGz } from '../../../helpers/agent-archive.js';
+import { TSX_LOADER, terminalLoginSpec } from '../../../helpers/agents.js';
+import { useLocalServer } from '../../../helpers/local-registry.js';
 import { tempFolder } from '../../../helpers/temp-folder.js';
 import { deadline, TEST_TIMEOUTS, useCore, type CoreRun } from '../../../helpers/core-harness.js';
 
 const { start } = useCore({ timeouts: TEST_TIMEOUTS });
+const server = useLocalServer();
 
 type Screen = EventPayload<'agent:onDidChangeTerminal'>;
 
@@ -57,13 +61,65 @@ async function openTerminal(run: CoreRun, key: string) {
 }
 
 describe('signing in through a terminal inside the app', () => {
-  it('offers the terminal method with the command it runs: its args in place of the agent’s own', async () => {
+  it('offers the terminal method with the command it runs: its args after the custom agent’s own', async () => {
     const { summary } = await signInTab();
     expect(summary.status).toBe('auth_required');
     expect(summary.authMethods).toEqual([
       expect.objectContaining({ id: 'login', name: 'Log in', kind: 'terminal' }),
     ]);
-    expect(summary.authMethods[0]?.terminalCommand).toMatch(/terminal-login-agent\.sh --login$/);
+    expect(summary.authMethods[0]?.terminalCommand).toMatch(
+      /terminal-login-agent\.sh --acp --login$/,
+    );
+  });
+
+  it('runs a registry agent’s sign-in as its installed program with the method’s args alone, in the registry’s env', async () => {
+    const tokenFile = join(tempFolder('airlock-terminal-login-'), 'token');
+    const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+    const script = fileURLToPath(
+      new URL('../../../fixtures/agents/terminal-login-agent.ts', import.meta.url),
+    );
+    server().route('/login-agent.tar.gz', {
+      body: await tarGz({
+        'bin/agent': `#!/bin/sh\nexec ${quote(process.execPath)} --import ${quote(TSX_LOADER)} ${quote(script)} "$@"\n`,
+      }),
+    });
+    const entry = binaryEntry('login-agent', '1.0.0', server().url('/login-agent.tar.gz'));
+    Object.assign(Object.values(entry.distribution.binary)[0]!, {
+      args: ['--acp'],
+      env: { AIRLOCK_TEST_TOKEN_FILE: tokenFile },
+    });
+    server().route('/registry.json', { body: { version: '1.0.0', agents: [entry] } });
+    const run = await start({
+      settings: {
+        agent_registry_url: server().url('/registry.json'),
+        agent_servers: { 'login-agent': { type: 'registry' } },
+      },
+    });
+    const screens: Screen[] = [];
+    run.core.onEvent((channel, payload) => {
+      if (channel === 'agent:onDidChangeTerminal') {
+        screens.push(payload as Screen);
+      }
+    });
+    const { key, summary } = await run.settled('login-agent');
+    expect(summary.status).toBe('auth_required');
+    const shown = summary.authMethods[0]?.terminalCommand ?? '';
+    // The registry's own args (--acp) give way to the method's: `<program> --login`.
+    expect(shown).toMatch(/agents\/login-agent\/1\.0\.0\/bin\/agent --login$/);
+    await openTerminal(run, key);
+    await deadline(
+      run.recorder.status(key, 'auth_required').then(async () => {
+        while (
+          !screens.at(-1)?.lines[0]?.some((part) => part.text.includes('What is your name?'))
+        ) {
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      }),
+      'the question on the screen',
+    );
+    await run.call('agent:terminalInput', { key, data: 'Grace\r' });
+    await run.recorder.status(key, 'ready');
+    expect(await readFile(tokenFile, 'utf8')).toBe('Grace');
   });
 
   it('runs the sign-in in a terminal, then restarts the agent, authenticates and opens the session', async () => {

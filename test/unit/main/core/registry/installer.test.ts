@@ -93,6 +93,7 @@ describe('AgentInstaller.install', () => {
       kind: 'binary',
       command: join(agentsDir, 'echo-agent', '1.2.0', 'echo-agent'),
       args: ['--acp'],
+      launcherArgs: 0,
       env: { ECHO: '1' },
     });
     const { stdout } = await promisify(execFile)(plan.command, plan.args);

@@ -73,6 +73,7 @@ describe('launchPlan with npx and uvx', () => {
       kind: 'npx',
       command: 'npx',
       args: ['--yes', '@scope/agent@1.0.0', '--acp'],
+      launcherArgs: 2,
       env: { B: '2' },
     });
     const withCmd = agentWith({ npx: { ...npx, cmd: 'agent-acp' } });
@@ -91,6 +92,7 @@ describe('launchPlan with npx and uvx', () => {
       kind: 'uvx',
       command: 'uvx',
       args: ['agent-py@1.0.0', 'acp'],
+      launcherArgs: 1,
       env: {},
     });
     const withCmd = agentWith({ uvx: { ...uvx, cmd: 'agent-acp' } });
@@ -146,6 +148,7 @@ describe('launchPlan with a binary', () => {
       kind: 'binary',
       command: join(folder, 'agent'),
       args: ['serve'],
+      launcherArgs: 0,
       env: { A: '1' },
     });
   });

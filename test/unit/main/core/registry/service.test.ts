@@ -189,7 +189,7 @@ describe('registry:install', () => {
       /Elsewhere Agent cannot run on this computer/,
     );
     await expect(run.call('registry:install', { id: 'nobody' })).rejects.toThrow(
-      /registry has no agent "nobody"/,
+      'nobody is not in the ACP registry. Check the id in your settings file.',
     );
     expect(await readFile(run.settingsPath, 'utf8')).not.toContain('registry"');
   });
@@ -233,6 +233,36 @@ describe('registry:install', () => {
 });
 
 describe('prepare', () => {
+  it('says in words when the registry copy on hand lacks the id, and which copy it read', async () => {
+    // Offline from the start: the registry answers 503, so the copy bundled with Airlock is read.
+    server().route('/registry.json', { status: 503, body: 'down' });
+    const run = await catalogueCore({ 'claude-acp': { type: 'registry' } });
+    const { key, summary } = await run.settled('claude-acp');
+    expect(summary.error).toBe(
+      'Airlock could not start claude-acp: claude-acp is not in the ACP registry Airlock could read (the copy that came with Airlock). Check the id in your settings file, or connect to the internet and try again.',
+    );
+    expect(summary.errorDetail).toMatch(/503/);
+
+    // A copy fetched once and kept: its date is named.
+    await serve(server(), [npxEntry('npx-agent')]);
+    await run.call('registry:refresh', {});
+    server().route('/registry.json', { status: 503, body: 'down' });
+    const kept = await run.call('registry:list', {});
+    const day = new Date(kept.fetchedAt!).toLocaleDateString('en-GB', {
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+    });
+    await run.call('session:restart', { key });
+    await run.recorder.until(
+      () => run.recorder.summaries.get(key)?.error?.includes('copy from') === true,
+      'the tab to fail again, naming the kept copy',
+    );
+    expect(run.recorder.summaries.get(key)?.error).toBe(
+      `Airlock could not start claude-acp: claude-acp is not in the ACP registry Airlock could read (the copy from ${day}). Check the id in your settings file, or connect to the internet and try again.`,
+    );
+  });
+
   it('runs the binary with the registry’s arguments and environment, the entry’s env over it', async () => {
     const noted = join(tempFolder('airlock-env-'), 'env.txt');
     server().route('/bin-agent-1.0.0.tar.gz', {
