@@ -103,6 +103,7 @@ export class AirlockCore {
       settingsPath: options.settingsPath,
       reload: () => this.reloadAgents(),
       progress: (progress) => this.outbox.emit('registry:onDidProgress', progress),
+      namesChanged: () => this.emitAgents(),
     });
     this.files = new FileService({
       find: (connection, sessionId) => this.routing.sessionOn(connection, sessionId),
@@ -140,6 +141,8 @@ export class AirlockCore {
       agentsReady: options.agentsReady,
       savedEnv: (agentName) => this.secrets.get(agentName),
       prepare: this.prepareAgent,
+      shown: (spec) => this.registry.shown(spec),
+      removeInstalled: (id) => this.registry.removeFiles(id),
     });
     this.pool = new AgentPool({
       catalog: () => this.catalog,
@@ -237,6 +240,7 @@ export class AirlockCore {
    */
   async init(): Promise<void> {
     this.catalog = await loadAgentCatalog(this.options.settingsPath, this.options.demoAgent);
+    this.followRegistryNames();
     this.settingsWatcher ??= watchSettings(this.options.settingsPath, () => this.reloadAgents());
     await this.lasting.load();
   }
@@ -252,6 +256,7 @@ export class AirlockCore {
       if (JSON.stringify(catalog) !== JSON.stringify(this.catalog)) {
         this.catalog = catalog;
         this.emitAgents();
+        this.followRegistryNames();
       }
     });
     this.agentsReload = reload.catch(() => undefined);
@@ -390,6 +395,12 @@ export class AirlockCore {
     },
   };
 
+  /** The registry's names of the settings' registry agents, read in the background. */
+  private followRegistryNames(): void {
+    const ids = this.catalog.agents.flatMap((agent) => (agent.registry ? [agent.registry.id] : []));
+    void this.registry.follow(ids);
+  }
+
   private emitAgents(): void {
     this.outbox.emit('app:onDidChangeAgents', {
       agents: this.agentEntries(),
@@ -404,6 +415,7 @@ export class AirlockCore {
       commandLine: commandLine(agent),
       builtIn: agent.builtIn,
       ...(agent.registry ? { source: 'registry' as const } : {}),
+      ...this.registry.shown(agent),
     }));
   }
 

@@ -79,6 +79,17 @@ export type AgentIdentity = z.infer<typeof AgentIdentity>;
 export const AgentSource = z.enum(['registry']);
 export type AgentSource = z.infer<typeof AgentSource>;
 
+/**
+ * What the app shows of an agent beside its `name` (which stays its key everywhere): `label`,
+ * the registry's name of an agent from the ACP registry ("Claude Agent" for `claude-acp`), shown
+ * in place of the name; `notInRegistry`, an agent from the registry whose id the registry copy
+ * Airlock could read does not list (it shows by its id, and cannot start until it is listed).
+ */
+const AgentShown = {
+  label: name.optional(),
+  notInRegistry: z.literal(true).optional(),
+};
+
 /** An agent the user can start sessions with. */
 export const AgentEntry = z.object({
   name,
@@ -86,6 +97,7 @@ export const AgentEntry = z.object({
   commandLine: shortText,
   builtIn: z.boolean(),
   source: AgentSource.optional(),
+  ...AgentShown,
 });
 export type AgentEntry = z.infer<typeof AgentEntry>;
 
@@ -624,6 +636,7 @@ export const AgentSettingsView = z.object({
   mcpServers: z.array(McpServerView).max(MAX_MCP_SERVERS).optional(),
   /** `registry`: the agent comes from the ACP registry, and has no command to edit here. */
   source: AgentSource.optional(),
+  ...AgentShown,
 });
 export type AgentSettingsView = z.infer<typeof AgentSettingsView>;
 

@@ -21,6 +21,7 @@ import {
 import type { AgentSpec } from '../agents/spec.js';
 import { UserFacingError } from '../errors.js';
 import type { Handlers } from '../handlers.js';
+import { revealInvisible } from '../reveal.js';
 import { editSettingsFile } from '../settings/file.js';
 import { RegistryClient, registryUrl, type RegistryState } from './client.js';
 import { currentPlatform, type Platform, type RegistryAgent } from './format.js';
@@ -46,7 +47,15 @@ export type RegistryServiceOptions = {
   platform?: Platform;
   /** The environment `AIRLOCK_REGISTRY_URL` is read from; the process's by default. */
   env?: NodeJS.ProcessEnv;
+  /** The registry copy read changed the names its agents show with (see `nameOf`). */
+  namesChanged?: () => void;
 };
+
+/**
+ * How the app shows an agent from the registry: with the registry's name, or, when the registry
+ * copy Airlock could read does not list its id, as not in the registry.
+ */
+export type RegistryName = { label: string } | { missing: true };
 
 /** How long a listing waits for an agent's icon, in ms. */
 const ICON_WAIT_MS = 2_000;
@@ -59,6 +68,10 @@ export class RegistryService {
   private readonly runs: InstallRuns;
   /** The settings file's `agent_registry_url` as last read. */
   private urlSetting: string | undefined;
+  /** Each agent's name in the registry copy last read, by id; undefined until one is read. */
+  private names: ReadonlyMap<string, string> | undefined;
+  /** Whether `follow` has asked the network once. */
+  private followed = false;
 
   constructor(private readonly options: RegistryServiceOptions) {
     const config = dirname(options.settingsPath);
@@ -84,9 +97,8 @@ export class RegistryService {
     | 'registry:update'
     | 'registry:remove'
   > = {
-    'registry:list': async () => this.listing(await this.withSettings(() => this.client.current())),
-    'registry:refresh': async () =>
-      this.listing(await this.withSettings(() => this.client.refresh())),
+    'registry:list': async () => this.listing(await this.current()),
+    'registry:refresh': async () => this.listing(await this.refresh()),
     'registry:install': ({ id }) => this.install(id),
     'registry:cancelInstall': async ({ id }) => {
       this.runs.cancel(id);
@@ -138,6 +150,51 @@ export class RegistryService {
       launcherArgs: plan.launcherArgs,
       env: { ...plan.env, ...spec.env },
     };
+  }
+
+  /**
+   * How agent `id` shows: the registry's name for it, or that the copy read lacks it; undefined
+   * before any copy is read. Never waits: see `follow`.
+   */
+  nameOf(id: string): RegistryName | undefined {
+    if (this.names === undefined) {
+      return undefined;
+    }
+    const label = this.names.get(id);
+    return label === undefined ? { missing: true } : { label };
+  }
+
+  /** What the app shows of `spec` beside its name: the contract's `label` and `notInRegistry`. */
+  shown(spec: Pick<AgentSpec, 'registry'>): { label?: string; notInRegistry?: true } {
+    const name = spec.registry && this.nameOf(spec.registry.id);
+    if (name === undefined) {
+      return {};
+    }
+    return 'label' in name ? { label: name.label } : { notInRegistry: true };
+  }
+
+  /**
+   * Reads the registry copy on hand for the names of `ids` (the settings' registry agents), and
+   * once per run fetches the registry anew in the background: `namesChanged` tells when either
+   * changes what they show. Nothing is asked when there is no registry agent.
+   */
+  async follow(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) {
+      return;
+    }
+    if (this.names === undefined) {
+      await this.current().catch(() => undefined);
+    }
+    if (!this.followed) {
+      this.followed = true;
+      await this.refresh().catch(() => undefined);
+    }
+  }
+
+  /** Removes agent `id`'s installed files (its settings entry is removed by the caller). */
+  async removeFiles(id: string): Promise<void> {
+    this.runs.cancel(id);
+    await this.installer.remove(id);
   }
 
   /** Cancels every install under way. */
@@ -193,12 +250,12 @@ export class RegistryService {
 
   /** The registry's agent `id`, fetching the registry anew when the copy here lacks it. */
   private async find(id: string): Promise<RegistryAgent> {
-    const current = await this.withSettings(() => this.client.current());
+    const current = await this.current();
     const known = current.registry.agents.find((agent) => agent.id === id);
     if (known) {
       return known;
     }
-    const fresh = await this.client.refresh();
+    const fresh = await this.refresh();
     const found = fresh.registry.agents.find((agent) => agent.id === id);
     if (!found) {
       throw new UserFacingError(notListed(id, fresh), fresh.problem);
@@ -220,6 +277,33 @@ export class RegistryService {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** The registry copy on hand, its names taken. */
+  private async current(): Promise<RegistryState> {
+    return this.took(await this.withSettings(() => this.client.current()));
+  }
+
+  /** The registry fetched anew (or the last good copy), its names taken. */
+  private async refresh(): Promise<RegistryState> {
+    return this.took(await this.withSettings(() => this.client.refresh()));
+  }
+
+  /** Keeps the names of `state`'s agents, telling `namesChanged` when they differ. */
+  private took(state: RegistryState): RegistryState {
+    const names = new Map(
+      state.registry.agents.map((agent) => [agent.id, revealInvisible(agent.name).slice(0, 200)]),
+    );
+    const before = this.names;
+    this.names = names;
+    const same =
+      before !== undefined &&
+      before.size === names.size &&
+      [...names].every(([id, name]) => before.get(id) === name);
+    if (!same) {
+      this.options.namesChanged?.();
+    }
+    return state;
   }
 
   /** Reads the settings file's registry address first, then runs `step`. */

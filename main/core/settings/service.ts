@@ -62,6 +62,10 @@ export type AgentSettingsOptions = {
   savedEnv?: (agentName: string) => Promise<Record<string, string>>;
   /** Works out how to run an agent from the ACP registry, as the pool does (see pool.ts). */
   prepare?: PrepareAgent;
+  /** What the list shows of an agent beside its name: its registry name (see the contract). */
+  shown?: (spec: AgentSpec) => { label?: string; notInRegistry?: true };
+  /** Removes the installed files of an agent from the ACP registry, once its entry is removed. */
+  removeInstalled?: (id: string) => Promise<void>;
 };
 
 /** The longest text the contract takes in a test report's fields. */
@@ -105,7 +109,7 @@ export class AgentSettings {
       path: this.options.path,
       ...(catalog.error === undefined ? {} : { error: catalog.error }),
       editable: !catalog.unreadable,
-      agents: catalog.agents.map(agentView),
+      agents: catalog.agents.map((spec) => ({ ...agentView(spec), ...this.options.shown?.(spec) })),
       ...(catalog.unusable ? { unusable: catalog.unusable } : {}),
       ...(catalog.mcpServers?.length ? { mcpServers: catalog.mcpServers.map(mcpServerView) } : {}),
       askBeforeWrites: catalog.askBeforeWrites === true,
@@ -180,7 +184,14 @@ export class AgentSettings {
 
   async remove({ agentName }: CallRequest<'settings:removeAgent'>): Promise<void> {
     refuseBuiltIn(agentName, 'removed');
+    const registry = this.options
+      .catalog()
+      .agents.find((agent) => agent.name === agentName)?.registry;
     await editSettingsFile(this.options.path, (text) => removeAgentServer(text, agentName));
+    // An agent from the registry goes with its installed files, as the catalogue's Remove does.
+    if (registry) {
+      await this.options.removeInstalled?.(registry.id);
+    }
     await this.options.reload();
   }
 

@@ -15,7 +15,7 @@ import {
   npxEntry,
   scriptedAgentArchive,
 } from '../../../../helpers/agent-archive';
-import { TEST_TIMEOUTS, useCore, type CoreRun } from '../../../../helpers/core-harness';
+import { deadline, TEST_TIMEOUTS, useCore, type CoreRun } from '../../../../helpers/core-harness';
 import { useLocalServer, type LocalServer } from '../../../../helpers/local-registry';
 import { tempFolder } from '../../../../helpers/temp-folder';
 
@@ -311,6 +311,71 @@ describe('registry:update and registry:remove', () => {
     const state = await run.call('app:getState', {});
     expect(state.agents.map((agent) => agent.name)).not.toContain('bin-agent');
     expect((await run.call('registry:list', {})).agents[0]?.installed).toBeUndefined();
+  });
+});
+
+describe('settings:removeAgent of a registry agent', () => {
+  it('removes its installed files with its settings entry, as the catalogue’s Remove does', async () => {
+    await serve(server(), [binaryEntry('bin-agent', '1.0.0', archiveUrl('1.0.0'))], ['1.0.0']);
+    const run = await catalogueCore({ mine: { command: 'mine-acp' } });
+    await run.call('registry:install', { id: 'bin-agent' });
+    expect(existsSync(join(run.dir, 'agents', 'bin-agent', '1.0.0'))).toBe(true);
+    await run.call('settings:removeAgent', { agentName: 'bin-agent' });
+    expect(await readFile(run.settingsPath, 'utf8')).not.toContain('bin-agent');
+    expect(existsSync(join(run.dir, 'agents', 'bin-agent'))).toBe(false);
+    // An agent of the user's own is only taken out of the file.
+    await run.call('settings:removeAgent', { agentName: 'mine' });
+    expect(existsSync(join(run.dir, 'agents'))).toBe(true);
+  });
+});
+
+describe('the names registry agents show with', () => {
+  it('shows each by the registry’s name, found in the background, and one the registry lacks as not in it', async () => {
+    await serve(server(), [binaryEntry('bin-agent', '1.0.0', archiveUrl('1.0.0'))], ['1.0.0']);
+    const run = await catalogueCore({
+      'bin-agent': { type: 'registry' },
+      'gone-acp': { type: 'registry' },
+      mine: { command: 'mine-acp' },
+    });
+    // No call to the catalogue: the core reads the registry by itself and tells the app.
+    const shown = async () =>
+      Object.fromEntries(
+        (await run.call('app:getState', {})).agents.map(({ name, label, notInRegistry }) => [
+          name,
+          { label, notInRegistry },
+        ]),
+      );
+    let latest: Awaited<ReturnType<typeof shown>> = await shown();
+    await deadline(
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if (latest['bin-agent']?.label !== undefined) {
+            resolve();
+          }
+        };
+        run.core.onEvent((channel, payload) => {
+          if (channel === 'app:onDidChangeAgents') {
+            const { agents } = payload as EventPayload<'app:onDidChangeAgents'>;
+            latest = Object.fromEntries(
+              agents.map(({ name, label, notInRegistry }) => [name, { label, notInRegistry }]),
+            );
+            check();
+          }
+        });
+        check();
+      }),
+      'the registry names to reach the app',
+    );
+    expect(latest['bin-agent']).toEqual({ label: 'Scripted Binary', notInRegistry: undefined });
+    expect(latest['gone-acp']).toEqual({ label: undefined, notInRegistry: true });
+    expect(latest.mine).toEqual({ label: undefined, notInRegistry: undefined });
+    expect(await shown()).toEqual(latest);
+
+    const listed = (await run.call('settings:getAgents', {})).agents;
+    expect(listed.find((agent) => agent.name === 'bin-agent')).toMatchObject({
+      label: 'Scripted Binary',
+    });
+    expect(listed.find((agent) => agent.name === 'gone-acp')?.notInRegistry).toBe(true);
   });
 });
 
