@@ -5,15 +5,14 @@
 import './app.css';
 import { Plus } from 'lucide-react';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { AgentSettings } from './components/agent-settings';
 import { LinkConsentProvider } from './components/link-consent';
 import { LoadFailed } from './components/load-failed';
 import { ReopenOffer } from './components/reopen-offer';
 import { SessionHistory } from './components/session-history';
 import { SessionTabs } from './components/session-tabs';
-import { SessionView } from './components/session-view';
 import { SidebarToggle, useSidebar } from './components/sidebar';
 import { Welcome } from './components/welcome';
+import { AgentSettings, SessionView } from './lazy-parts';
 import { initialChoice, keepChoice, lastChoice } from './state/new-session-choice';
 import type { Store } from './state/store';
 import { ariaKeyShortcuts } from './keyboard';

@@ -9,6 +9,7 @@ import { App } from './app';
 import { pageCredentials } from './bridge/page-credentials';
 import { createWebBridge, type WebBridge } from './bridge/web-bridge';
 import { LinkRefused } from './components/link-refused';
+import { preloadParts } from './lazy-parts';
 import { Store } from './state/store';
 
 declare global {
@@ -41,4 +42,6 @@ if (root) {
   );
   // A page the web host would not let in shows why, and nothing of the app.
   bridge?.onRefused((reason) => view.render(<LinkRefused reason={reason} />));
+  // What the first screen does not show loads once it is up (lazy-parts.tsx).
+  preloadParts();
 }

@@ -6,8 +6,8 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { ConfirmClose } from './components/confirm-close';
-import { HelpOverlay } from './components/help-overlay';
 import { NewSessionDialog } from './components/new-session';
+import { HelpOverlay } from './lazy-parts';
 import { waitingInFragment } from '../../preload/shared/contract';
 import type { Sidebar } from './components/sidebar';
 import type { AppState, Store } from './state/store';

@@ -21,7 +21,7 @@ import type {
 import { ariaKeyShortcuts } from '../keyboard';
 import { ErrorDetails, LastLines } from './error-details';
 import { useShortcuts } from '../use-shortcuts';
-import { SignInTerminal } from './sign-in-terminal';
+import { SignInTerminal } from '../lazy-parts';
 
 /** What the host offers for signing in with variables: a keychain, or the settings file. */
 export type SignInHost = { secretStorage: SecretStorageView; settingsPath: string };

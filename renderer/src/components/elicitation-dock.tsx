@@ -31,9 +31,9 @@ import {
   type UrlElicitationRow,
 } from '../state/transcript';
 import { askerName, CardPosition } from './card-head';
-import { ElicitationCard, type ElicitationRow } from './elicitation-card';
+import { ElicitationCard, UrlCard } from '../lazy-parts';
+import type { ElicitationRow } from './elicitation-card';
 import { PermissionCard, permissionSubject, type PermissionRow } from './permission-card';
-import { UrlCard } from './url-card';
 
 /** A card the dock shows: a permission request, a form, or a URL to open. */
 export type CardRow = PermissionRow | ElicitationRow | UrlElicitationRow;

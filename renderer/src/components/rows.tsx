@@ -10,7 +10,7 @@ import { ErrorDetails, LastLines } from './error-details';
 import { UrlElicitationRowView } from './url-elicitation-row';
 import { TurnUndo, useWriteUndo } from './write-undo';
 import { LongTextRow } from './long-text';
-import { Markdown } from './markdown';
+import { Markdown } from '../lazy-parts';
 import { MessageCopy } from './message-copy';
 import { PermissionRowView } from './permission-row';
 import {

@@ -11,7 +11,7 @@ import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
 import { MAX_SESSION_NAME_CHARS, type SessionSummary } from '../../../preload/shared/contract';
 import { ariaKeyShortcuts } from '../keyboard';
 import { folderName, tabLabel, waitsForUser } from '../state/tabs';
-import { SESSION_PANEL_ID } from './session-view';
+import { SESSION_PANEL_ID } from './session-panel-id';
 
 type Props = {
   sessions: SessionSummary[];

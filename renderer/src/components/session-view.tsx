@@ -37,8 +37,9 @@ type Props = {
   disconnected?: boolean;
 };
 
-/** The element id of the shown session, which its tab controls. */
-export const SESSION_PANEL_ID = 'session-panel';
+import { SESSION_PANEL_ID } from './session-panel-id';
+
+export { SESSION_PANEL_ID };
 
 function agentLabel(session: SessionSummary): string {
   const agent = session.agent;

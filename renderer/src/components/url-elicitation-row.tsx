@@ -8,7 +8,7 @@ import './url-card.css';
 import type { CardEnd } from '../../../preload/shared/contract';
 import type { UrlDone, UrlElicitationRow } from '../state/transcript';
 import { askerName } from './card-head';
-import { shownHost, UrlText } from './url-card';
+import { shownHost, UrlText } from './url-analysis-view';
 import { WaitingLine } from './waiting-row';
 
 const ENDED: Record<CardEnd, string> = {

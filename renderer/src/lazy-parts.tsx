@@ -1,0 +1,195 @@
+/**
+ * The parts of the app that the first screen does not show, each its own script chunk: the form
+ * card (RJSF, its validator and re2js), the URL card, the agent settings (with the registry's
+ * catalogue), Markdown, the help overlay, the sign-in terminal, and the session view itself
+ * (with its virtualised transcript), which the welcome does not show. A part loads on first use
+ * and, so that first use seldom waits, ahead of it (`preloadParts`): the session view and
+ * Markdown as the app starts, alongside its first load of the sessions; the rest when the page
+ * is idle.
+ *
+ * A part already loaded renders at once, with no fallback frame. One still loading shows its
+ * fallback (nothing, or for Markdown its text as plain paragraphs). One whose file cannot load
+ * (the host went away, the install is broken) shows that in words, with Reload, never a blank
+ * pane.
+ */
+import './lazy-parts.css';
+import {
+  Component,
+  createElement,
+  lazy,
+  Suspense,
+  useEffect,
+  useState,
+  type ComponentProps,
+  type ComponentType,
+  type ReactNode,
+} from 'react';
+import type { ElicitationCard as ElicitationCardType } from './components/elicitation-card';
+import type { UrlCard as UrlCardType } from './components/url-card';
+import type { AgentSettings as AgentSettingsType } from './components/agent-settings';
+import type { Markdown as MarkdownType } from './components/markdown';
+import type { HelpOverlay as HelpOverlayType } from './components/help-overlay';
+import type { SignInTerminal as SignInTerminalType } from './components/sign-in-terminal';
+import type { SessionView as SessionViewType } from './components/session-view';
+import { markdownBlocks } from './components/markdown-blocks';
+
+/** A component loaded on first use; `preload()` loads it ahead. */
+export type LazyPart<P> = ComponentType<P> & { preload(): Promise<unknown> };
+
+/** Shows that a part could not load, in words, with Reload; the rest of the app goes on. */
+class PartFailed extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+
+  static getDerivedStateFromError(): { failed: boolean } {
+    return { failed: true };
+  }
+
+  override render(): ReactNode {
+    if (!this.state.failed) {
+      return this.props.children;
+    }
+    return (
+      <div className="part-failed" role="alert">
+        <p>
+          This part of Airlock could not load. Reload the window to try again; your sessions stay as
+          they are.
+        </p>
+        <button type="button" onClick={() => location.reload()}>
+          Reload
+        </button>
+      </div>
+    );
+  }
+}
+
+/**
+ * A part from `load`, shown with `fallback` while it loads. Its load is made once, and made
+ * again on a later use after it failed.
+ */
+function lazyPart<P extends object>(
+  name: string,
+  load: () => Promise<ComponentType<P>>,
+  fallback: (props: P) => ReactNode = () => null,
+  onFirstUse?: () => void,
+): LazyPart<P> {
+  let used = false;
+  let loaded: ComponentType<P> | undefined;
+  let loading: Promise<ComponentType<P>> | undefined;
+  const preload = () =>
+    (loading ??= load().then(
+      (part) => (loaded = part),
+      (error: unknown) => {
+        loading = undefined;
+        throw error;
+      },
+    ));
+  const Lazy = lazy(async () => ({ default: await preload() })) as unknown as ComponentType<P>;
+  function Part(props: P) {
+    // Chosen once for each mount: going from the lazy wrapper to the part itself would mount
+    // the part again and lose what the user had typed into it.
+    const [ready] = useState(() => loaded);
+    useEffect(() => {
+      if (!used) {
+        used = true;
+        onFirstUse?.();
+      }
+    }, []);
+    if (ready) {
+      return createElement(ready, props);
+    }
+    return (
+      <PartFailed>
+        <Suspense fallback={fallback(props)}>{createElement(Lazy, props)}</Suspense>
+      </PartFailed>
+    );
+  }
+  Part.displayName = name;
+  return Object.assign(Part, { preload });
+}
+
+export const SessionView = lazyPart<ComponentProps<typeof SessionViewType>>(
+  'SessionView',
+  async () => (await import('./components/session-view')).SessionView,
+  () => null,
+  // Once a session shows, its agent may ask: its cards load when the page is next idle.
+  () => preloadWhenIdle([ElicitationCard, UrlCard] as LazyPart<never>[]),
+);
+
+export const ElicitationCard = lazyPart<ComponentProps<typeof ElicitationCardType>>(
+  'ElicitationCard',
+  async () => (await import('./components/elicitation-card')).ElicitationCard,
+);
+
+export const UrlCard = lazyPart<ComponentProps<typeof UrlCardType>>(
+  'UrlCard',
+  async () => (await import('./components/url-card')).UrlCard,
+);
+
+export const AgentSettings = lazyPart<ComponentProps<typeof AgentSettingsType>>(
+  'AgentSettings',
+  async () => (await import('./components/agent-settings')).AgentSettings,
+);
+
+type MarkdownProps = ComponentProps<typeof MarkdownType>;
+
+export const Markdown = lazyPart<MarkdownProps>(
+  'Markdown',
+  async () => (await import('./components/markdown')).Markdown,
+  // Until Markdown has loaded, its text as plain paragraphs, one for each block.
+  ({ text }: MarkdownProps) =>
+    markdownBlocks(text).map((block, index) => (
+      <p key={index} className="markdown-plain">
+        {block}
+      </p>
+    )),
+);
+
+export const HelpOverlay = lazyPart<ComponentProps<typeof HelpOverlayType>>(
+  'HelpOverlay',
+  async () => (await import('./components/help-overlay')).HelpOverlay,
+);
+
+export const SignInTerminal = lazyPart<ComponentProps<typeof SignInTerminalType>>(
+  'SignInTerminal',
+  async () => (await import('./components/sign-in-terminal')).SignInTerminal,
+);
+
+/** Runs `then` once the page is idle, at the latest after `timeout` ms idle or not. */
+function whenIdle(then: () => void, timeout = 2_000): void {
+  if (typeof requestIdleCallback === 'function') {
+    requestIdleCallback(then, { timeout });
+  } else {
+    setTimeout(then, 200);
+  }
+}
+
+/** Loads `parts` one after another, each when the page is idle; a failure waits for first use. */
+function preloadWhenIdle(parts: LazyPart<never>[]): void {
+  const [next, ...rest] = parts;
+  if (next) {
+    whenIdle(() => {
+      void next
+        .preload()
+        .catch(() => undefined)
+        .finally(() => preloadWhenIdle(rest));
+    });
+  }
+}
+
+/** How long after the app starts the parts it seldom needs soon begin to load. */
+const LATER_MS = 2_000;
+
+/**
+ * Preloads: the session view and Markdown now (a restored session shows them at once); the
+ * cards an agent may ask with when the page is idle after a session first shows (see
+ * `SessionView`); the agent settings, help and the sign-in terminal when idle a little later,
+ * so that loading them never competes with the first screen.
+ */
+export function preloadParts(): void {
+  void SessionView.preload().catch(() => undefined);
+  void Markdown.preload().catch(() => undefined);
+  setTimeout(
+    () => preloadWhenIdle([AgentSettings, HelpOverlay, SignInTerminal] as LazyPart<never>[]),
+    LATER_MS,
+  );
+}

@@ -1,0 +1,83 @@
+/**
+ * The first screen loads only itself: the welcome needs the entry script alone, under its
+ * budget; the form card's script (RJSF, its validator, re2js) loads only once a session shows,
+ * and the form then renders; and a part whose script cannot load says so, in words, with Reload.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { appPage } from '../helpers/app-page.js';
+import { useWebApp } from '../helpers/e2e.js';
+
+/** The first screen's script budget, minified (React and zod are most of it). */
+const FIRST_SCREEN_BUDGET = 420 * 1024;
+
+/** The script files the page fetched, by name, and (once all their bodies are in) their sizes. */
+function scriptsOf(page: Page) {
+  const names: string[] = [];
+  const bodies: Promise<number>[] = [];
+  page.on('response', (response) => {
+    if (response.request().resourceType() === 'script') {
+      names.push(new URL(response.url()).pathname.split('/').pop()!);
+      bodies.push(response.body().then((body) => body.length));
+    }
+  });
+  return {
+    names,
+    async sizes(): Promise<Map<string, number>> {
+      const sizes = await Promise.all(bodies);
+      return new Map(sizes.map((size, index) => [names[index]!, size]));
+    },
+  };
+}
+
+const isFormChunk = (name: string) => name.startsWith('elicitation-card-');
+
+const { page, open } = useWebApp({ openEachTest: false });
+const { startSession, send } = appPage(page);
+const card = () =>
+  page()
+    .getByRole('region', { name: 'Questions from the agent' })
+    .getByRole('group', { name: 'Question from Airlock Demo Agent 0.1.0' });
+
+describe('the first screen', () => {
+  it('loads the entry alone, within budget, and the form card only once a session shows', async () => {
+    let scripts: ReturnType<typeof scriptsOf> | undefined;
+    await open({ beforeLoad: (page) => (scripts = scriptsOf(page)) });
+    await page().getByRole('button', { name: 'New session' }).first().waitFor();
+    // Wait until the page has been idle once: nothing the welcome does not need loaded by then.
+    await page().evaluate(
+      () => new Promise<void>((resolve) => requestIdleCallback(() => resolve())),
+    );
+    const sizes = await scripts!.sizes();
+    const names = [...sizes.keys()];
+    expect(names.some(isFormChunk)).toBe(false);
+    const entry = names.filter((name) => name.startsWith('index-') || name.startsWith('jsx-'));
+    expect(entry.length).toBeGreaterThan(0);
+    const entryBytes = entry.reduce((sum, name) => sum + sizes.get(name)!, 0);
+    expect(entryBytes).toBeLessThan(FIRST_SCREEN_BUDGET);
+
+    await startSession();
+    await send('/form');
+    await card().getByRole('button', { name: 'Accept' }).waitFor();
+    expect(scripts!.names.some(isFormChunk)).toBe(true);
+  });
+
+  it('shows in words, with Reload, that a form could not load', async () => {
+    await open({
+      beforeLoad: (page) =>
+        page.route(/\/assets\/elicitation-card-[\w-]+\.js$/, (route) => route.abort()),
+      // The browser's own words for the refused file, which the test causes.
+      ignoreErrors: (text) => /Failed to load|net::ERR_FAILED|dynamically imported/.test(text),
+    });
+    await startSession();
+    await send('/form');
+    const failed = page()
+      .getByRole('region', { name: 'Questions from the agent' })
+      .getByRole('alert')
+      .filter({ hasText: 'This part of Airlock could not load' });
+    await failed.waitFor();
+    await expect(failed.getByRole('button', { name: 'Reload' }).isVisible()).resolves.toBe(true);
+    // The rest of the app goes on: the message box still takes text.
+    await expect(page().getByRole('textbox', { name: 'Message' }).isEditable()).resolves.toBe(true);
+  });
+});
