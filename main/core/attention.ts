@@ -60,11 +60,14 @@ export class Attention {
 
   /** Takes in a batch of transcript events as the core emits it. */
   appended({ key, events }: EventPayload<'session:onDidAppend'>): void {
-    // A card that opens and ends in one batch never reached the user: it is not announced.
-    const endedHere = new Set(events.map(endedCard));
     for (const event of events) {
       const cardKey = openedCard(event);
-      if (cardKey !== undefined && !endedHere.has(cardKey) && !this.open.has(cardKey)) {
+      // A card that opens and ends in one batch never reached the user: it is not announced.
+      if (
+        cardKey !== undefined &&
+        !this.open.has(cardKey) &&
+        !events.some((other) => endedCard(other) === cardKey)
+      ) {
         this.open.set(cardKey, key);
         const agentName = this.agentName(key) ?? 'An agent';
         this.tell({

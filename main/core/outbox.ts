@@ -3,7 +3,9 @@
  *
  * A tab's transcript appends and summary changes are queued as they happen and emitted once per
  * macrotask (an agent's flood of updates becomes one `session:onDidAppend` per tab, not one
- * per line); the core's own events (agents changed, a host command) go out at once.
+ * per line); the core's own events (agents changed, a host command) go out at once. A flood the
+ * SDK reads in one long macrotask goes out every {@link SEND_AT} events rather than at its end:
+ * the UI sees it sooner, and the queue never holds more than that many.
  */
 import type { EventChannel, EventPayload, TranscriptEvent } from '../../preload/shared/contract.js';
 import type { SessionSink } from './session.js';
@@ -13,6 +15,9 @@ export type CoreListener = <E extends EventChannel>(channel: E, payload: EventPa
 
 type Summary = EventPayload<'session:onDidChange'>;
 
+/** How many queued transcript events send the appends at once, before the macrotask ends. */
+export const SEND_AT = 256;
+
 /** The core's events, queued and sent. One per core. */
 export class Outbox {
   private readonly listeners = new Set<CoreListener>();
@@ -20,6 +25,8 @@ export class Outbox {
   private readonly changed = new Set<string>();
   /** The last summary of each tab closed since the latest flush, sent in place of its own. */
   private readonly closedSummaries = new Map<string, Summary>();
+  /** How many transcript events wait in `appended`. */
+  private waiting = 0;
   private flushScheduled = false;
 
   /** @param summaryOf the summary of the open tab `key`, if it is open. */
@@ -34,6 +41,10 @@ export class Outbox {
         this.appended.set(key, queue);
       }
       queue.push(event);
+      if (++this.waiting >= SEND_AT) {
+        // Appends only: the summaries still go at the macrotask's end, after every append.
+        this.sendAppended();
+      }
       this.scheduleFlush();
     },
     changed: (key) => {
@@ -56,13 +67,9 @@ export class Outbox {
   /** Sends everything queued now. */
   flush(): void {
     this.flushScheduled = false;
-    const appended = [...this.appended.entries()];
-    this.appended.clear();
+    this.sendAppended();
     const changed = [...this.changed];
     this.changed.clear();
-    for (const [key, queued] of appended) {
-      this.emit('session:onDidAppend', { key, events: queued });
-    }
     for (const key of changed) {
       const summary = this.summaryOf(key) ?? this.closedSummaries.get(key);
       if (summary) {
@@ -70,6 +77,16 @@ export class Outbox {
       }
     }
     this.closedSummaries.clear();
+  }
+
+  /** Sends the transcript events queued so far, one `session:onDidAppend` per tab. */
+  private sendAppended(): void {
+    const appended = [...this.appended.entries()];
+    this.appended.clear();
+    this.waiting = 0;
+    for (const [key, queued] of appended) {
+      this.emit('session:onDidAppend', { key, events: queued });
+    }
   }
 
   /** Sends one event to every listener at once. */

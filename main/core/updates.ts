@@ -179,9 +179,12 @@ function chunkEvents(
   content: acp.ContentBlock,
 ): TranscriptEvent[] {
   if (content.type === 'text') {
-    return content.text
-      ? splitText(content.text).map((text) => ({ type: 'chunk', role, text }))
-      : [];
+    const text = content.text;
+    if (text.length <= MAX_CHUNK_CHARS) {
+      // The common case, every streamed piece: one event, no pieces to cut.
+      return text ? [{ type: 'chunk', role, text }] : [];
+    }
+    return splitText(text).map((piece) => ({ type: 'chunk', role, text: piece }));
   }
   return [{ type: 'content', role, content: contentView(content) }];
 }

@@ -167,6 +167,17 @@ describe('the bounds on what one update carries', () => {
     ]);
   });
 
+  it('streams a text chunk of up to MAX_CHUNK_CHARS as one event, and a longer one in pieces', () => {
+    const chunk = (text: string) =>
+      mapUpdate({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text } }).events;
+    const whole = 'w'.repeat(MAX_CHUNK_CHARS);
+    expect(chunk(whole)).toEqual([{ type: 'chunk', role: 'thought', text: whole }]);
+    expect(chunk(`${whole}!`)).toEqual([
+      { type: 'chunk', role: 'thought', text: whole },
+      { type: 'chunk', role: 'thought', text: '!' },
+    ]);
+  });
+
   it('keeps at most 1000 plan entries and commands, 100 options and 1000 choices each', () => {
     const many = Array.from({ length: 1001 }, (_unused, n) => String(n));
     const plan = mapUpdate({
