@@ -10,7 +10,8 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { appPage } from '../helpers/app-page.js';
-import { launchChromium, startWebApp, type WebApp } from '../helpers/web-app.js';
+import { sharedChromium } from '../helpers/e2e.js';
+import { startWebApp, type WebApp } from '../helpers/web-app.js';
 
 let app: WebApp;
 let browser: Browser;
@@ -75,7 +76,7 @@ async function otherLocalServer(): Promise<{ server: Server; origin: string; see
 }
 
 beforeAll(async () => {
-  [app, browser] = await Promise.all([startWebApp(), launchChromium()]);
+  [app, browser] = await Promise.all([startWebApp(), sharedChromium()]);
 });
 afterAll(async () => {
   await browser?.close();
