@@ -12,6 +12,7 @@ import {
 } from '../core/settings/catalog.js';
 import type { AgentSpec } from '../core/agents/spec.js';
 import { probeAgent } from '../core/agents/probe.js';
+import { RegistryService } from '../core/registry/service.js';
 import { formatReport } from './probe.js';
 
 /** Exit statuses: the handshake worked, it did not, the command line was wrong. */
@@ -145,6 +146,34 @@ async function resolveAgent(
   return { spec, catalog };
 }
 
+/**
+ * An agent from the ACP registry made ready to run as the app does (registry.prepare: installed
+ * first if need be), its progress told on stderr; undefined, said in words, when it cannot be.
+ */
+async function fromRegistry(spec: AgentSpec, cx: CliContext): Promise<AgentSpec | undefined> {
+  const registry = new RegistryService({
+    settingsPath: settingsPath(cx.env),
+    reload: async () => undefined,
+    progress: () => undefined,
+    env: cx.env,
+  });
+  let last = '';
+  try {
+    return await registry.prepare(spec, (line) => {
+      // Progress repeats itself between the sizes it shows: each line once.
+      if (line !== last) {
+        last = line;
+        cx.err(`airlock: ${line}\n`);
+      }
+    });
+  } catch (error) {
+    cx.err(`airlock: could not start ${spec.name}: ${(error as Error).message}\n`);
+    return undefined;
+  } finally {
+    registry.dispose();
+  }
+}
+
 /** Runs the command line `argv` (without `node` and the script) and returns the exit status. */
 export async function runCli(argv: string[], cx: CliContext): Promise<number> {
   const { env } = cx;
@@ -175,8 +204,12 @@ export async function runCli(argv: string[], cx: CliContext): Promise<number> {
   if (!found) {
     return EXIT.usage;
   }
+  const spec = found.spec.registry ? await fromRegistry(found.spec, cx) : found.spec;
+  if (!spec) {
+    return EXIT.failed;
+  }
   // A named agent gets the settings' MCP servers, as in the app; a bare command gets none.
-  const report = await probeAgent(found.spec, {
+  const report = await probeAgent(spec, {
     catalog: found.catalog,
     logsDir: logsDir(env),
     timeouts: { requestMs: args.timeoutMs, cancelGraceMs: DEFAULT_TIMEOUTS.cancelGraceMs },

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 import type { ProbeReport } from '../../../../main/core/agents/probe.js';
 import { runCli } from '../../../../main/cli/run.js';
 import { clientCapabilities } from '../../../../main/core/agent-connection.js';
+import { binaryEntry, scriptedAgentArchive } from '../../../helpers/agent-archive.js';
 import { demoAgentSpec, fixtureSpec } from '../../../helpers/agents.js';
+import { useLocalServer } from '../../../helpers/local-registry.js';
 
 const root = fileURLToPath(new URL('../../../..', import.meta.url));
 const fixture = join(root, 'test/fixtures/agents/scripted-agent.ts');
@@ -230,6 +232,35 @@ describe('airlock probe', () => {
       `airlock: warning: ${join(run.configDir, 'settings.json')} is not valid JSON`,
     );
     expect(run.stdout).toContain('Handshake     ok');
+  });
+});
+
+describe('airlock probe of an agent from the ACP registry', () => {
+  const server = useLocalServer();
+
+  it('installs it as the app does, with its progress on stderr, then probes it', async () => {
+    server().route('/bin-agent.tar.gz', { body: await scriptedAgentArchive() });
+    server().route('/registry.json', {
+      body: {
+        version: '1.0.0',
+        agents: [binaryEntry('bin-agent', '1.0.0', server().url('/bin-agent.tar.gz'))],
+      },
+    });
+    const settings = {
+      agent_registry_url: server().url('/registry.json'),
+      agent_servers: { 'bin-agent': { type: 'registry' }, 'gone-acp': { type: 'registry' } },
+    };
+    const run = await airlock(['probe', 'bin-agent'], settings);
+    expect(run.stderr).toMatch(/^airlock: Installing Scripted Binary 1\.0\.0…$/m);
+    expect(run.stdout).toMatch(/New session\s+ok/);
+    expect(run.code).toBe(0);
+    expect(await readdir(join(run.configDir, 'agents', 'bin-agent'))).toEqual(['1.0.0']);
+
+    const missing = await airlock(['probe', 'gone-acp'], settings);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(
+      'airlock: could not start gone-acp: gone-acp is not in the ACP registry. Check the id in your settings file.',
+    );
   });
 });
 
