@@ -22,6 +22,7 @@ import { ariaKeyShortcuts } from '../keyboard';
 import { ErrorDetails, LastLines } from './error-details';
 import { useShortcuts } from '../use-shortcuts';
 import { SignInTerminal } from '../lazy-parts';
+import { agentNames } from '../state/agent-names';
 
 /** What the host offers for signing in with variables: a keychain, or the settings file. */
 export type SignInHost = { secretStorage: SecretStorageView; settingsPath: string };
@@ -196,7 +197,9 @@ export function AgentPanel({
     return (
       <section className="agent-panel" aria-label="Authentication required">
         <h3>Authentication required</h3>
-        <p>{session.agentName} needs you to sign in before it can start a session.</p>
+        <p>
+          {agentNames.of(session.agentName)} needs you to sign in before it can start a session.
+        </p>
         {session.authMethods.length === 0 ? (
           <p>The agent offered no sign-in method. Check its documentation.</p>
         ) : null}
@@ -254,7 +257,7 @@ export function AgentPanel({
             key={terminal.id}
             api={api}
             sessionKey={session.key}
-            agentName={session.agentName}
+            agentName={agentNames.of(session.agentName)}
             methodId={terminal.id}
             methodName={terminal.name}
             takeFocus={openedHere}
@@ -283,7 +286,7 @@ export function AgentPanel({
         {session.exit ? (
           <>
             <p>
-              {session.agentName} {session.exit.reason}.
+              {agentNames.of(session.agentName)} {session.exit.reason}.
             </p>
             <LastLines lines={session.exit.stderrTail} />
           </>

@@ -11,6 +11,7 @@ import { useCallback, useEffect, useId, useRef, useState, useSyncExternalStore }
 import type { AgentSettingsView, AirlockApi, CallResponse } from '../../../preload/shared/contract';
 import { agentTests, type AgentTest } from '../state/agent-tests';
 import { AgentCatalogue } from './agent-catalogue';
+import { shownName } from '../state/agent-names';
 import { AgentForm } from './agent-settings-form';
 import { TestResult } from './agent-test-report';
 import { McpServerList } from './mcp-server-list';
@@ -20,6 +21,9 @@ import { UnusableAgents } from './unusable-agents';
 import './agent-settings.css';
 
 type Listing = CallResponse<'settings:getAgents'>;
+
+/** An agent to remove: its name (the key), the name it shows with, whether it has files to go. */
+type Removing = Pick<AgentSettingsView, 'name' | 'label' | 'source'>;
 
 /** What the form shows: a new agent, or one of the list's. */
 type Editing = { agent?: AgentSettingsView };
@@ -45,7 +49,8 @@ export function AgentSettings({
   const [catalogue, setCatalogue] = useState(catalogueFirst);
   const [loadError, setLoadError] = useState<string | undefined>();
   const [editing, setEditing] = useState<Editing | undefined>();
-  const [removing, setRemoving] = useState<string | undefined>();
+  /** The agent whose Remove asks for confirmation: one of the list, or an unusable entry's name. */
+  const [removing, setRemoving] = useState<Removing | undefined>();
   // Kept beyond the view: leaving it and coming back shows the results again.
   useSyncExternalStore(agentTests.subscribe, agentTests.snapshot);
   const [notice, setNotice] = useState('');
@@ -240,7 +245,7 @@ export function AgentSettings({
                   return `Copied ${agent.name} as ${name}.`;
                 })
               }
-              onRemove={() => setRemoving(agent.name)}
+              onRemove={() => setRemoving(agent)}
               onTest={() => test(agent)}
             />
           ))}
@@ -254,7 +259,7 @@ export function AgentSettings({
           reserved={listing.agents.filter((agent) => agent.builtIn).map((agent) => agent.name)}
           removable={editable}
           lockedBy={lockedBy}
-          onRemove={setRemoving}
+          onRemove={(name) => setRemoving({ name })}
         />
       ) : null}
       {listing ? (
@@ -300,8 +305,12 @@ export function AgentSettings({
       ) : null}
       {removing !== undefined ? (
         <ModalDialog
-          title={`Remove “${removing}”?`}
-          description={`${removing} is taken out of the settings file. Sessions already running with it go on.`}
+          title={`Remove “${shownName(removing)}”?`}
+          description={
+            removing.source === 'registry'
+              ? `${shownName(removing)} is taken out of the settings file and its installed files are deleted. Sessions already running with it go on.`
+              : `${shownName(removing)} is taken out of the settings file. Sessions already running with it go on.`
+          }
           className="confirm-remove"
           onClose={() => setRemoving(undefined)}
         >
@@ -310,12 +319,13 @@ export function AgentSettings({
               type="button"
               className="danger"
               onClick={() => {
-                const name = removing;
+                const { name } = removing;
+                const shown = shownName(removing);
                 setRemoving(undefined);
                 void act(async () => {
                   await api.invoke('settings:removeAgent', { agentName: name });
                   focusLater('[data-agent-add]');
-                  return `Removed ${name}.`;
+                  return `Removed ${shown}.`;
                 });
               }}
             >
@@ -356,15 +366,24 @@ function AgentItem({
   // An agent from the registry has no command to edit here: the catalogue installs and updates it.
   const fromRegistry = agent.source === 'registry';
   const commandLine = [agent.command, ...agent.args].join(' ');
+  // Shown by the registry's name; the id (the settings key) beside it, as the file says it.
+  const shown = shownName(agent);
   return (
     <li className="agent-item" aria-labelledby={nameId}>
       <div className="agent-item-head">
-        <h3 id={nameId}>{agent.name}</h3>
+        <h3 id={nameId}>{shown}</h3>
+        {shown !== agent.name ? <code className="agent-id">{agent.name}</code> : null}
         {agent.builtIn ? <span className="agent-tag">Built in, cannot be changed</span> : null}
-        {fromRegistry ? <span className="agent-tag">ACP registry</span> : null}
+        {fromRegistry ? (
+          <span className={`agent-tag${agent.notInRegistry ? ' agent-tag-problem' : ''}`}>
+            {agent.notInRegistry ? 'Not in the registry' : 'ACP registry'}
+          </span>
+        ) : null}
       </div>
       <p className="agent-command">
-        {fromRegistry ? (
+        {agent.notInRegistry ? (
+          'The ACP registry Airlock could read has no agent with this id, so it cannot start. Check the id in the settings file, or connect to the internet.'
+        ) : fromRegistry ? (
           'From the ACP registry: Airlock installs and runs it.'
         ) : (
           <code>{commandLine}</code>
@@ -378,7 +397,7 @@ function AgentItem({
       {agent.mcpServers?.length ? (
         <div className="agent-mcp">
           <p>Its own MCP servers (edit them in the settings file):</p>
-          <McpServerList servers={agent.mcpServers} label={`MCP servers of ${agent.name}`} />
+          <McpServerList servers={agent.mcpServers} label={`MCP servers of ${shown}`} />
         </div>
       ) : null}
       <div className="agent-item-actions">
@@ -389,7 +408,7 @@ function AgentItem({
                 <button
                   type="button"
                   data-agent-edit={agent.name}
-                  aria-label={`Edit ${agent.name}`}
+                  aria-label={`Edit ${shown}`}
                   disabled={!changeable}
                   aria-describedby={lockedBy}
                   onClick={onEdit}
@@ -398,7 +417,7 @@ function AgentItem({
                 </button>
                 <button
                   type="button"
-                  aria-label={`Duplicate ${agent.name}`}
+                  aria-label={`Duplicate ${shown}`}
                   disabled={!changeable}
                   aria-describedby={lockedBy}
                   onClick={onDuplicate}
@@ -409,7 +428,7 @@ function AgentItem({
             )}
             <button
               type="button"
-              aria-label={`Remove ${agent.name}`}
+              aria-label={`Remove ${shown}`}
               disabled={!changeable}
               aria-describedby={lockedBy}
               onClick={onRemove}
@@ -420,7 +439,7 @@ function AgentItem({
         )}
         <button
           type="button"
-          aria-label={`Test ${agent.name}`}
+          aria-label={`Test ${shown}`}
           // Not disabled: the focus stays on it while the test runs.
           aria-disabled={test?.busy === true}
           onClick={() => test?.busy !== true && onTest()}
@@ -428,7 +447,7 @@ function AgentItem({
           {test?.busy ? 'Testing…' : 'Test'}
         </button>
       </div>
-      {test ? <TestResult name={agent.name} test={test} /> : null}
+      {test ? <TestResult name={shown} test={test} /> : null}
     </li>
   );
 }

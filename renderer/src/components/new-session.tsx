@@ -17,6 +17,7 @@ import { folderName } from '../state/tabs';
 import { focusWhenReady } from './composer';
 import { ModalDialog } from './modal-dialog';
 import './new-session.css';
+import { shownName } from '../state/agent-names';
 
 type Props = {
   api: AirlockApi;
@@ -140,7 +141,7 @@ export function NewSessionDialog({
                 onChange={() => setAgentName(agent.name)}
                 data-autofocus={agent.name === agentName ? true : undefined}
               />
-              <span className="new-session-option-name">{agent.name}</span>
+              <span className="new-session-option-name">{shownName(agent)}</span>
             </label>
           ))}
           {onAddAgent ? (

@@ -8,6 +8,7 @@ import { useEffect, useId, useState } from 'react';
 import type { AirlockApi } from '../../../preload/shared/contract';
 import type { SavedTabView } from '../../../preload/shared/lasting-sessions';
 import { relativeTime } from '../state/relative-time';
+import { agentNames } from '../state/agent-names';
 
 type Props = {
   api: AirlockApi;
@@ -61,7 +62,7 @@ export function ReopenOffer({ api, onReopened }: Props) {
           <li key={tab.id}>
             <span className="reopen-title">{tab.title ?? 'Untitled session'}</span>
             <span className="reopen-meta">
-              {tab.agentName} · {relativeTime(tab.lastActivity)}
+              {agentNames.of(tab.agentName)} · {relativeTime(tab.lastActivity)}
             </span>
             <span className="reopen-meta reopen-folder" title={tab.cwd}>
               {tab.cwd}

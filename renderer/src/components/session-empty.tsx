@@ -6,6 +6,7 @@
 import { createContext, useContext } from 'react';
 import type { SessionSummary } from '../../../preload/shared/contract';
 import './stage.css';
+import { agentNames } from '../state/agent-names';
 
 /** The session whose empty transcript is shown (the list draws its placeholder itself). */
 export const EmptySession = createContext<SessionSummary | undefined>(undefined);
@@ -19,7 +20,7 @@ export function SessionEmpty() {
   if (!session || session.status === 'starting') {
     return null;
   }
-  const who = session.agent?.title ?? session.agent?.name ?? session.agentName;
+  const who = session.agent?.title ?? session.agent?.name ?? agentNames.of(session.agentName);
   const commands = session.commands.slice(0, SHOWN_COMMANDS);
   const images = session.promptCapabilities?.image === true;
   return (

@@ -12,6 +12,7 @@ import { MAX_SESSION_NAME_CHARS, type SessionSummary } from '../../../preload/sh
 import { ariaKeyShortcuts } from '../keyboard';
 import { folderName, tabLabel, waitsForUser } from '../state/tabs';
 import { SESSION_PANEL_ID } from './session-panel-id';
+import { ShownAgentName } from '../state/agent-names';
 
 type Props = {
   sessions: SessionSummary[];
@@ -119,7 +120,9 @@ export function SessionTabs({
               <span className="tab-title">{tabLabel(session)}</span>
               <span className="tab-where">
                 <span className="tab-folder">{folderName(session.cwd)}</span>
-                <span className="tab-agent">{session.agentName}</span>
+                <span className="tab-agent">
+                  <ShownAgentName name={session.agentName} />
+                </span>
               </span>
               {disconnected ? (
                 <span className="tab-status status-disconnected">Disconnected</span>

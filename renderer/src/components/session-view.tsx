@@ -38,15 +38,16 @@ type Props = {
 };
 
 import { SESSION_PANEL_ID } from './session-panel-id';
+import { agentNames } from '../state/agent-names';
 
 export { SESSION_PANEL_ID };
 
 function agentLabel(session: SessionSummary): string {
   const agent = session.agent;
   if (!agent) {
-    return session.agentName;
+    return agentNames.of(session.agentName);
   }
-  const who = agent.title ?? agent.name ?? session.agentName;
+  const who = agent.title ?? agent.name ?? agentNames.of(session.agentName);
   return agent.version ? `${who} ${agent.version}` : who;
 }
 

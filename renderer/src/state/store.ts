@@ -4,6 +4,7 @@
  * React reads it through `useSyncExternalStore`; every change replaces the state object, and a
  * batch of transcript events is one change.
  */
+import { agentNames } from './agent-names';
 import type {
   AgentEntry,
   AirlockApi,
@@ -328,6 +329,9 @@ export class Store {
 
   private set(patch: Partial<AppState>): void {
     this.state = { ...this.state, ...patch };
+    if (patch.agents) {
+      agentNames.set(patch.agents);
+    }
     for (const listener of this.listeners) {
       listener();
     }

@@ -4,6 +4,7 @@
  *
  * Pure: no DOM, so it is tested in Node.
  */
+import { agentNames } from './agent-names';
 import type { SessionSummary } from '../../../preload/shared/contract';
 
 /**
@@ -16,7 +17,7 @@ export function tabLabel(session: SessionSummary): string {
     session.title ??
     session.firstPrompt ??
     session.agent?.title ??
-    session.agentName
+    agentNames.of(session.agentName)
   );
 }
 
