@@ -22,6 +22,8 @@ import { useWebApp } from '../helpers/e2e.js';
 import { startLocalServer, type LocalServer } from '../helpers/local-registry.js';
 
 const SHOTS = '/tmp/shots/catalogue';
+/** The filter, the registry's names and an id the registry lacks. */
+const REST_SHOTS = '/tmp/shots/registry-rest';
 const ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect x="2" y="2" width="12" height="12" rx="3" fill="#2453d1"/></svg>`;
 
 let server: LocalServer;
@@ -51,6 +53,7 @@ async function serveRegistry(version: string): Promise<void> {
 // Before the host starts (useWebApp's own hook comes after this one): it reads the address.
 beforeAll(async () => {
   await mkdir(SHOTS, { recursive: true });
+  await mkdir(REST_SHOTS, { recursive: true });
   server = await startLocalServer({
     '/icon.svg': { body: ICON, headers: { 'content-type': 'image/svg+xml' } },
   });
@@ -86,10 +89,10 @@ async function openCatalogue(): Promise<void> {
 }
 
 /** Screenshots of the page, light and dark. */
-async function shoot(name: string): Promise<void> {
+async function shoot(name: string, folder = SHOTS): Promise<void> {
   for (const colorScheme of ['light', 'dark'] as const) {
     await page().emulateMedia({ colorScheme, reducedMotion: 'reduce' });
-    await page().screenshot({ path: `${SHOTS}/${name}-${colorScheme}.png` });
+    await page().screenshot({ path: `${folder}/${name}-${colorScheme}.png` });
   }
   await page().emulateMedia({ colorScheme: 'light' });
 }
@@ -149,7 +152,8 @@ describe('the registry catalogue', () => {
     const dialog = page().getByRole('dialog', { name: 'New session' });
     await dialog.waitFor();
     await expect(
-      dialog.getByRole('radio', { name: 'bin-agent', exact: true }).isChecked(),
+      // Shown by the registry's name; its id stays the settings key.
+      dialog.getByRole('radio', { name: 'Scripted Binary', exact: true }).isChecked(),
     ).resolves.toBe(true);
     const settings = join(app().configDir, 'settings.json');
     expect((await readFile(settings, 'utf8')).replace(/\s+/g, ' ')).toContain(
@@ -193,13 +197,52 @@ describe('the registry catalogue', () => {
     );
     await row('Npx Agent').getByText('Installed').waitFor();
 
-    // Esc closes the catalogue.
+    // The filter beside the search: Installed, then Not installed with the arrow keys.
+    const headings = () => catalogue().getByRole('heading', { level: 3 }).allTextContents();
+    const filter = catalogue().getByRole('group', { name: 'Show' });
+    await filter.getByRole('radio', { name: 'Installed', exact: true }).click();
+    await expect.poll(headings).toEqual(['Npx Agent']);
+    await shoot('filter-installed-wide', REST_SHOTS);
+    await page().keyboard.press('ArrowRight');
+    await expect(filter.getByRole('radio', { name: 'Not installed' }).isChecked()).resolves.toBe(
+      true,
+    );
+    await expect.poll(headings).toEqual(['Scripted Binary', 'Elsewhere Agent']);
+    await search().fill('npx');
+    await catalogue().getByText('No agent left to install matches “npx”.').waitFor();
+    await search().fill('');
+    await filter.getByRole('radio', { name: 'All', exact: true }).check();
+    await expect.poll(headings).toHaveLength(3);
+
+    // Esc closes the catalogue, back to the agents' settings: a registry agent by the
+    // registry's name, one the registry lacks as such.
+    await writeFile(
+      settings,
+      JSON.stringify({
+        agent_servers: { 'npx-agent': { type: 'registry' }, 'gone-acp': { type: 'registry' } },
+      }),
+    );
+    await row('Npx Agent').getByText('Installed').waitFor();
     await search().press('Escape');
     await catalogue().waitFor({ state: 'detached' });
+    const agents = page().getByRole('list', { name: 'Agents' });
+    await agents.getByRole('heading', { name: 'gone-acp' }).waitFor();
+    await expect(
+      agents
+        .getByRole('listitem')
+        .filter({ hasText: 'gone-acp' })
+        .getByText('Not in the registry')
+        .count(),
+    ).resolves.toBe(1);
+    await agents.getByRole('heading', { name: 'Npx Agent' }).waitFor();
+    await shoot('settings-wide', REST_SHOTS);
+    await page().getByRole('button', { name: 'Back to sessions' }).click();
 
     // The new-session dialog leads to the catalogue too.
     const starting = await openNewSession();
+    await starting.getByRole('radio', { name: 'Npx Agent', exact: true }).waitFor();
     await shoot('new-session-wide');
+    await shoot('new-session-wide', REST_SHOTS);
     await starting.getByRole('button', { name: 'Add an agent from the registry…' }).click();
     await starting.waitFor({ state: 'detached' });
     await catalogue().waitFor();
@@ -222,6 +265,7 @@ describe('the registry catalogue', () => {
     await problem.waitFor({ state: 'detached' });
     await row('Scripted Binary').waitFor();
     await shoot('list-narrow');
+    await shoot('list-narrow', REST_SHOTS);
 
     // An install that stalls: its progress shows with Cancel, and Cancel ends it in words.
     server.route('/bin-agent-1.0.0.tar.gz', (_request, response) => {
@@ -279,7 +323,7 @@ describe('the registry catalogue', () => {
     await catalogue().getByText('Checking the registry').waitFor({ state: 'detached' });
     await search().press('Escape');
     const dialog = await openNewSession();
-    await dialog.getByRole('radio', { name: 'late-agent', exact: true }).check();
+    await dialog.getByRole('radio', { name: 'Late Binary', exact: true }).check();
     await dialog.getByRole('button', { name: 'Start session' }).click();
     // The tab says what it waits on.
     await page()

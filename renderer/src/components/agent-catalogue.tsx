@@ -8,6 +8,9 @@
  * takes the user on to a session with the agent. Everything an agent's entry says is shown as
  * text; its icon only in an `<img>`; its repository opens only through the link consent.
  *
+ * Beside the search, as in Zed: All / Installed / Not installed (radio buttons drawn as one
+ * segmented control; the arrow keys move between them).
+ *
  * Keyboard: the search field has the focus on open, ↓ goes to the first agent, ↑/↓ move
  * between agents, Tab through each one's buttons, Esc clears the search, then closes.
  */
@@ -31,6 +34,20 @@ import { matches } from '../state/catalogue-search';
 import { CatalogueItem, type Busy, type Outcome } from './agent-catalogue-item';
 import './agent-catalogue.css';
 
+/** Which agents the catalogue lists: all, those with a settings entry, or those without. */
+type Filter = 'all' | 'installed' | 'not-installed';
+
+const FILTERS: { value: Filter; text: string }[] = [
+  { value: 'all', text: 'All' },
+  { value: 'installed', text: 'Installed' },
+  { value: 'not-installed', text: 'Not installed' },
+];
+
+/** Whether `agent` is listed under `filter`. */
+function shownUnder(agent: RegistryAgentView, filter: Filter): boolean {
+  return filter === 'all' || (agent.installed !== undefined) === (filter === 'installed');
+}
+
 type Props = {
   api: AirlockApi;
   /** Back to where the catalogue was opened. */
@@ -47,6 +64,7 @@ export function AgentCatalogue({ api, onClose, onInstalled, onCustom }: Props) {
   const [loadError, setLoadError] = useState<string | undefined>();
   const [refreshing, setRefreshing] = useState(false);
   const [query, setQuery] = useState('');
+  const [filter, setFilter] = useState<Filter>('all');
   const [busy, setBusy] = useState<Record<string, Busy>>({});
   const [errors, setErrors] = useState<Record<string, Outcome>>({});
   /** The agents whose install the user cancelled: its end is news, not a failure. */
@@ -55,6 +73,7 @@ export function AgentCatalogue({ api, onClose, onInstalled, onCustom }: Props) {
   const search = useRef<HTMLInputElement>(null);
   const list = useRef<HTMLUListElement>(null);
   const headingId = useId();
+  const filterName = useId();
 
   const refresh = useCallback(() => {
     setRefreshing(true);
@@ -135,8 +154,9 @@ export function AgentCatalogue({ api, onClose, onInstalled, onCustom }: Props) {
   );
 
   const shown = useMemo(
-    () => (listing?.agents ?? []).filter((agent) => matches(agent, query)),
-    [listing, query],
+    () =>
+      (listing?.agents ?? []).filter((agent) => shownUnder(agent, filter) && matches(agent, query)),
+    [listing, query, filter],
   );
 
   const run = async (agent: RegistryAgentView, kind: Busy['kind']) => {
@@ -224,18 +244,35 @@ export function AgentCatalogue({ api, onClose, onInstalled, onCustom }: Props) {
       <p className="catalogue-intro">
         Agents from the ACP registry. Installing one adds it to your settings file.
       </p>
-      <div className="catalogue-search">
-        <Search aria-hidden="true" size={16} />
-        <input
-          ref={search}
-          type="search"
-          aria-label="Search agents"
-          placeholder="Search by name, author or description"
-          value={query}
-          onChange={(event) => setQuery(event.target.value)}
-          spellCheck={false}
-          autoComplete="off"
-        />
+      <div className="catalogue-tools">
+        <div className="catalogue-search">
+          <Search aria-hidden="true" size={16} />
+          <input
+            ref={search}
+            type="search"
+            aria-label="Search agents"
+            placeholder="Search by name, author or description"
+            value={query}
+            onChange={(event) => setQuery(event.target.value)}
+            spellCheck={false}
+            autoComplete="off"
+          />
+        </div>
+        <fieldset className="catalogue-filter">
+          <legend className="visually-hidden">Show</legend>
+          {FILTERS.map(({ value, text }) => (
+            <label key={value}>
+              <input
+                type="radio"
+                name={filterName}
+                value={value}
+                checked={filter === value}
+                onChange={() => setFilter(value)}
+              />
+              <span>{text}</span>
+            </label>
+          ))}
+        </fieldset>
       </div>
       {listing?.problem ? (
         <div className="catalogue-problem" role="status">
@@ -261,9 +298,7 @@ export function AgentCatalogue({ api, onClose, onInstalled, onCustom }: Props) {
           <p className="catalogue-empty">Loading the registry…</p>
         )
       ) : shown.length === 0 ? (
-        <p className="catalogue-empty">
-          {query.trim() === '' ? 'The registry lists no agents.' : `No agent matches “${query}”.`}
-        </p>
+        <p className="catalogue-empty">{emptyText(query, filter)}</p>
       ) : (
         <ul ref={list} className="catalogue-list" aria-label="Agents in the registry">
           {shown.map((agent) => (
@@ -290,4 +325,22 @@ export function AgentCatalogue({ api, onClose, onInstalled, onCustom }: Props) {
       ) : null}
     </main>
   );
+}
+
+/** What the list says when nothing shows under the search and the filter. */
+function emptyText(query: string, filter: Filter): string {
+  const some =
+    filter === 'installed'
+      ? 'installed agent'
+      : filter === 'not-installed'
+        ? 'agent left to install'
+        : 'agent';
+  if (query.trim() !== '') {
+    return `No ${some} matches “${query}”.`;
+  }
+  return filter === 'installed'
+    ? 'No agent from the registry is installed yet.'
+    : filter === 'not-installed'
+      ? 'Every agent of the registry is installed.'
+      : 'The registry lists no agents.';
 }
