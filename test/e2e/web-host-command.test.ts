@@ -228,6 +228,8 @@ describe('the help overlay', () => {
       const row = help
         .getByRole('row')
         .filter({ hasText: 'Show the agent log of the shown session' });
+      // The overlay is a part loaded on first use: its rows come when it has.
+      await row.waitFor();
       await expect(row.locator('kbd').allTextContents()).resolves.toEqual(['Alt', 'L']);
       await current().screenshot({ path: `${SHOTS}/help-${colorScheme}.png` });
     });

@@ -6,7 +6,7 @@
  *
  * Screens are saved to /tmp/shots/settings/, light and dark, wide and 420 px, to be looked at.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { offeredAgents } from '../helpers/app-page.js';
 import { useSettingsView } from '../helpers/settings-view.js';
 
@@ -32,6 +32,17 @@ const FILE = `// Pasted from Zed
 }
 `;
 
+// No network: the registry is the copy bundled with Airlock, which lists claude-acp.
+const previousUrl = process.env.AIRLOCK_REGISTRY_URL;
+process.env.AIRLOCK_REGISTRY_URL = 'http://127.0.0.1:9/registry.json';
+afterAll(() => {
+  if (previousUrl === undefined) {
+    delete process.env.AIRLOCK_REGISTRY_URL;
+  } else {
+    process.env.AIRLOCK_REGISTRY_URL = previousUrl;
+  }
+});
+
 const { page, view, agentList, openSettings, shoot, seriousInView } = useSettingsView(FILE, SHOTS);
 
 describe('a settings file as Zed writes it today', () => {
@@ -48,16 +59,18 @@ describe('a settings file as Zed writes it today', () => {
       true,
     );
 
-    const registry = agentList().getByRole('listitem', { name: 'claude-acp' });
+    // Shown by the registry's name for it, its id beside.
+    const registry = agentList().getByRole('listitem', { name: /^Claude Agent/ });
+    expect((await registry.innerText()).replace(/\s+/g, ' ')).toContain('Claude Agent claude-acp');
     expect((await registry.innerText()).replace(/\s+/g, ' ')).toContain(
       'From the ACP registry: Airlock installs and runs it.',
     );
-    await expect(registry.getByRole('button', { name: 'Edit claude-acp' }).count()).resolves.toBe(
+    await expect(registry.getByRole('button', { name: 'Edit Claude Agent' }).count()).resolves.toBe(
       0,
     );
-    await expect(registry.getByRole('button', { name: 'Remove claude-acp' }).count()).resolves.toBe(
-      1,
-    );
+    await expect(
+      registry.getByRole('button', { name: 'Remove Claude Agent' }).count(),
+    ).resolves.toBe(1);
     const helper = agentList().getByRole('listitem', { name: 'Helper' });
     await expect(helper.getByRole('button', { name: 'Edit Helper' }).count()).resolves.toBe(1);
 

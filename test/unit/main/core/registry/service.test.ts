@@ -236,10 +236,10 @@ describe('prepare', () => {
   it('says in words when the registry copy on hand lacks the id, and which copy it read', async () => {
     // Offline from the start: the registry answers 503, so the copy bundled with Airlock is read.
     server().route('/registry.json', { status: 503, body: 'down' });
-    const run = await catalogueCore({ 'claude-acp': { type: 'registry' } });
-    const { key, summary } = await run.settled('claude-acp');
+    const run = await catalogueCore({ 'gone-acp': { type: 'registry' } });
+    const { key, summary } = await run.settled('gone-acp');
     expect(summary.error).toBe(
-      'Airlock could not start claude-acp: claude-acp is not in the ACP registry Airlock could read (the copy that came with Airlock). Check the id in your settings file, or connect to the internet and try again.',
+      'Airlock could not start gone-acp: gone-acp is not in the ACP registry Airlock could read (the copy that came with Airlock). Check the id in your settings file, or connect to the internet and try again.',
     );
     expect(summary.errorDetail).toMatch(/503/);
 
@@ -259,7 +259,7 @@ describe('prepare', () => {
       'the tab to fail again, naming the kept copy',
     );
     expect(run.recorder.summaries.get(key)?.error).toBe(
-      `Airlock could not start claude-acp: claude-acp is not in the ACP registry Airlock could read (the copy from ${day}). Check the id in your settings file, or connect to the internet and try again.`,
+      `Airlock could not start gone-acp: gone-acp is not in the ACP registry Airlock could read (the copy from ${day}). Check the id in your settings file, or connect to the internet and try again.`,
     );
   });
 
