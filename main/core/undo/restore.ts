@@ -19,7 +19,7 @@ import {
   type WalkError,
 } from '../files/beneath.js';
 import { isWithin, nodeResolver, quotePath, resolveInside } from '../files/containment.js';
-import { decode, readBytesIn } from '../files/read.js';
+import { decode, readBytesIn, type FileBytes } from '../files/read.js';
 import { checkEntry, replaceIn } from '../files/write.js';
 import { sha256, StoreDamaged, type WriteRecord, type WriteStore } from './store.js';
 
@@ -63,10 +63,17 @@ export async function undoWrite(
   let folder = await open();
   try {
     const name = path.basename(real);
-    const now = folder ? await current(folder, name, shown) : 'missing';
+    const file = folder ? await current(folder, name, shown) : 'missing';
+    const now = file === 'missing' ? 'missing' : file.bytes;
     const unchanged = now !== 'missing' && sha256(now) === record.after;
+    // As before the write: the same bytes, and the same mode (a file whose mode alone was
+    // changed since is put back, mode and all).
     const asBefore =
-      now === 'missing' ? before === 'missing' : before !== 'missing' && now.equals(before);
+      file === 'missing'
+        ? before === 'missing'
+        : before !== 'missing' &&
+          file.bytes.equals(before) &&
+          (record.before.kind !== 'file' || (file.mode & 0o7777) === record.before.mode);
     if (!unchanged && !asBefore && !options.force) {
       const agent = await store.after(record).catch(damaged);
       return {
@@ -109,12 +116,15 @@ async function rootOf(cwd: string, shown: string): Promise<string> {
   return root;
 }
 
-/** What is at `name` now: its bytes, or `missing`. Anything but a regular file is refused. */
-async function current(folder: Folder, name: string, shown: string): Promise<Buffer | 'missing'> {
+/** What is at `name` now: its bytes and mode, or `missing`. Anything but a regular file is refused. */
+async function current(
+  folder: Folder,
+  name: string,
+  shown: string,
+): Promise<FileBytes | 'missing'> {
   try {
     await checkEntry(folder, name, shown);
-    const file = await readBytesIn(folder, name, shown);
-    return file === 'missing' ? 'missing' : file.bytes;
+    return await readBytesIn(folder, name, shown);
   } catch (error) {
     throw new UndoRefused(`${withoutCode(error)}; nothing was restored`);
   }

@@ -471,7 +471,20 @@ describe('any sequence of writes, edits and undos', () => {
           }
         }
       }),
-      { numRuns: 60 },
+      {
+        numRuns: 60,
+        examples: [
+          // Written twice the same, then only its mode changed: the undo puts the mode back too.
+          [
+            [
+              { kind: 'write', name: 'b/c.txt', text: '' },
+              { kind: 'write', name: 'b/c.txt', text: '' },
+              { kind: 'edit', name: 'b/c.txt', text: '', mode: 0o600 },
+              { kind: 'undo', pick: 1, force: false },
+            ],
+          ],
+        ],
+      },
     );
   });
 });
