@@ -45,6 +45,8 @@ export function markdownBlocks(text: string): string[] {
   let htmlEnd: RegExp | undefined;
   let htmlToBlank = false;
   let blankBefore = false;
+  /** Whether a list item began in the block being read: its content may be indented any amount. */
+  let inItem = false;
   let at = 0;
   while (at < text.length) {
     const end = text.indexOf('\n', at);
@@ -71,13 +73,16 @@ export function markdownBlocks(text: string): string[] {
       if (blankBefore && at > start && /^\S/.test(line) && !ITEM.test(line)) {
         blocks.push(text.slice(start, at));
         start = at;
+        inItem = false;
       }
+      inItem ||= ITEM.test(line);
       const match = FENCE.exec(line);
       const html = HTML_BLOCKS.find(([open]) => open.test(line));
       const tag = html ? undefined : TAG.exec(line);
       const indent = match?.[1]!.length ?? (html || tag ? /^ */.exec(line)![0].length : -1);
-      if (indent >= 1 && indent <= 3) {
-        // Inside a list item or at the top: no telling without parsing, so no more cuts.
+      if (indent >= 1 && (indent <= 3 || inItem)) {
+        // Inside a list item or at the top (in an item, even four spaces in may open a fence
+        // there): no telling without parsing, so no more cuts.
         blocks.push(text.slice(start));
         return blocks;
       }

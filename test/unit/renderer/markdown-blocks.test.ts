@@ -109,6 +109,14 @@ describe('markdownBlocks', () => {
     ]);
   });
 
+  it('makes no cut after a fence four spaces into a list item, which opens there', () => {
+    const text = '1. one\n    ```\n   three spaces\n\n<custom a="1">';
+    expect(markdownBlocks(text)).toEqual([text]);
+    expect(same(split(text))).toBe(same(whole(text)));
+    // Outside a list, four spaces in is indented code, and the cut after it stays.
+    expect(markdownBlocks('one\n\n    ```\n\nafter')).toEqual(['one\n\n    ```\n\n', 'after']);
+  });
+
   it('cuts between paragraphs, code blocks and headings', () => {
     expect(markdownBlocks('One\n\n```js\nx\n\ny\n```\n\n# Two\n\nThree')).toEqual([
       'One\n\n',
