@@ -17,8 +17,6 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           setupFiles: ['test/helpers/strict-expect.ts'],
-          // One Chromium for the run, which the files connect to, rather than one per file.
-          globalSetup: ['test/helpers/chromium-server.ts'],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,

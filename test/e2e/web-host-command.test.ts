@@ -17,8 +17,7 @@ import type { AirlockCore } from '../../main/core/core.js';
 import { startWebHost, type WebHost } from '../../main/web/server.js';
 import { appPage, focusedIn, newSessionDialog } from '../helpers/app-page.js';
 import { startCore } from '../helpers/core-harness.js';
-import { sharedChromium } from '../helpers/e2e.js';
-import { echoPageErrors, reportFailure } from '../helpers/web-app.js';
+import { echoPageErrors, launchChromium, reportFailure } from '../helpers/web-app.js';
 
 const SHOTS = '/tmp/airlock-shots/menu';
 const staticDir = fileURLToPath(new URL('../../out/renderer', import.meta.url));
@@ -29,7 +28,7 @@ let host: WebHost;
 let page: Page | undefined;
 
 beforeAll(async () => {
-  browser = await sharedChromium();
+  browser = await launchChromium();
   await mkdir(SHOTS, { recursive: true });
 });
 afterAll(() => browser.close());

@@ -10,8 +10,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { appPage } from '../helpers/app-page.js';
-import { sharedChromium } from '../helpers/e2e.js';
-import { startWebApp, type WebApp } from '../helpers/web-app.js';
+import { launchChromium, startWebApp, type WebApp } from '../helpers/web-app.js';
 
 let app: WebApp;
 let browser: Browser;
@@ -76,7 +75,7 @@ async function otherLocalServer(): Promise<{ server: Server; origin: string; see
 }
 
 beforeAll(async () => {
-  [app, browser] = await Promise.all([startWebApp(), sharedChromium()]);
+  [app, browser] = await Promise.all([startWebApp(), launchChromium()]);
 });
 afterAll(async () => {
   await browser?.close();

@@ -2,14 +2,8 @@
  * The set-up every end-to-end test of the web host shares: a host and a Chromium, a fresh page
  * for each test, what the page showed when a test failed, and everything closed afterwards.
  */
-import {
-  chromium,
-  type Browser,
-  type BrowserContext,
-  type BrowserContextOptions,
-  type Page,
-} from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { appPage } from './app-page.js';
 import {
   echoPageErrors,
@@ -43,27 +37,7 @@ export type WebAppOptions = PageOptions & {
   settings?: unknown;
   /** Opens a page before each test (the default); false when the tests open theirs with `open()`. */
   openEachTest?: boolean;
-  /** A Chromium of the file's own (launched with `launchChromium`) rather than the run's. */
-  ownBrowser?: boolean;
 };
-
-/**
- * Connects to the run's Chromium, which the e2e project's global set-up launched
- * (test/helpers/chromium-server.ts); launches one of its own when the run has none, or when the
- * run's is gone (it crashed in an earlier file). Closing the returned browser closes the
- * contexts it opened and leaves the run's Chromium running.
- */
-export async function sharedChromium(): Promise<Browser> {
-  const endpoint = inject('chromiumEndpoint');
-  if (endpoint) {
-    try {
-      return await chromium.connect(endpoint, { timeout: 10_000 });
-    } catch (error) {
-      console.error(`the run's Chromium is gone (${String(error)}): launching one for this file`);
-    }
-  }
-  return launchChromium();
-}
 
 /**
  * Registers the hooks of a file of end-to-end tests and returns what its tests use. After each
@@ -71,8 +45,7 @@ export async function sharedChromium(): Promise<Browser> {
  * then its host is stopped when it had one of its own.
  */
 export function useWebApp(options: WebAppOptions = {}) {
-  const { host = 'file', settings, openEachTest = true, ownBrowser = false, ...defaults } = options;
-  const newBrowser = ownBrowser ? launchChromium : sharedChromium;
+  const { host = 'file', settings, openEachTest = true, ...defaults } = options;
   let app: WebApp | undefined;
   let browser: Browser | undefined;
   let page: Page | undefined;
@@ -110,11 +83,11 @@ export function useWebApp(options: WebAppOptions = {}) {
 
   if (host === 'file') {
     beforeAll(async () => {
-      [app, browser] = await Promise.all([startWebApp(settings), newBrowser()]);
+      [app, browser] = await Promise.all([startWebApp(settings), launchChromium()]);
     });
   } else {
     beforeAll(async () => {
-      browser = await newBrowser();
+      browser = await launchChromium();
     });
   }
   afterAll(async () => {

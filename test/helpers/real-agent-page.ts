@@ -8,8 +8,7 @@ import { expect } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { TSX_LOADER } from './agents.js';
 import { appPage } from './app-page.js';
-import { sharedChromium } from './e2e.js';
-import { startWebApp } from './web-app.js';
+import { launchChromium, startWebApp } from './web-app.js';
 
 /** The test MCP server (test/fixtures/mcp-elicit-server.ts) as a `context_servers` entry. */
 export const ELICIT_SERVER = {
@@ -113,7 +112,7 @@ export async function openSignIn(page: Page, asker: string, offsite: string[]): 
 
 /** Starts the web host with `settings` and a browser, together. */
 export const startAppAndBrowser = (settings: Parameters<typeof startWebApp>[0]) =>
-  Promise.all([startWebApp(settings), sharedChromium()]);
+  Promise.all([startWebApp(settings), launchChromium()]);
 
 /** Waits for `card` to show, and returns it. */
 export async function shown(card: Locator): Promise<Locator> {
