@@ -63,7 +63,7 @@ function networkWords(error: unknown): string {
   const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
   const code = typeof cause?.code === 'string' ? cause.code : '';
   if (cause?.message === 'bad port') {
-    return 'its port is one that is never fetched from';
+    return 'it is on a port Airlock does not fetch from';
   }
   if (code === 'ECONNREFUSED') {
     return 'the server refused the connection';

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   durationInWords,
   fetchBounded,
+  FetchProblem,
   sizeInWords,
 } from '../../../../../main/core/registry/fetch-bounded.js';
 import { useLocalServer } from '../../../../helpers/local-registry.js';
@@ -42,6 +43,12 @@ describe('fetchBounded', () => {
     const response = await fetchBounded('https://registry.test/old.json', OPTIONS);
     expect(response.url).toBe('https://registry.test/new.json');
     expect(response.body.toString()).toBe('{"moved":true}');
+  });
+
+  it("says a port the fetch standard blocks, as a mail server's, in words", async () => {
+    await expect(fetchBounded('http://127.0.0.1:25/registry.json', OPTIONS)).rejects.toThrow(
+      new FetchProblem('it is on a port Airlock does not fetch from', true),
+    );
   });
 
   it('reads a body on this machine whole', async () => {
