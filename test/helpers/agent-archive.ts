@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { pack } from 'tar-stream';
-import { currentPlatform } from '../../main/core/registry/format.js';
+import { currentPlatform, RegistryAgent } from '../../main/core/registry/format.js';
 import { TSX_LOADER } from './agents.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -104,4 +104,15 @@ export function elsewhereEntry(id: string) {
       binary: { [other]: { archive: 'https://example.com/a.tar.gz', cmd: './a' } },
     },
   };
+}
+
+/** The registry agent `some-agent` 2.0.0 offered as `distribution`, read as the registry is. */
+export function registryAgentWith(distribution: object): RegistryAgent {
+  return RegistryAgent.parse({
+    id: 'some-agent',
+    name: 'Some Agent',
+    version: '2.0.0',
+    description: 'Does things.',
+    distribution,
+  });
 }

@@ -1,25 +1,16 @@
 import { chmod, mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RegistryAgent, type Platform } from '../../../../../main/core/registry/format.js';
+import type { Platform } from '../../../../../main/core/registry/format.js';
 import {
   chooseDistribution,
   launchPlan,
 } from '../../../../../main/core/registry/install/launch.js';
+import { registryAgentWith } from '../../../../helpers/agent-archive.js';
 import { tempFolder } from '../../../../helpers/temp-folder.js';
 
 const base = tempFolder('airlock-launch-');
 const platform: Platform = 'linux-x86_64';
-
-function agentWith(distribution: object) {
-  return RegistryAgent.parse({
-    id: 'some-agent',
-    name: 'Some Agent',
-    version: '2.0.0',
-    description: 'Does things.',
-    distribution,
-  });
-}
 
 /** A folder holding an executable `program` script, as PATH would list it. */
 async function pathWith(...programs: string[]): Promise<string> {
@@ -42,23 +33,29 @@ const uvx = { package: 'agent-py@1.0.0', args: ['acp'] };
 describe('chooseDistribution', () => {
   it("prefers this platform's binary, then npx, then uvx", () => {
     expect(
-      chooseDistribution(agentWith({ binary: { [platform]: binary }, npx, uvx }), platform),
+      chooseDistribution(registryAgentWith({ binary: { [platform]: binary }, npx, uvx }), platform),
     ).toEqual({
       ok: true,
       kind: 'binary',
     });
     expect(
-      chooseDistribution(agentWith({ binary: { 'darwin-aarch64': binary }, npx, uvx }), platform),
+      chooseDistribution(
+        registryAgentWith({ binary: { 'darwin-aarch64': binary }, npx, uvx }),
+        platform,
+      ),
     ).toEqual({
       ok: true,
       kind: 'npx',
     });
-    expect(chooseDistribution(agentWith({ uvx }), platform)).toEqual({ ok: true, kind: 'uvx' });
+    expect(chooseDistribution(registryAgentWith({ uvx }), platform)).toEqual({
+      ok: true,
+      kind: 'uvx',
+    });
   });
 
   it('says an agent offered only for other platforms is not available', () => {
     expect(
-      chooseDistribution(agentWith({ binary: { 'darwin-aarch64': binary } }), platform),
+      chooseDistribution(registryAgentWith({ binary: { 'darwin-aarch64': binary } }), platform),
     ).toEqual({
       ok: false,
       reason: 'Some Agent is not available for this platform.',
@@ -69,14 +66,14 @@ describe('chooseDistribution', () => {
 describe('launchPlan with npx and uvx', () => {
   it('runs the package with npx, or its named command with --package', async () => {
     const path = await pathWith('npx');
-    expect(await launchPlan(agentWith({ npx }), undefined, { platform, path })).toEqual({
+    expect(await launchPlan(registryAgentWith({ npx }), undefined, { platform, path })).toEqual({
       kind: 'npx',
       command: 'npx',
       args: ['--yes', '@scope/agent@1.0.0', '--acp'],
       launcherArgs: 2,
       env: { B: '2' },
     });
-    const withCmd = agentWith({ npx: { ...npx, cmd: 'agent-acp' } });
+    const withCmd = registryAgentWith({ npx: { ...npx, cmd: 'agent-acp' } });
     expect((await launchPlan(withCmd, undefined, { platform, path })).args).toEqual([
       '--yes',
       '--package',
@@ -88,14 +85,14 @@ describe('launchPlan with npx and uvx', () => {
 
   it('runs the package with uvx, or its named command with --from', async () => {
     const path = await pathWith('uvx');
-    expect(await launchPlan(agentWith({ uvx }), undefined, { platform, path })).toEqual({
+    expect(await launchPlan(registryAgentWith({ uvx }), undefined, { platform, path })).toEqual({
       kind: 'uvx',
       command: 'uvx',
       args: ['agent-py@1.0.0', 'acp'],
       launcherArgs: 1,
       env: {},
     });
-    const withCmd = agentWith({ uvx: { ...uvx, cmd: 'agent-acp' } });
+    const withCmd = registryAgentWith({ uvx: { ...uvx, cmd: 'agent-acp' } });
     expect((await launchPlan(withCmd, undefined, { platform, path })).args).toEqual([
       '--from',
       'agent-py@1.0.0',
@@ -107,12 +104,12 @@ describe('launchPlan with npx and uvx', () => {
   it('says npx or uv is missing from the PATH, and what to install', async () => {
     const empty = await pathWith();
     await expect(
-      launchPlan(agentWith({ npx }), undefined, { platform, path: empty }),
+      launchPlan(registryAgentWith({ npx }), undefined, { platform, path: empty }),
     ).rejects.toThrow(
       'Some Agent needs npx, which is not on your PATH. Install Node.js (it includes npx), then try again.',
     );
     await expect(
-      launchPlan(agentWith({ uvx }), undefined, { platform, path: empty }),
+      launchPlan(registryAgentWith({ uvx }), undefined, { platform, path: empty }),
     ).rejects.toThrow(
       'Some Agent needs uvx, which is not on your PATH. Install uv (it includes uvx), then try again.',
     );
@@ -122,7 +119,7 @@ describe('launchPlan with npx and uvx', () => {
     const folder = await pathWith('npx');
     await chmod(join(folder, 'npx'), 0o644);
     await expect(
-      launchPlan(agentWith({ npx }), undefined, { platform, path: folder }),
+      launchPlan(registryAgentWith({ npx }), undefined, { platform, path: folder }),
     ).rejects.toThrow(/needs npx, which is not on your PATH/);
   });
 });
@@ -131,14 +128,14 @@ describe('launchPlan with a binary', () => {
   async function installedWith(cmd: string, build: (folder: string) => Promise<void>) {
     const folder = await mkdtemp(join(base, 'install-'));
     await build(folder);
-    const agent = agentWith({ binary: { [platform]: { ...binary, cmd } } });
+    const agent = registryAgentWith({ binary: { [platform]: { ...binary, cmd } } });
     return launchPlan(agent, { id: 'some-agent', version: '2.0.0', folder }, { platform });
   }
 
   it('runs the installed program with the target args and env, in no folder of its own', async () => {
     const folder = await mkdtemp(join(base, 'install-'));
     await writeFile(join(folder, 'agent'), '#!/bin/sh\n', { mode: 0o755 });
-    const agent = agentWith({ binary: { [platform]: binary } });
+    const agent = registryAgentWith({ binary: { [platform]: binary } });
     const plan = await launchPlan(
       agent,
       { id: 'some-agent', version: '2.0.0', folder },
@@ -167,7 +164,7 @@ describe('launchPlan with a binary', () => {
   });
 
   it('says when the binary is not installed yet, or its program is missing', async () => {
-    const agent = agentWith({ binary: { [platform]: binary } });
+    const agent = registryAgentWith({ binary: { [platform]: binary } });
     await expect(launchPlan(agent, undefined, { platform })).rejects.toThrow(
       'Some Agent is not installed yet.',
     );

@@ -11,22 +11,13 @@ import { PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
 import type { AgentSpec } from '../../../../../main/core/agents/spec.js';
 import { parseInitializeResponse } from '../../../../../main/core/initialize.js';
-import { RegistryAgent, type Platform } from '../../../../../main/core/registry/format.js';
+import type { Platform } from '../../../../../main/core/registry/format.js';
 import { launchPlan } from '../../../../../main/core/registry/install/launch.js';
+import { registryAgentWith } from '../../../../helpers/agent-archive.js';
 import { tempFolder } from '../../../../helpers/temp-folder.js';
 
 const base = tempFolder('airlock-sign-in-args-');
 const platform: Platform = 'linux-x86_64';
-
-function agentWith(distribution: object) {
-  return RegistryAgent.parse({
-    id: 'some-agent',
-    name: 'Some Agent',
-    version: '2.0.0',
-    description: 'Does things.',
-    distribution,
-  });
-}
 
 /** The spec the registry's prepare makes of a launch plan. */
 async function registrySpec(distribution: object, folder?: string): Promise<AgentSpec> {
@@ -35,7 +26,7 @@ async function registrySpec(distribution: object, folder?: string): Promise<Agen
     await writeFile(join(path, runner), '#!/bin/sh\n', { mode: 0o755 });
   }
   const installed = folder ? { id: 'some-agent', version: '2.0.0', folder } : undefined;
-  const plan = await launchPlan(agentWith(distribution), installed, { platform, path });
+  const plan = await launchPlan(registryAgentWith(distribution), installed, { platform, path });
   return {
     name: 'some-agent',
     command: plan.command,
