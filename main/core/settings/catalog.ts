@@ -348,10 +348,21 @@ function readAgentServer(
       message: issue ? inWords(problemOf(issue)) : 'invalid',
     };
   };
-  const defaults = (server: z.infer<typeof registryServer>) => ({
-    ...(server.url_domains === undefined ? {} : { urlDomains: server.url_domains }),
-    ...(server.default_mode === undefined ? {} : { defaultMode: server.default_mode }),
-    ...(server.default_model === undefined ? {} : { defaultModel: server.default_model }),
+  /** The agent of a valid entry, launched as `launch` says. */
+  const agent = (
+    server: z.infer<typeof registryServer>,
+    launch: Pick<AgentSpec, 'command' | 'args' | 'registry'>,
+  ) => ({
+    ok: true as const,
+    spec: {
+      name,
+      ...launch,
+      env: server.env,
+      builtIn: false,
+      ...(server.url_domains === undefined ? {} : { urlDomains: server.url_domains }),
+      ...(server.default_mode === undefined ? {} : { defaultMode: server.default_mode }),
+      ...(server.default_model === undefined ? {} : { defaultModel: server.default_model }),
+    },
   });
   if (type === 'registry') {
     if (!REGISTRY_ID.test(name)) {
@@ -366,18 +377,7 @@ function readAgentServer(
     if (!parsed.success) {
       return failed(parsed.error);
     }
-    return {
-      ok: true,
-      spec: {
-        name,
-        command: '',
-        args: [],
-        env: parsed.data.env,
-        builtIn: false,
-        registry: { id: name },
-        ...defaults(parsed.data),
-      },
-    };
+    return agent(parsed.data, { command: '', args: [], registry: { id: name } });
   }
   if (type !== undefined && type !== 'custom') {
     return {
@@ -393,17 +393,7 @@ function readAgentServer(
   if (!parsed.success) {
     return failed(parsed.error);
   }
-  return {
-    ok: true,
-    spec: {
-      name,
-      command: parsed.data.command,
-      args: parsed.data.args,
-      env: parsed.data.env,
-      builtIn: false,
-      ...defaults(parsed.data),
-    },
-  };
+  return agent(parsed.data, { command: parsed.data.command, args: parsed.data.args });
 }
 
 /** The most problems with MCP servers listed one by one; the rest are counted. */
