@@ -99,9 +99,11 @@ async function countDrawn(page: Page, turn: () => Promise<void>): Promise<Drawn>
 type Drawn = { ms: number; drawn: number; rows: number };
 
 /** The renderer main thread's tasks: how many, and those over 50 ms of wall time. */
-type Tasks = {
+export type Tasks = {
   all: number;
   long: number;
+  /** Those over 50 ms of CPU time: what the main thread itself spent, however busy the machine. */
+  longCpu: number;
   longestMs: number;
   longestCpuMs: number;
   mostCpuMs: number;
@@ -124,7 +126,7 @@ type TraceEvent = {
  * their wall time, and their thread (CPU) time. The two differ when the thread is preempted,
  * which on a small machine running the agent and the host too is often.
  */
-async function traceTasks(
+export async function traceTasks(
   browser: Browser,
   page: Page,
   action: () => Promise<void>,
@@ -158,6 +160,7 @@ async function traceTasks(
   return {
     all: tasks.length,
     long: long.length,
+    longCpu: tasks.filter((task) => (task.tdur ?? 0) > 50_000).length,
     longestMs: (longest?.dur ?? 0) / 1000,
     longestCpuMs: (longest?.tdur ?? 0) / 1000,
     mostCpuMs: tasks.reduce((most, task) => Math.max(most, task.tdur ?? 0), 0) / 1000,

@@ -23,6 +23,10 @@
  * 7. `start` (test/bench/start.ts): from launching the web host to the page interactive and to a
  *    demo session ready, cold (a fresh browser context) and warm (a reload), with the script the
  *    page loaded and the first screen's script in the build output (goal: at most about 350 KB).
+ * 8. `agents` (test/bench/ten-agents.ts): ten demo sessions in ten tabs of one page, each streaming
+ *    1 MB at once: the shown tab's reply on screen (goal: 1 s), main-thread tasks over 50 ms of
+ *    CPU (goal: none), the work of a tab switch after (goal: 16 ms), and the JS heap per idle tab
+ *    (goal: 5 MB).
  *
  * `npm run bench -- <part>...` runs only the parts named, in this order.
  */
@@ -32,6 +36,7 @@ import { longLineBench, rendererBench } from './renderer.js';
 import { uiPathBench } from './ui-path.js';
 import { recoveryBench } from './recovery.js';
 import { startBench } from './start.js';
+import { tenAgentsBench } from './ten-agents.js';
 import { writesBench } from './writes.js';
 
 const PARTS: Record<string, () => Promise<void>> = {
@@ -43,6 +48,7 @@ const PARTS: Record<string, () => Promise<void>> = {
   writes: writesBench,
   recovery: recoveryBench,
   start: startBench,
+  agents: tenAgentsBench,
 };
 
 const named = process.argv.slice(2);
