@@ -10,6 +10,13 @@ import { FormModel } from './form-model.js';
 // Attachments and the folder's file completion (issue 12, Prompts).
 import { FileCompletion, PromptAttachments, PromptCapabilitiesView } from './prompt-content.js';
 import { UrlAnalysis } from './url-analysis-view.js';
+// The limits the UI reads without building a schema.
+import {
+  LINK_TEXT_CEILING,
+  MAX_PROMPT_CHARS,
+  MAX_SESSION_NAME_CHARS,
+  SESSION_KEY_PATTERN,
+} from './contract-plain.js';
 // The ACP registry's catalogue: its agents, installs and their progress.
 import { RegistryAgentRequest, RegistryListing, RegistryProgress } from './registry-view.js';
 // Sessions that last: saved tabs, history, reopening (issue 12).
@@ -25,16 +32,12 @@ const text = z.string().max(1_000_000);
 const shortText = z.string().max(10_000);
 /** The most files an undo of a turn lists as left alone. */
 const MAX_UNDO_LIST = 2_000;
-/** The longest message a user can send in one prompt, in characters. */
-export const MAX_PROMPT_CHARS = 1_000_000;
 /** How many recent working folders Airlock keeps and offers. */
 export const MAX_RECENT_FOLDERS = 10;
-/** The longest name a user can give a session tab, in characters. */
-export const MAX_SESSION_NAME_CHARS = 200;
 const name = z.string().min(1).max(200);
 
 /** Airlock's own id for a session tab (not the agent's ACP session id). */
-export const SessionKey = z.string().regex(/^s[0-9a-z]{1,32}$/);
+export const SessionKey = z.string().regex(SESSION_KEY_PATTERN);
 /** Airlock's own id for a pending permission request. */
 export const PromptKey = z.string().regex(/^p[0-9a-z]{1,32}$/);
 /** Airlock's own id for an elicitation card. */
@@ -553,12 +556,6 @@ export type UrlElicitationView = z.infer<typeof UrlElicitationView>;
 export const SecretStorageView = z.object({ available: z.boolean(), description: shortText });
 export type SecretStorageView = z.infer<typeof SecretStorageView>;
 
-/**
- * The longest link address the UI sends for analysis: past the analysis's own limit, so an
- * address too long to open is refused with that reason (the UI cuts longer ones to this length,
- * which keeps them too long).
- */
-export const LINK_TEXT_CEILING = 16_384;
 const linkText = z.string().max(LINK_TEXT_CEILING);
 
 /** A link's address as the core analysed it: where it leads, or why it cannot open. */
@@ -754,12 +751,12 @@ export function waitingFragment(key: string): string {
   return `waiting=${SessionKey.parse(key)}`;
 }
 
-/** The session a page's URL fragment (`location.hash`) asks to show, if it names one. */
-export function waitingInFragment(hash: string): string | undefined {
-  const named = /^#?waiting=(.*)$/.exec(hash)?.[1];
-  const key = SessionKey.safeParse(named);
-  return key.success ? key.data : undefined;
-}
+export {
+  LINK_TEXT_CEILING,
+  MAX_PROMPT_CHARS,
+  MAX_SESSION_NAME_CHARS,
+  waitingInFragment,
+} from './contract-plain.js';
 
 /** Every call the UI can make, with its request and response schemas. */
 export const calls = {

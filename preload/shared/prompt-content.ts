@@ -4,17 +4,20 @@
  * completion. Imports only zod, as the contract does.
  */
 import { z } from 'zod';
+// The limits the UI reads without building a schema.
+import {
+  IMAGE_MIME_TYPES,
+  MAX_ATTACHED_FILES,
+  MAX_ATTACHED_IMAGES,
+  MAX_PROMPT_IMAGE_BYTES,
+} from './contract-plain.js';
 
-/** The most files of the session's folder one prompt may attach. */
-export const MAX_ATTACHED_FILES = 20;
-/** The most images one prompt may attach. */
-export const MAX_ATTACHED_IMAGES = 4;
-/**
- * How many bytes the images of one prompt may take together. The web host carries a call in one
- * WebSocket message of at most 4 MB, and base64 makes 3 bytes into 4 characters: 2.5 MB of
- * images leaves room for the text.
- */
-export const MAX_PROMPT_IMAGE_BYTES = 2_500_000;
+export {
+  IMAGE_MIME_TYPES,
+  MAX_ATTACHED_FILES,
+  MAX_ATTACHED_IMAGES,
+  MAX_PROMPT_IMAGE_BYTES,
+} from './contract-plain.js';
 /** The longest relative path an attachment or a completion names, in characters. */
 export const MAX_ATTACHED_PATH_CHARS = 4096;
 /** The most paths one file completion answers. */
@@ -22,8 +25,6 @@ export const MAX_COMPLETIONS = 50;
 /** The longest text typed after `@` that the core matches paths against, in characters. */
 export const MAX_COMPLETION_QUERY_CHARS = 1000;
 
-/** The image types a prompt may carry (those ACP agents commonly take). */
-export const IMAGE_MIME_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 /** One of {@link IMAGE_MIME_TYPES}. */
 export const ImageMimeType = z.enum(IMAGE_MIME_TYPES);
 export type ImageMimeType = z.infer<typeof ImageMimeType>;

@@ -8,7 +8,14 @@
  * answers `welcome` (with the page's key and this socket's nonce) or `refused` (and closes).
  */
 import { z } from 'zod';
-import type { CallChannel } from './contract';
+import { REFUSAL_REASONS } from './web-wire-plain.js';
+
+export {
+  callsNeedingProof,
+  proofMessage,
+  REFUSED_CLOSE_CODE,
+  refusalText,
+} from './web-wire-plain.js';
 
 /** A token or key as it travels: 32 random bytes in base64url, with room to spare. */
 const secretText = z.string().min(1).max(128);
@@ -26,42 +33,9 @@ export const WelcomeMessage = z
 export type WelcomeMessage = z.infer<typeof WelcomeMessage>;
 
 /** Why the host refused a page: see `refusalText`. */
-export const RefusalReason = z.enum(['used', 'unknown', 'missing']);
+export const RefusalReason = z.enum(REFUSAL_REASONS);
 export type RefusalReason = z.infer<typeof RefusalReason>;
 
 /** The host did not let the page in; it closes the socket with {@link REFUSED_CLOSE_CODE}. */
 export const RefusedMessage = z.object({ t: z.literal('refused'), reason: RefusalReason }).strict();
 export type RefusedMessage = z.infer<typeof RefusedMessage>;
-
-/** The close code of a refused socket: 4000 + HTTP's 403. */
-export const REFUSED_CLOSE_CODE = 4403;
-
-/**
- * The calls the web host runs only with the page's proof beside the socket's admission: those
- * that reveal a secret, or set or run a command.
- */
-export const callsNeedingProof: ReadonlySet<CallChannel> = new Set<CallChannel>([
-  'settings:revealEnv',
-  'settings:saveAgent',
-  'settings:duplicateAgent',
-  'settings:testAgent',
-  'agent:saveSecrets',
-  'agent:readLog',
-]);
-
-/** The text a call's proof signs (HMAC-SHA256 under the page's key, base64url). */
-export function proofMessage(nonce: string, id: number, channel: string): string {
-  return `airlock-call\n${nonce}\n${id}\n${channel}`;
-}
-
-/** What a refused page tells its user: why, and how to open Airlock again. */
-export function refusalText(reason: RefusalReason): string {
-  switch (reason) {
-    case 'used':
-      return 'This link has already been used. Each link opens Airlock once.';
-    case 'unknown':
-      return 'This page’s link is not from the Airlock running now (it may have been restarted).';
-    case 'missing':
-      return 'This page was opened without a link from Airlock.';
-  }
-}

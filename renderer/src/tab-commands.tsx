@@ -8,7 +8,7 @@ import { flushSync } from 'react-dom';
 import { ConfirmClose } from './components/confirm-close';
 import { NewSessionDialog } from './components/new-session';
 import { HelpOverlay } from './lazy-parts';
-import { waitingInFragment } from '../../preload/shared/contract';
+import { waitingInFragment } from '../../preload/shared/contract-plain';
 import type { Sidebar } from './components/sidebar';
 import type { AppState, Store } from './state/store';
 import { isBusy, nextWaiting, stepSession, windowTitle } from './state/tabs';

@@ -9,25 +9,21 @@
  * is down in the same way, and is tried again in the same way. A page the host refuses (its
  * link used already, or from an Airlock started since) stops trying and says why.
  */
-import {
-  calls,
-  events,
-  isEventChannel,
-  type AirlockApi,
-  type CallChannel,
-  type CallRequest,
-  type CallResponse,
-  type EventChannel,
-  type EventPayload,
+import type {
+  AirlockApi,
+  CallChannel,
+  CallRequest,
+  CallResponse,
+  EventChannel,
+  EventPayload,
 } from '../../../preload/shared/contract';
 import {
   callsNeedingProof,
   proofMessage,
-  RefusedMessage,
-  WelcomeMessage,
   type RefusalReason,
-} from '../../../preload/shared/web-wire';
+} from '../../../preload/shared/web-wire-plain';
 import { reconnectDelay } from './backoff';
+import type * as checksModule from './wire-checks';
 import type { PageCredentials } from './page-credentials';
 
 type Pending = {
@@ -35,6 +31,26 @@ type Pending = {
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
 };
+
+/** The schemas every message from the host is checked against (wire-checks.ts). */
+type WireChecks = typeof checksModule;
+
+let wireChecks: WireChecks | undefined;
+let wireChecksLoading: Promise<WireChecks> | undefined;
+
+/**
+ * Loads the checks, once; a load that failed is made again on the next call. Until they are
+ * loaded, no message from the host reaches the page: each waits for them, in order.
+ */
+export function loadWireChecks(): Promise<WireChecks> {
+  return (wireChecksLoading ??= import('./wire-checks').then(
+    (loaded) => (wireChecks = loaded),
+    (error: unknown) => {
+      wireChecksLoading = undefined;
+      throw error;
+    },
+  ));
+}
 
 /** What the bridge says about its link. */
 export type LinkListener = (connected: boolean) => void;
@@ -122,7 +138,7 @@ export function createWebBridge(
     }
   };
 
-  const onMessage = (message: MessageEvent) => {
+  const onMessage = (message: MessageEvent, checks: WireChecks) => {
     let data: {
       t?: unknown;
       id?: unknown;
@@ -139,7 +155,7 @@ export function createWebBridge(
       return;
     }
     if (!open) {
-      admission(data);
+      admission(data, checks);
       return;
     }
     // The host answers: this link works, so the next drop starts the pauses afresh.
@@ -151,7 +167,7 @@ export function createWebBridge(
       }
       pending.delete(data.id);
       if (data.ok === true) {
-        const parsed = calls[call.channel].response.safeParse(data.value);
+        const parsed = checks.calls[call.channel].response.safeParse(data.value);
         if (parsed.success) {
           call.resolve(parsed.data);
         } else {
@@ -160,8 +176,8 @@ export function createWebBridge(
       } else {
         call.reject(new Error(typeof data.error === 'string' ? data.error : 'The call failed'));
       }
-    } else if (data.t === 'event' && isEventChannel(data.channel)) {
-      const parsed = events[data.channel].safeParse(data.payload);
+    } else if (data.t === 'event' && checks.isEventChannel(data.channel)) {
+      const parsed = checks.events[data.channel].safeParse(data.payload);
       if (!parsed.success) {
         console.error(`airlock: dropped an invalid ${data.channel} event`);
         return;
@@ -173,8 +189,8 @@ export function createWebBridge(
   };
 
   /** The host's answer to the socket's hello: let in, or refused. */
-  const admission = (data: unknown) => {
-    const welcome = WelcomeMessage.safeParse(data);
+  const admission = (data: unknown, checks: WireChecks) => {
+    const welcome = checks.WelcomeMessage.safeParse(data);
     if (welcome.success) {
       credentials.keep(welcome.data.key);
       // The key is imported once per socket; a call that needs a proof waits for it.
@@ -192,7 +208,7 @@ export function createWebBridge(
       }
       return;
     }
-    const refusal = RefusedMessage.safeParse(data);
+    const refusal = checks.RefusedMessage.safeParse(data);
     if (refusal.success) {
       refused = refusal.data.reason;
       rejectReady(new LinkRefusedError(refused));
@@ -206,6 +222,11 @@ export function createWebBridge(
     retry = undefined;
     const current = new WebSocket(url);
     socket = current;
+    /** Whether this socket closed: a message still waiting for the checks is then dropped. */
+    let closed = false;
+    /** This socket's messages that wait for the checks to load, in the order they came. */
+    let waiting: Promise<void> | undefined;
+    let waitingCount = 0;
     current.addEventListener('open', () => {
       if (socket === current) {
         // JSON leaves out what the page does not have.
@@ -215,11 +236,39 @@ export function createWebBridge(
       }
     });
     current.addEventListener('message', (message) => {
-      if (socket === current) {
-        onMessage(message);
+      if (socket !== current) {
+        return;
       }
+      if (wireChecks && waitingCount === 0) {
+        onMessage(message, wireChecks);
+        return;
+      }
+      waitingCount += 1;
+      waiting = (waiting ?? Promise.resolve())
+        .then(loadWireChecks)
+        .then(
+          (checks) => {
+            waitingCount -= 1;
+            if (socket === current && !closed) {
+              onMessage(message, checks);
+            }
+          },
+          () => {
+            waitingCount -= 1;
+            // Nothing unchecked reaches the page: without its checks, this link is lost, and
+            // the next one loads them again.
+            if (!closed) {
+              closed = true;
+              console.error('airlock: could not load the checks of the link to Airlock');
+              current.close();
+            }
+          },
+        )
+        // A listener that throws holds up no later message.
+        .catch((error: unknown) => console.error(error));
     });
     current.addEventListener('close', () => {
+      closed = true;
       if (socket !== current) {
         return;
       }
@@ -242,6 +291,8 @@ export function createWebBridge(
       retry = setTimeout(connect, delay);
     });
   };
+  // The checks load alongside the first socket, not after it.
+  loadWireChecks().catch(() => undefined);
   connect();
 
   return {

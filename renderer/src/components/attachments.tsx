@@ -6,11 +6,8 @@
 import './attachments.css';
 import { ImagePlus } from 'lucide-react';
 import { useRef, useState, type ClipboardEvent, type DragEvent } from 'react';
-import {
-  IMAGE_MIME_TYPES,
-  type FileCompletion,
-  type ImageMimeType,
-} from '../../../preload/shared/prompt-content';
+import { IMAGE_MIME_TYPES } from '../../../preload/shared/contract-plain';
+import type { FileCompletion, ImageMimeType } from '../../../preload/shared/prompt-content';
 import {
   attachmentDrafts,
   imageProblem,

@@ -17,11 +17,8 @@ import {
   type KeyboardEvent,
   type RefObject,
 } from 'react';
-import {
-  MAX_PROMPT_CHARS,
-  type AirlockApi,
-  type SessionSummary,
-} from '../../../preload/shared/contract';
+import type { AirlockApi, SessionSummary } from '../../../preload/shared/contract';
+import { MAX_PROMPT_CHARS } from '../../../preload/shared/contract-plain';
 import { composerDrafts } from '../state/composer-drafts';
 import {
   arrowBrowses,

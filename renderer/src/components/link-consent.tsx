@@ -25,12 +25,8 @@ import {
   useState,
   type ReactNode,
 } from 'react';
-import {
-  LINK_TEXT_CEILING,
-  type AirlockApi,
-  type LinkVerdict,
-  type UrlElicitationView,
-} from '../../../preload/shared/contract';
+import type { AirlockApi, LinkVerdict, UrlElicitationView } from '../../../preload/shared/contract';
+import { LINK_TEXT_CEILING } from '../../../preload/shared/contract-plain';
 import { CopyButton } from './copy-button';
 import { isDangerous, OpenAnyway, UrlAnalysisBox, UrlHeadline } from './url-analysis-view';
 

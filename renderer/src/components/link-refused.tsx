@@ -4,7 +4,7 @@
  * link from the terminal running Airlock opens it.
  */
 import './load-failed.css';
-import { refusalText, type RefusalReason } from '../../../preload/shared/web-wire';
+import { refusalText, type RefusalReason } from '../../../preload/shared/web-wire-plain';
 
 /** The refusal screen. */
 export function LinkRefused({ reason }: { reason: RefusalReason }) {

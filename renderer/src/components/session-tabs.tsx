@@ -8,7 +8,8 @@
  */
 import './session-tabs.css';
 import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
-import { MAX_SESSION_NAME_CHARS, type SessionSummary } from '../../../preload/shared/contract';
+import type { SessionSummary } from '../../../preload/shared/contract';
+import { MAX_SESSION_NAME_CHARS } from '../../../preload/shared/contract-plain';
 import { ariaKeyShortcuts } from '../keyboard';
 import { folderName, tabLabel, waitsForUser } from '../state/tabs';
 import { SESSION_PANEL_ID } from './session-panel-id';

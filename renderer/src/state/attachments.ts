@@ -8,9 +8,8 @@ import {
   MAX_ATTACHED_FILES,
   MAX_ATTACHED_IMAGES,
   MAX_PROMPT_IMAGE_BYTES,
-  type ImageMimeType,
-  type PromptAttachments,
-} from '../../../preload/shared/prompt-content';
+} from '../../../preload/shared/contract-plain';
+import type { ImageMimeType, PromptAttachments } from '../../../preload/shared/prompt-content';
 
 /** An image the user attached, as it goes to the core and as its chip shows it. */
 export type AttachedImage = {

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RECONNECT_DELAYS_MS } from '../../../renderer/src/bridge/backoff.js';
 import type { PageCredentials } from '../../../renderer/src/bridge/page-credentials.js';
-import { createWebBridge } from '../../../renderer/src/bridge/web-bridge.js';
+import { createWebBridge, loadWireChecks } from '../../../renderer/src/bridge/web-bridge.js';
 import { proofMessage } from '../../../preload/shared/web-wire.js';
 
 /** A WebSocket the test opens, closes and answers by hand. */
@@ -60,6 +60,10 @@ function credentials(link?: string): PageCredentials & { kept: string[] } {
   return made;
 }
 
+// The checks are loaded once for the page; most tests start with them there.
+beforeAll(async () => {
+  await loadWireChecks();
+});
 beforeEach(() => {
   FakeSocket.all = [];
   vi.useFakeTimers();
@@ -197,5 +201,84 @@ describe('letting the page in', () => {
       .update(proofMessage('nonce-1', guarded!.id, 'settings:testAgent'))
       .digest('base64url');
     expect(guarded!.proof).toBe(expected);
+  });
+});
+
+describe('checking what the host sends', () => {
+  it('refuses a result that breaks the contract, and the call fails in words', async () => {
+    const bridge = createWebBridge(credentials('link-1'), 'ws://127.0.0.1:1/ws');
+    latest().open();
+    await bridge.ready;
+    const call = bridge.invoke('app:getRecentFolders', {});
+    await vi.waitFor(() => expect(latest().sent).toHaveLength(1));
+    latest().answer(latest().sent[0]!.id, { folders: [42] });
+    await expect(call).rejects.toThrow('Airlock sent an invalid app:getRecentFolders result');
+  });
+
+  it('drops an event that breaks the contract, and passes on the next valid one', async () => {
+    const bridge = createWebBridge(credentials('link-1'), 'ws://127.0.0.1:1/ws');
+    const heard = vi.fn();
+    bridge.on('app:onCommand', heard);
+    latest().open();
+    await bridge.ready;
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    latest().receive({ t: 'event', channel: 'app:onCommand', payload: { command: 'rm -rf' } });
+    latest().receive({ t: 'event', channel: 'app:onCommand', payload: { command: 'agentLog' } });
+    expect(heard.mock.calls).toEqual([[{ command: 'agentLog' }]]);
+  });
+
+  it('is not let in by a welcome that breaks the wire', async () => {
+    const bridge = createWebBridge(credentials('link-1'), 'ws://127.0.0.1:1/ws');
+    const call = bridge.invoke('app:getRecentFolders', {});
+    latest().dispatchEvent(new Event('open'));
+    latest().receive({ t: 'welcome', key: 'k'.repeat(129), nonce: 'n' });
+    latest().receive({ t: 'welcome', key: 'key-1', nonce: 'n', extra: true });
+    latest().close();
+    await expect(call).rejects.toThrow('Could not connect to Airlock');
+    expect(latest().sent).toEqual([]);
+  });
+});
+
+describe('before the checks have loaded', () => {
+  /** A bridge module of its own, whose checks have not loaded yet. */
+  async function freshBridge() {
+    vi.resetModules();
+    return await import('../../../renderer/src/bridge/web-bridge.js');
+  }
+  afterEach(() => {
+    vi.doUnmock('../../../renderer/src/bridge/wire-checks.js');
+    vi.resetModules();
+  });
+
+  it('holds what arrives until they have, then checks it in the order it came', async () => {
+    const fresh = await freshBridge();
+    const bridge = fresh.createWebBridge(credentials('link-1'), 'ws://127.0.0.1:1/ws');
+    const heard = vi.fn();
+    bridge.on('app:onCommand', heard);
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    latest().open();
+    latest().receive({ t: 'event', channel: 'app:onCommand', payload: { command: 'nope' } });
+    latest().receive({ t: 'event', channel: 'app:onCommand', payload: { command: 'agentLog' } });
+    latest().receive({ t: 'event', channel: 'app:onCommand', payload: { command: 'newSession' } });
+    // Nothing reaches the page unchecked.
+    expect(heard).not.toHaveBeenCalled();
+    await bridge.ready;
+    await vi.waitFor(() => expect(heard).toHaveBeenCalledTimes(2));
+    expect(heard.mock.calls).toEqual([[{ command: 'agentLog' }], [{ command: 'newSession' }]]);
+  });
+
+  it('drops the link when they cannot load, and lets nothing unchecked through', async () => {
+    vi.resetModules();
+    vi.doMock('../../../renderer/src/bridge/wire-checks.js', () => {
+      throw new Error('the file is gone');
+    });
+    const fresh = await import('../../../renderer/src/bridge/web-bridge.js');
+    const bridge = fresh.createWebBridge(credentials('link-1'), 'ws://127.0.0.1:1/ws');
+    const changes: boolean[] = [];
+    bridge.onLinkChange((connected) => changes.push(connected));
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    latest().open();
+    await expect(bridge.ready).rejects.toThrow('Could not connect to Airlock');
+    expect(changes).toEqual([false]);
   });
 });
