@@ -201,3 +201,38 @@ export const Markdown = memo(function Markdown({
     </>
   );
 });
+
+/**
+ * Markdown of the kinds agents write, parsed once while the page is idle (see `warmMarkdown`).
+ */
+const WARM_TEXT = [
+  '# Heading',
+  '',
+  'A paragraph with *emphasis*, **strong**, `code`, a [link](https://example.com) and an',
+  'image ![alt](https://example.com/a.png).',
+  '',
+  '1. One item',
+  '2. Another, with a nested list:',
+  '   - nested',
+  '',
+  '> A quote',
+  '',
+  '```ts',
+  'const answer = 42;',
+  '```',
+  '',
+  '---',
+].join('\n');
+
+/**
+ * Parses a sample once, and throws the result away: the first reply of a fresh page is then not
+ * the one that pays for compiling the parser (its code runs unoptimised on a first call, and is
+ * compiled as it runs). Done when the page is first idle after this script loads.
+ */
+export function warmMarkdown(): void {
+  ReactMarkdown({ children: WARM_TEXT, components, skipHtml: true, urlTransform });
+}
+
+if (typeof requestIdleCallback === 'function') {
+  requestIdleCallback(warmMarkdown, { timeout: 5_000 });
+}

@@ -5,7 +5,7 @@
  * cancels only the question).
  */
 import './session-view.css';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import type {
   AirlockApi,
@@ -90,8 +90,26 @@ function atBottom(element: HTMLElement): boolean {
   return element.scrollHeight - element.scrollTop - element.clientHeight <= 1;
 }
 
+/**
+ * Whether the pane would draw the same for `next` as for `previous`: the same session, transcript
+ * and host, and a sign-in host with the same values (the app makes that object afresh each time
+ * it renders). The app renders at every change of its state, the other tabs' streams included;
+ * with this, the pane renders only for its own.
+ */
+export function sameSessionProps(previous: Props, next: Props): boolean {
+  return (
+    previous.api === next.api &&
+    previous.session === next.session &&
+    previous.transcript === next.transcript &&
+    previous.urlElicitation === next.urlElicitation &&
+    previous.disconnected === next.disconnected &&
+    previous.signIn.secretStorage === next.signIn.secretStorage &&
+    previous.signIn.settingsPath === next.signIn.settingsPath
+  );
+}
+
 /** The session pane. */
-export function SessionView({
+export const SessionView = memo(function SessionView({
   api,
   session,
   transcript,
@@ -461,4 +479,4 @@ export function SessionView({
       />
     </main>
   );
-}
+}, sameSessionProps);
