@@ -1,7 +1,8 @@
 // Prints how long each vitest project took, from a JSON report (test-results/vitest.json by
 // default): the wall time during which at least one of its files was running tests (file spans
-// merged, so files run side by side count once), the sum of its files' spans, and its slowest
-// files; then the wall time of the whole vitest run.
+// merged, so files run side by side count once), the sum of its files' spans, how many of its
+// files ran at once at most, and its slowest files; then the wall time of the whole vitest run.
+// A file's span runs from its first test's start to its last test's end.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +27,21 @@ function covered(spans) {
   return total;
 }
 
+/** The most of `spans` that overlap at any moment. */
+function mostAtOnce(spans) {
+  const edges = spans.flatMap(([start, end]) => [
+    [start, 1],
+    [end, -1],
+  ]);
+  let now = 0;
+  let most = 0;
+  for (const [, step] of edges.sort((a, b) => a[0] - b[0] || a[1] - b[1])) {
+    now += step;
+    most = Math.max(most, now);
+  }
+  return most;
+}
+
 const byProject = new Map();
 for (const file of report.testResults) {
   const project = projectOf(file.name);
@@ -39,7 +55,7 @@ for (const [project, files] of [...byProject].sort()) {
   console.log(
     `${project}: ${files.length} files, ${seconds(covered(spans))} running tests ` +
       `(from ${seconds(first - report.startTime)} to ${seconds(last - report.startTime)} ` +
-      `into the run), ${seconds(sum)} summed over files`,
+      `into the run), ${seconds(sum)} summed over files, at most ${mostAtOnce(spans)} at once`,
   );
   const slowest = [...files].sort((a, b) => b.endTime - b.startTime - (a.endTime - a.startTime));
   for (const file of slowest.slice(0, 5)) {
