@@ -3,9 +3,9 @@
  * card (RJSF, its validator and re2js), the URL card, the agent settings (with the registry's
  * catalogue), Markdown, the help overlay, the sign-in terminal, and the session view itself
  * (with its virtualised transcript), which the welcome does not show. A part loads on first use
- * and, so that first use seldom waits, ahead of it (`preloadParts`): the session view and
- * Markdown as the app starts, alongside its first load of the sessions; the rest when the page
- * is idle.
+ * and, so that first use seldom waits, ahead of it (`preloadParts`), once the first screen is up:
+ * the session view and Markdown at once when it shows a session, else when the page is idle;
+ * the rest when the page is idle later.
  *
  * A part already loaded renders at once, with no fallback frame. One still loading shows its
  * fallback (nothing, or for Markdown its text as plain paragraphs). One whose file cannot load
@@ -180,16 +180,25 @@ function preloadWhenIdle(parts: LazyPart<never>[]): void {
 const LATER_MS = 2_000;
 
 /**
- * Preloads: the session view and Markdown now (a restored session shows them at once); the
- * cards an agent may ask with when the page is idle after a session first shows (see
- * `SessionView`); the agent settings, help and the sign-in terminal when idle a little later,
- * so that loading them never competes with the first screen.
+ * Preloads, once the first screen is up (`shown`), so that loading never competes with it: the
+ * session view and Markdown at once if it shows a session (its transcript needs them), else
+ * when the page is idle; the cards an agent may ask with when the page is idle after a session
+ * first shows (see `SessionView`); the agent settings, help and the sign-in terminal when idle
+ * a little later.
  */
-export function preloadParts(): void {
-  void SessionView.preload().catch(() => undefined);
-  void Markdown.preload().catch(() => undefined);
-  setTimeout(
-    () => preloadWhenIdle([AgentSettings, HelpOverlay, SignInTerminal] as LazyPart<never>[]),
-    LATER_MS,
-  );
+export function preloadParts(shown: Promise<{ sessionShown: boolean }>): void {
+  void shown.then(({ sessionShown }) => {
+    const first = [SessionView, Markdown] as LazyPart<never>[];
+    if (sessionShown) {
+      for (const part of first) {
+        void part.preload().catch(() => undefined);
+      }
+    } else {
+      preloadWhenIdle(first);
+    }
+    setTimeout(
+      () => preloadWhenIdle([AgentSettings, HelpOverlay, SignInTerminal] as LazyPart<never>[]),
+      LATER_MS,
+    );
+  });
 }

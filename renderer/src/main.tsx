@@ -2,6 +2,8 @@
  * The renderer's entry: find the host's `window.airlock` (the Electron preload) or connect to
  * the web host, then show the app.
  */
+// First, so that the web bridge's checks load while the rest of the script runs.
+import './bridge/early-checks';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { AirlockApi } from '../../preload/shared/contract';
@@ -43,5 +45,15 @@ if (root) {
   // A page the web host would not let in shows why, and nothing of the app.
   bridge?.onRefused((reason) => view.render(<LinkRefused reason={reason} />));
   // What the first screen does not show loads once it is up (lazy-parts.tsx).
-  preloadParts();
+  preloadParts(
+    new Promise((resolve) => {
+      const stop = store.subscribe(() => {
+        const state = store.getState();
+        if (state.loaded) {
+          stop();
+          resolve({ sessionShown: state.activeKey !== undefined });
+        }
+      });
+    }),
+  );
 }
