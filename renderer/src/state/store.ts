@@ -280,7 +280,12 @@ export class Store {
     const start = performance.now();
     const transcripts = { ...this.state.transcripts };
     let left = budget ?? Number.POSITIVE_INFINITY;
-    for (const [key, events] of this.queued) {
+    // The session shown takes the budget first: with many streaming at once, the others' text
+    // never holds back the one on screen.
+    const shown = this.state.activeKey;
+    const order = [...this.queued.keys()].sort((a, b) => Number(b === shown) - Number(a === shown));
+    for (const key of order) {
+      const events = this.queued.get(key)!;
       let taken = 0;
       while (taken < events.length && left > 0) {
         const event = events[taken++]!;

@@ -569,6 +569,17 @@ describe('transcript events: at most one apply per frame', () => {
     expect(textOf(transcript('s2'))).toBe('y');
   });
 
+  it('gives the shown session the budget first, whichever queued first', async () => {
+    store.activate('s2');
+    core.append('s1', chunk('x'.repeat(START_CHARS)));
+    core.append('s2', chunk('y'.repeat(START_CHARS)));
+    await frames.run(0);
+    expect(textOf(transcript('s2'))).toHaveLength(START_CHARS);
+    expect(transcript('s1')).toBeUndefined();
+    await frames.run(16);
+    expect(textOf(transcript('s1'))).toHaveLength(START_CHARS);
+  });
+
   it('applies every session in one frame while the budget lasts', async () => {
     core.append('s1', chunk('a'));
     core.append('s2', chunk('b'));
