@@ -54,10 +54,15 @@ export function storeReplyText(page: Page): Promise<string> {
     const state = (window as unknown as StoreWindow).airlockBenchStore().getState();
     const rows = state.activeKey ? (state.transcripts[state.activeKey]?.rows ?? []) : [];
     const from = rows.findLastIndex((row) => row.kind === 'prompt') + 1;
-    return rows
-      .slice(from)
-      .map((row) => (row.kind === 'text' && row.role === 'agent' ? row.text : ''))
-      .join('');
+    return (
+      rows
+        .slice(from)
+        // Past its caps, a message's text is held back in overflow rows (state/text-cap.ts).
+        .map((row) =>
+          (row.kind === 'text' || row.kind === 'overflow') && row.role === 'agent' ? row.text : '',
+        )
+        .join('')
+    );
   });
 }
 

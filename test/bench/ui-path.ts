@@ -37,13 +37,16 @@ type PathTimes = {
   lastChunk?: number;
   /** When the store first held the text of every update. */
   stored?: number;
+  /** The agent text the store holds so far, in characters, and when it last grew. */
+  storedChars: number;
+  lastStored?: number;
 };
 type PathWindow = { airlockPath: PathTimes };
 
 /** Counts what reaches the page's sockets and notes when the prompt leaves; before the app loads. */
 async function installCounter(page: Page): Promise<void> {
   await page.addInitScript(() => {
-    const times: PathTimes = { chunks: 0 };
+    const times: PathTimes = { chunks: 0, storedChars: 0 };
     (window as unknown as PathWindow).airlockPath = times;
     const Socket = window.WebSocket;
     window.WebSocket = class extends Socket {
@@ -91,9 +94,14 @@ function watchStore(page: Page, chars: number): Promise<void> {
       const rows = state.activeKey ? (state.transcripts[state.activeKey]?.rows ?? []) : [];
       let stored = 0;
       for (const row of rows) {
-        if (row.kind === 'text' && row.role === 'agent') {
+        // Text past a message's caps is held back in overflow rows (state/text-cap.ts).
+        if ((row.kind === 'text' || row.kind === 'overflow') && row.role === 'agent') {
           stored += row.text.length;
         }
+      }
+      if (stored > times.storedChars) {
+        times.storedChars = stored;
+        times.lastStored = performance.now();
       }
       if (stored >= target) {
         times.stored = performance.now();
@@ -109,6 +117,46 @@ async function heapAfterGc(page: Page): Promise<number> {
   const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
   await cdp.detach();
   return heap.usedSize / 1024 / 1024;
+}
+
+/** How long the store may take to hold the whole reply before the run fails. */
+const STORE_TIMEOUT_MS = 300_000;
+
+/**
+ * Waits for the store to hold the text of every update. On a timeout it says how far the socket
+ * and the store got, and whether the store had stopped or was still going (too slow).
+ */
+async function storeFilled(page: Page): Promise<void> {
+  try {
+    await page.waitForFunction(
+      () => (window as unknown as PathWindow).airlockPath.stored !== undefined,
+      undefined,
+      { timeout: STORE_TIMEOUT_MS, polling: 100 },
+    );
+  } catch (error) {
+    const progress = await page
+      .evaluate(() => {
+        const times = (window as unknown as PathWindow).airlockPath;
+        const now = performance.now();
+        return {
+          ...times,
+          sincePrompt: now - (times.prompt ?? now),
+          sinceStored: now - (times.lastStored ?? now),
+        };
+      })
+      .catch(() => undefined);
+    if (!progress) {
+      throw error;
+    }
+    const target = UPDATES * CHUNK_TEXT.length;
+    const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+    throw new Error(
+      `the store held ${whole(progress.storedChars)} of ${whole(target)} characters ` +
+        `${seconds(progress.sincePrompt)} after the prompt (last grew ${seconds(progress.sinceStored)} ` +
+        `before); the socket had carried ${whole(progress.chunks)} of ${whole(UPDATES)} updates`,
+      { cause: error },
+    );
+  }
 }
 
 type PathRun = {
@@ -138,11 +186,7 @@ async function pathRun(): Promise<PathRun> {
     await watchStore(page, UPDATES * CHUNK_TEXT.length);
     await page.getByRole('textbox', { name: 'Message' }).fill('flood');
     await page.getByRole('textbox', { name: 'Message' }).press('Enter');
-    await page.waitForFunction(
-      () => (window as unknown as PathWindow).airlockPath.stored !== undefined,
-      undefined,
-      { timeout: 300_000, polling: 100 },
-    );
+    await storeFilled(page);
     await status.filter({ hasText: 'Ready' }).waitFor();
     const times = await page.evaluate(() => (window as unknown as PathWindow).airlockPath);
     if (times.chunks !== UPDATES || times.prompt === undefined) {
