@@ -19,7 +19,8 @@ import { firstPromptName, userTabName } from './tab-title.js';
 import { promptAccepts, type AttachedContent } from './prompt-content.js';
 import { UserFacingError } from './errors.js';
 import { permissionAnswer, permissionEvents, ToolCallLog } from './tool-calls.js';
-import { clip, MAX_CHUNK_CHARS, modeViews } from './updates.js';
+import { Transcript } from './transcript.js';
+import { clip, modeViews } from './updates.js';
 
 /** What a session reports to whoever displays it. */
 export type SessionSink = {
@@ -58,9 +59,7 @@ export class Session {
   private restartLine: string | undefined;
   /** Set while a `session/load` replays what the transcript shows (see `bindEarly`). */
   private quietReplay = false;
-  private readonly transcript: TranscriptEvent[] = [];
-  /** Where each terminal's output is in the transcript: a newer one takes its place. */
-  private readonly terminalOutputs = new Map<string, number>();
+  private readonly transcript = new Transcript();
   /** Permission and elicitation cards waiting on the user. */
   private readonly cards = new PendingCards((count) => this.update({ pendingCards: count }));
   /** The options of each open permission card, by its key. */
@@ -107,41 +106,14 @@ export class Session {
     return this.waitingOn;
   }
 
-  /** The whole transcript, with consecutive text chunks merged. */
+  /** The whole transcript, with consecutive text chunks merged (see transcript.ts). */
   events(): TranscriptEvent[] {
-    const events = [...this.transcript];
-    const last = events.at(-1);
-    // The last chunk still grows in place (see `append`): hand out a copy that stays as it is.
-    if (last?.type === 'chunk') {
-      events[events.length - 1] = { ...last };
-    }
-    return events;
+    return this.transcript.events();
   }
 
   /** Appends to the transcript and reports it. */
   append(event: TranscriptEvent): void {
-    const last = this.transcript.at(-1);
-    const shown = event.type === 'terminal_output' && this.terminalOutputs.get(event.terminalId);
-    // The stored transcript stays small, while the UI still gets every piece: a terminal's
-    // output is kept once, as it is now (each one holds all it shows), and streamed text merged.
-    if (typeof shown === 'number') {
-      this.transcript[shown] = event;
-    } else if (
-      event.type === 'chunk' &&
-      last?.type === 'chunk' &&
-      last.role === event.role &&
-      last.text.length + event.text.length <= MAX_CHUNK_CHARS
-    ) {
-      // `last` is the session's own copy, never handed out while it is last: it grows in place
-      // rather than as a new object for every streamed piece.
-      last.text += event.text;
-    } else {
-      if (event.type === 'terminal_output') {
-        this.terminalOutputs.set(event.terminalId, this.transcript.length);
-      }
-      // A chunk is kept as a copy, which later chunks grow; the event itself goes to the sink.
-      this.transcript.push(event.type === 'chunk' ? { ...event } : event);
-    }
+    this.transcript.add(event);
     this.toolCalls.record(event);
     this.sink.append(this.key, event);
   }

@@ -41,6 +41,13 @@ const chunk = (text: string, role: 'agent' | 'user' | 'thought' = 'agent'): Tran
   text,
 });
 
+const output = (terminalId: string, text: string): TranscriptEvent => ({
+  type: 'terminal_output',
+  terminalId,
+  output: text,
+  truncated: false,
+});
+
 describe("a session's transcript", () => {
   it('merges consecutive text of one role up to exactly one piece, and no further', () => {
     const { session, appended } = recordedSession();
@@ -86,6 +93,28 @@ describe("a session's transcript", () => {
     expect(taken).toEqual([chunk('one')]);
     expect(appended).toEqual([chunk('one'), chunk(' two')]);
     expect(session.events()).toEqual([chunk('one two')]);
+  });
+
+  it("goes on growing the text at the end when a terminal's newer output takes its place", () => {
+    const { session } = recordedSession();
+    session.append(output('t1', 'first'));
+    session.append(chunk('one'));
+    session.append(output('t1', 'first second'));
+    session.append(chunk(' two'));
+    expect(session.events()).toEqual([output('t1', 'first second'), chunk('one two')]);
+  });
+
+  it("keeps a new terminal's output after the text before it, where its newer output goes", () => {
+    const { session } = recordedSession();
+    session.append(chunk('running:'));
+    session.append(output('t1', 'first'));
+    session.append(output('t1', 'first second'));
+    session.append(chunk('done'));
+    expect(session.events()).toEqual([
+      chunk('running:'),
+      output('t1', 'first second'),
+      chunk('done'),
+    ]);
   });
 
   it('keeps content of the same role after text apart', () => {
