@@ -1,6 +1,6 @@
 /**
- * The agents part of `npm run bench` (`npm run bench -- agents`): ten sessions of the demo agent
- * in ten tabs of one page, each streaming a 1 MB reply (`/long 1000`) at once, through the web
+ * The agents part of `npm run bench` (`npm run bench -- agents`): ten demo agents, each its own
+ * process (ten agents of the settings file running the built demo agent), in ten tabs of one page, each streaming a 1 MB reply (`/long 1000`) at once, through the web
  * host into Chromium, in fresh browsers.
  *
  * - The shown tab's time from the ten prompts to its whole reply on screen, untraced (goal: the
@@ -14,6 +14,7 @@
  *   tabs less the heap with none, over ten (goal: at most 5 MB a tab); and less the heap with
  *   the ten tabs open but empty, which is the transcripts alone.
  */
+import { fileURLToPath } from 'node:url';
 import type { Browser, JSHandle, Page } from 'playwright-core';
 import { longText } from '../../main/demo-agent/script.js';
 import { appPage } from '../helpers/app-page.js';
@@ -29,6 +30,21 @@ const REPLY = longText(1_000_000);
 const SWITCHES = 6;
 /** The longest any one wait may take: a turn of ten 1 MB replies on a busy machine included. */
 const WAIT_MS = 300_000;
+
+/** The name of agent `n` (from 1) in the settings file. */
+const agentName = (n: number) => `Demo ${n}`;
+/** Ten agents, each running the built demo agent as a process of its own. */
+const SETTINGS = {
+  agent_servers: Object.fromEntries(
+    Array.from({ length: TABS }, (_, tab) => [
+      agentName(tab + 1),
+      {
+        command: process.execPath,
+        args: [fileURLToPath(new URL('../../out/main/demo-agent.js', import.meta.url))],
+      },
+    ]),
+  ),
+};
 
 /** The goals, as the brief of this part sets them. */
 const GOALS = { shownMs: 1_000, switchMs: 16, heapPerTabMb: 5 };
@@ -73,11 +89,14 @@ async function openApp(browser: Browser, app: WebApp): Promise<Page> {
   return page;
 }
 
-/** Opens {@link TABS} demo sessions, the last shown; returns their keys, in tab order. */
+/**
+ * Opens a session with each of the {@link TABS} demo agents, the last shown; returns their keys,
+ * in tab order.
+ */
 async function openTabs(page: Page): Promise<string[]> {
   const app = appPage(() => page);
   for (let tab = 0; tab < TABS; tab++) {
-    await app.startSession();
+    await app.startSession(agentName(tab + 1));
   }
   const keys = await page.evaluate(() =>
     (window as unknown as StoreWindow)
@@ -248,7 +267,7 @@ async function agentsRun(): Promise<AgentsRun> {
   const problems: string[] = [];
   let untraced: Omit<AgentsRun, 'streaming' | 'problems'>;
   {
-    const app = await startWebApp();
+    const app = await startWebApp(SETTINGS);
     const browser = await launchChromium();
     try {
       const page = await openApp(browser, app);
@@ -279,7 +298,7 @@ async function agentsRun(): Promise<AgentsRun> {
       await app.stop();
     }
   }
-  const app = await startWebApp();
+  const app = await startWebApp(SETTINGS);
   const browser = await launchChromium();
   try {
     const page = await openApp(browser, app);
@@ -315,7 +334,7 @@ export async function tenAgentsBench(): Promise<void> {
   const switches = runs.flatMap((run) => run.switches);
   const overSwitches = (figure: (tab: Switch) => number) => spread(switches.map(figure), ms);
   console.log(
-    `agents: ${TABS} demo sessions in ${TABS} tabs of one page, each streaming 1 MB at once ` +
+    `agents: ${TABS} demo agents, each its own process, in ${TABS} tabs of one page, each streaming 1 MB at once ` +
       `through the web host into Chromium, ${RUNS} runs of two fresh browsers:`,
   );
   for (const failure of failures) {
