@@ -316,7 +316,10 @@ export class AirlockCore {
    * (each gets SIGTERM, then SIGKILL after a grace period).
    */
   async dispose(): Promise<void> {
-    // First: the tabs closing below must not leave the kept list empty for the next start.
+    // What changed in this macrotask goes out first, so the kept tabs hear of it (a rename, a
+    // title): they keep what they were last told.
+    this.outbox.flush();
+    // Then: the tabs closing below must not leave the kept list empty for the next start.
     const kept = this.lasting.quit();
     this.settingsWatcher?.close();
     this.agentSettings.dispose();

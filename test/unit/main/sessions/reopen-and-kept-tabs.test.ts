@@ -148,6 +148,20 @@ describe('the kept tabs, told only of summary changes', () => {
     ]);
   });
 
+  it('keep a change of a tab made just before the app quits, not yet sent on to the UI', async () => {
+    const run = await start();
+    const { core, dir } = run;
+    const key = await run.ready();
+    // The rename's change of the summary waits for the end of this macrotask to go out; the
+    // quit comes first.
+    await core.invoke('session:rename', { key, title: 'Release notes' });
+    await core.dispose();
+
+    expect(await keptTabs(dir)).toEqual([
+      expect.objectContaining({ agentName: DEMO, userTitle: 'Release notes' }),
+    ]);
+  });
+
   it('keep no entry for what is not a tab, such as the agents changing', async () => {
     const run = await start();
     const { core, dir, settingsPath } = run;
