@@ -91,7 +91,8 @@ describe('markdownBlocks', () => {
       }),
       { numRuns: 2_000 },
     );
-  });
+    // Two thousand texts parsed twice each: seconds on a quiet machine, far more on a busy one.
+  }, 120_000);
 
   it('passes over an HTML block that ends at a blank line, fences and all', () => {
     // The fence line belongs to the block `</div>` opens, so the fences after it pair up

@@ -101,11 +101,10 @@ describe('capText', () => {
     expect(parts.every((part) => part.text.length > 0)).toBe(true);
   });
 
-  it('takes a 10 MB line in one piece in linear time', () => {
+  // How long it takes is a figure of `npm run bench -- long-lines`, not of a test.
+  it('takes a 10 MB line in one piece: its first 64 KB shown, the rest held back', () => {
     const line = 'j'.repeat(10_000_000);
-    const start = performance.now();
     const { parts } = capText(FRESH_CAP, line);
-    expect(performance.now() - start).toBeLessThan(100);
     expect(shape(parts)).toEqual([`shown:${LINE_CAP}`, `line:${10_000_000 - LINE_CAP}`]);
   });
 });

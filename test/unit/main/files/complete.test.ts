@@ -15,6 +15,15 @@ function files(...names: string[]) {
   }
 }
 
+/**
+ * The completions for `query` with the default budget on a clock that stands still: these are
+ * tests of what is offered and in which order, which a slow machine's clock must not cut short
+ * (the time budget has tests of its own below).
+ */
+function complete(query: string) {
+  return completeFiles(root, query, DEFAULT_BUDGET, () => 0);
+}
+
 beforeEach(() => {
   root = realpathSync(mkdtempSync(path.join(tmpdir(), 'airlock-complete-')));
 });
@@ -33,7 +42,7 @@ describe('matchRank', () => {
 describe('completeFiles', () => {
   it('offers files (not folders) shallow before deep, best fit first', async () => {
     files('deep/er/notes.md', 'notes.md', 'docs/notes-old.md', 'docs/my-notes.md', 'src/a.ts');
-    const { paths, partial } = await completeFiles(root, 'notes');
+    const { paths, partial } = await complete('notes');
     expect(paths).toEqual([
       'notes.md',
       'docs/notes-old.md',
@@ -46,7 +55,7 @@ describe('completeFiles', () => {
   it('orders files of the same fit and depth shorter first, then by name', async () => {
     const names = ['ab.md', 'aa.md', 'a.md', 'abc.md', 'ba.md', 'b.md', 'aaa.md', 'c.md', 'bb.md'];
     files(...names);
-    expect((await completeFiles(root, '')).paths).toEqual([
+    expect((await complete('')).paths).toEqual([
       'a.md',
       'b.md',
       'c.md',
@@ -68,7 +77,7 @@ describe('completeFiles', () => {
       'x/a-long-name.md',
       'x/y/a-long.md',
     );
-    expect((await completeFiles(root, '')).paths).toEqual([
+    expect((await complete('')).paths).toEqual([
       'a-long-name.md',
       'x/a.md',
       'x/a-long-name.md',
@@ -88,9 +97,9 @@ describe('completeFiles', () => {
       'a/config.md',
       '.config.md',
     );
-    expect((await completeFiles(root, 'config')).paths).toEqual(['a/config.md']);
+    expect((await complete('config')).paths).toEqual(['a/config.md']);
     // A hidden file when asked for by its dot.
-    expect((await completeFiles(root, '.config')).paths).toEqual(['.config.md']);
+    expect((await complete('.config')).paths).toEqual(['.config.md']);
   });
 
   it('offers a symlink to a file inside, never one that leads out, and never walks a linked folder', async () => {
@@ -105,15 +114,12 @@ describe('completeFiles', () => {
     // A loop: a folder that links to the root; and a link to a folder inside, not a file.
     symlinkSync(root, path.join(root, 'real', 'loop'));
     symlinkSync(path.join(root, 'real'), path.join(root, 'target-folder'));
-    expect((await completeFiles(root, 'target')).paths).toEqual([
-      'target-link.md',
-      'real/target.md',
-    ]);
+    expect((await complete('target')).paths).toEqual(['target-link.md', 'real/target.md']);
   });
 
   it('answers at most the limit', async () => {
     files(...Array.from({ length: 80 }, (_, i) => `f${i}.txt`));
-    const { paths } = await completeFiles(root, '');
+    const { paths } = await complete('');
     expect(paths).toHaveLength(DEFAULT_BUDGET.limit);
   });
 
