@@ -51,6 +51,13 @@ describe('fetchBounded', () => {
     );
   });
 
+  it('says a failure that names no cause as the network failing, not as a refusal', async () => {
+    vi.stubGlobal('fetch', () => Promise.reject(new TypeError('fetch failed')));
+    await expect(fetchBounded('https://registry.test/registry.json', OPTIONS)).rejects.toThrow(
+      new FetchProblem('the network failed', true),
+    );
+  });
+
   it('reads a body on this machine whole', async () => {
     const response = await fetchBounded(server().url('/registry.json'), OPTIONS);
     expect(response.status).toBe(200);
