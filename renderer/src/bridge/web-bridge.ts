@@ -88,7 +88,10 @@ export type WebBridge = AirlockApi & {
    * Events sent while it was down are lost: load the state again on `true`.
    */
   onLinkChange(listener: LinkListener): () => void;
-  /** Tries a new link now, if the bridge is waiting to (the banner's Reconnect). */
+  /**
+   * Tries a new link now, if the bridge is waiting to (the banner's Reconnect); asked while a
+   * try is under way, the next try follows that one at once if it fails.
+   */
   reconnect(): void;
   /** Tells `listener` when the host refused this page, and why. */
   onRefused(listener: (reason: RefusalReason) => void): () => void;
@@ -123,6 +126,8 @@ export function createWebBridge(
   let down = false;
   let failures = 0;
   let retry: ReturnType<typeof setTimeout> | undefined;
+  /** Whether Retry was asked for while a try was under way: if it fails, the next is at once. */
+  let retryAtOnce = false;
   let resolveReady: () => void = () => undefined;
   let rejectReady: (error: Error) => void = () => undefined;
   const ready = new Promise<void>((resolve, reject) => {
@@ -286,7 +291,8 @@ export function createWebBridge(
         down = true;
         tell(false);
       }
-      const delay = reconnectDelay(failures);
+      const delay = retryAtOnce ? 0 : reconnectDelay(failures);
+      retryAtOnce = false;
       failures += 1;
       retry = setTimeout(connect, delay);
     });
@@ -352,6 +358,8 @@ export function createWebBridge(
       if (retry !== undefined) {
         clearTimeout(retry);
         connect();
+      } else if (!open) {
+        retryAtOnce = true;
       }
     },
   };

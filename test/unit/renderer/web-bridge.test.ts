@@ -123,6 +123,37 @@ describe('the web bridge', () => {
     expect(FakeSocket.all).toHaveLength(before + 1);
   });
 
+  it('tries again at once when Retry came while the try that failed was under way', () => {
+    const bridge = createWebBridge(credentials('link-1'), 'ws://127.0.0.1:1/ws');
+    latest().open();
+    latest().close();
+    for (const delay of RECONNECT_DELAYS_MS) {
+      vi.advanceTimersByTime(delay);
+      latest().close();
+    }
+    // The longest pause is next; Retry during the try under way does not wait it out.
+    vi.advanceTimersByTime(RECONNECT_DELAYS_MS.at(-1)!);
+    const before = FakeSocket.all.length;
+    bridge.reconnect();
+    expect(FakeSocket.all).toHaveLength(before);
+    latest().close();
+    vi.advanceTimersByTime(0);
+    expect(FakeSocket.all).toHaveLength(before + 1);
+    // Once: the try after that waits its pause again.
+    latest().close();
+    vi.advanceTimersByTime(RECONNECT_DELAYS_MS.at(-1)! - 1);
+    expect(FakeSocket.all).toHaveLength(before + 1);
+  });
+
+  it('does not try again at once when Retry came while the link was open', () => {
+    const bridge = createWebBridge(credentials('link-1'), 'ws://127.0.0.1:1/ws');
+    latest().open();
+    bridge.reconnect();
+    latest().close();
+    vi.advanceTimersByTime(RECONNECT_DELAYS_MS[0]! - 1);
+    expect(FakeSocket.all).toHaveLength(1);
+  });
+
   it('ignores a socket it replaced', () => {
     const bridge = createWebBridge(credentials('link-1'), 'ws://127.0.0.1:1/ws');
     const changes: boolean[] = [];
