@@ -8,9 +8,9 @@
  * the rest when the page is idle later.
  *
  * A part already loaded renders at once, with no fallback frame. One still loading shows its
- * fallback (nothing, or for Markdown its text as plain paragraphs). One whose file cannot load
- * (the host went away, the install is broken) shows that in words, with Reload, never a blank
- * pane.
+ * fallback (nothing; the session view's empty pane; Markdown's text as plain paragraphs). One
+ * whose file cannot load (the host went away, the install is broken) shows that in words, with
+ * Reload, never a blank pane.
  */
 import './lazy-parts.css';
 import {
@@ -32,6 +32,7 @@ import type { HelpOverlay as HelpOverlayType } from './components/help-overlay';
 import type { SignInTerminal as SignInTerminalType } from './components/sign-in-terminal';
 import type { SessionView as SessionViewType } from './components/session-view';
 import { markdownBlocks } from './components/markdown-blocks';
+import { SESSION_PANEL_ID } from './components/session-panel-id';
 
 /** A component loaded on first use; `preload()` loads it ahead. */
 export type LazyPart<P> = ComponentType<P> & { preload(): Promise<unknown> };
@@ -110,7 +111,8 @@ function lazyPart<P extends object>(
 export const SessionView = lazyPart<ComponentProps<typeof SessionViewType>>(
   'SessionView',
   async () => (await import('./components/session-view')).SessionView,
-  () => null,
+  // The pane is there while its script loads: the shown tab names it as what it controls.
+  () => <main id={SESSION_PANEL_ID} className="session" aria-label="Session" aria-busy="true" />,
   // Once a session shows, its agent may ask: its cards load when the page is next idle.
   () => preloadWhenIdle([ElicitationCard, UrlCard] as LazyPart<never>[]),
 );

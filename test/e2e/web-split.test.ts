@@ -3,9 +3,11 @@
  * budget; the form card's script (RJSF, its validator, re2js) loads only once a session shows,
  * and the form then renders; and a part whose script cannot load says so, in words, with Reload.
  */
-import type { Page } from 'playwright-core';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { appPage } from '../helpers/app-page.js';
+import { seriousViolations } from '../helpers/a11y.js';
+import { appPage, newSessionDialog } from '../helpers/app-page.js';
 import { useWebApp } from '../helpers/e2e.js';
 
 /** The first screen's script budget, minified (React and zod are most of it). */
@@ -33,7 +35,7 @@ function scriptsOf(page: Page) {
 const isFormChunk = (name: string) => name.startsWith('elicitation-card-');
 
 const { page, open } = useWebApp({ openEachTest: false });
-const { startSession, send } = appPage(page);
+const { startSession, send, openNewSession, status } = appPage(page);
 const card = () =>
   page()
     .getByRole('region', { name: 'Questions from the agent' })
@@ -79,5 +81,29 @@ describe('the first screen', () => {
     await expect(failed.getByRole('button', { name: 'Reload' }).isVisible()).resolves.toBe(true);
     // The rest of the app goes on: the message box still takes text.
     await expect(page().getByRole('textbox', { name: 'Message' }).isEditable()).resolves.toBe(true);
+  });
+
+  it("holds the shown tab's pane in place, busy, while the session view's script loads", async () => {
+    /** The held request for the session view's script, once the page asked for it. */
+    let held: (route: Route) => void = () => undefined;
+    const asked = new Promise<Route>((resolve) => (held = resolve));
+    await open({
+      beforeLoad: (page) => page.route(/\/assets\/session-view-[\w-]+\.js$/, held),
+    });
+    const dialog = await openNewSession();
+    await dialog.getByRole('button', { name: 'Start session' }).click();
+    await newSessionDialog(page()).waitFor({ state: 'detached' });
+    const pane = page().locator('#session-panel');
+    await expect(pane.getAttribute('aria-busy')).resolves.toBe('true');
+    // The tab that controls the pane names an element that is there.
+    await expect(
+      page().locator('[role=tab][aria-selected=true]').getAttribute('aria-controls'),
+    ).resolves.toBe('session-panel');
+    await expect(
+      seriousViolations(new AxeBuilder({ page: page() }), 'session view loading'),
+    ).resolves.toEqual([]);
+    await (await asked).continue();
+    await status().filter({ hasText: 'Ready' }).waitFor();
+    await expect(pane.getAttribute('aria-busy')).resolves.toBe(null);
   });
 });
