@@ -75,6 +75,8 @@ export function useWebApp(options: WebAppOptions = {}) {
     // Let in: the host has traded the link for the page's key, so a reload from here on (as
     // some tests make, with the host looking down) comes back with the key.
     await page.waitForFunction(() => sessionStorage.getItem('airlock.pageKey') !== null);
+    // Loaded: the app, or why it could not load. Keys pressed before then reach no shortcut.
+    await page.locator('#sidebar, .load-failed').first().waitFor({ state: 'attached' });
     if (merged.startSession) {
       await startSession();
     }
