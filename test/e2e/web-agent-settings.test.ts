@@ -60,6 +60,9 @@ describe('the agents settings view', () => {
     // The built-in agent can be tested, not changed.
     const demo = agentList().getByRole('listitem').filter({ hasText: 'Demo Agent' }).first();
     await expect(demo.getByRole('button').allTextContents()).resolves.toEqual(['Test']);
+    // Said in words: how Airlock runs its own agent is not shown.
+    await demo.getByText('Comes with Airlock').waitFor();
+    await expect(demo.textContent()).resolves.not.toMatch(/demo-agent|node/);
     await shoot('list');
 
     await view().getByRole('button', { name: 'Add agent' }).click();

@@ -381,7 +381,10 @@ function AgentItem({
         ) : null}
       </div>
       <p className="agent-command">
-        {agent.notInRegistry ? (
+        {agent.builtIn ? (
+          // How Airlock runs its own agent is not the user's to read or change.
+          'Comes with Airlock: try sessions, questions and sign-in with no account.'
+        ) : agent.notInRegistry ? (
           'The ACP registry Airlock could read has no agent with this id, so it cannot start. Check the id in the settings file, or connect to the internet.'
         ) : fromRegistry ? (
           'From the ACP registry: Airlock installs and runs it.'
