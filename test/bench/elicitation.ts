@@ -239,7 +239,7 @@ async function formRounds(): Promise<
       },
     },
   });
-  const browser = await launchChromium();
+  const browser = await launchChromium({ full: true });
   try {
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     await installRecorder(page);

@@ -329,7 +329,7 @@ async function inFreshBrowser<T>(
   measure: (browser: Browser, page: Page, turn: () => Promise<void>) => Promise<T>,
 ): Promise<{ cold: T; warm: T; problems: string[] }> {
   const app = await startWebApp();
-  const browser = await launchChromium();
+  const browser = await launchChromium({ full: true });
   try {
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     await exposeStore(page);
@@ -436,7 +436,7 @@ const LONG_LINE_GOAL_MS = 100;
  */
 async function longLineRun(): Promise<(Tasks | string)[]> {
   const app = await startWebApp();
-  const browser = await launchChromium();
+  const browser = await launchChromium({ full: true });
   try {
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     await page.goto(app.url);

@@ -192,7 +192,7 @@ export async function startBench(): Promise<void> {
     `  first screen's script (build): ${kb(built.bytes)} in ${built.files.length} file(s) ` +
       `(goal: at most about ${FIRST_SCREEN_GOAL_KB} KB)`,
   );
-  const browser = await launchChromium();
+  const browser = await launchChromium({ full: true });
   const runs: Run[] = [];
   try {
     // One run first to warm the machine's disk cache (the host's files, Chromium), not counted.

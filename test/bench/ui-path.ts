@@ -173,7 +173,7 @@ async function pathRun(): Promise<PathRun> {
       'Flood Agent': { command: process.execPath, args: floodArgs(UPDATES) },
     },
   });
-  const browser = await launchChromium();
+  const browser = await launchChromium({ full: true });
   try {
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     await exposeStore(page);
