@@ -21,6 +21,7 @@ import type {
 } from '../../../preload/shared/contract';
 import type { FormModel } from '../../../preload/shared/form-model';
 import type { UrlAnalysis } from '../../../preload/shared/url-analysis-view';
+import { growHeld, NO_HELD_TEXT, type HeldText } from './held-text';
 import { listJoins } from './list-join';
 import { capText, FRESH_CAP, type CapCause, type CapState } from './text-cap';
 
@@ -151,6 +152,11 @@ export type Transcript = {
   open: boolean;
   /** How far the open message is shown (what is past its caps is held back). */
   cap: CapState;
+  /**
+   * The last overflow row's text as it grows (held-text.ts), by row index; `parts` gathers the
+   * held-back pieces of the batch being applied, joined into the row once at its end.
+   */
+  held?: { index: number; text: HeldText; parts: string[] };
   /** The row before the last cut, while it is not yet known whether a list goes on across it. */
   joining?: number;
   /** The agent writes of each turn that can still be undone, by turn id. */
@@ -194,10 +200,12 @@ export function applyEvents(previous: Transcript, events: TranscriptEvent[]): Tr
     cards: previous.cards,
     terminals: previous.terminals,
     terminalRows: previous.terminalRows,
+    held: previous.held && { ...previous.held, parts: [] },
   };
   for (const event of events) {
     applyEvent(next, event);
   }
+  joinHeld(next);
   return next;
 }
 
@@ -525,18 +533,48 @@ function appendText(t: Transcript, role: 'agent' | 'user', text: string): void {
       appendShown(t, role, part.text);
       continue;
     }
-    const end = t.rows.at(-1);
-    // Held-back parts of two causes never meet: once the message is at its cap, no line is.
-    if (end?.kind === 'overflow') {
-      t.rows[t.rows.length - 1] = { ...end, text: end.text + part.text };
-    } else {
-      if (end?.kind === 'text') {
-        // The message goes on, held back, in the next row.
-        t.rows[t.rows.length - 1] = { ...end, more: true };
-      }
-      push(t, { kind: 'overflow', role, text: part.text, cause: part.cause });
-    }
+    holdBack(t, role, part.text, part.cause);
   }
+}
+
+/**
+ * Adds held-back text to the overflow row at the end, or to a new one. It reaches the row's text
+ * at the end of the batch (`joinHeld`), all of the batch's pieces at once.
+ */
+function holdBack(t: Transcript, role: 'agent' | 'user', text: string, cause: CapCause): void {
+  const end = t.rows.at(-1);
+  const index = t.rows.length - 1;
+  // Held-back parts of two causes never meet: once the message is at its cap, no line is.
+  if (end?.kind === 'overflow') {
+    if (t.held?.index !== index) {
+      joinHeld(t);
+      t.held = { index, text: { text: end.text, flat: end.text.length, joins: 0 }, parts: [] };
+    }
+  } else {
+    if (end?.kind === 'text') {
+      // The message goes on, held back, in the next row.
+      t.rows[index] = { ...end, more: true };
+    }
+    joinHeld(t);
+    t.held = {
+      index: push(t, { kind: 'overflow', role, text: '', cause }),
+      text: NO_HELD_TEXT,
+      parts: [],
+    };
+  }
+  t.held.parts.push(text);
+}
+
+/** Puts the held-back pieces gathered so far into their overflow row's text. */
+function joinHeld(t: Transcript): void {
+  const held = t.held;
+  const row = held && t.rows[held.index];
+  if (!held || held.parts.length === 0 || row?.kind !== 'overflow') {
+    return;
+  }
+  const text = growHeld(held.text, held.parts);
+  t.rows[held.index] = { ...row, text: text.text };
+  t.held = { index: held.index, text, parts: [] };
 }
 
 /** Appends text to be shown to the open message, cutting it into segments. */
