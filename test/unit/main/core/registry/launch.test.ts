@@ -1,5 +1,5 @@
 import { chmod, mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { delimiter, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Platform } from '../../../../../main/core/registry/format.js';
 import {
@@ -115,6 +115,16 @@ describe('launchPlan with npx and uvx', () => {
     );
   });
 
+  it('skips a PATH entry that is relative: it would name whatever folder Airlock runs in', async () => {
+    const folder = await pathWith('npx');
+    await expect(
+      launchPlan(registryAgentWith({ npx }), undefined, {
+        platform,
+        path: [relative(process.cwd(), folder), ''].join(delimiter),
+      }),
+    ).rejects.toThrow(/needs npx, which is not on your PATH/);
+  });
+
   it('does not count a file on the PATH that cannot be run', async () => {
     const folder = await pathWith('npx');
     await chmod(join(folder, 'npx'), 0o644);
@@ -161,6 +171,39 @@ describe('launchPlan with a binary', () => {
     await expect(plan).rejects.toThrow(
       `The agent's program ${cmd} is not inside its install folder.`,
     );
+  });
+
+  it('refuses an absolute, drive or NUL cmd, even one naming the program inside its folder', async () => {
+    const folder = await mkdtemp(join(base, 'install-'));
+    await writeFile(join(folder, 'agent'), '#!/bin/sh\n', { mode: 0o755 });
+    // Past the registry's own check of the entry: this refusal stands on its own.
+    const agent = registryAgentWith({ binary: { [platform]: binary } });
+    for (const cmd of [join(folder, 'agent'), 'C:agent', '\\agent', './agent\0']) {
+      agent.distribution.binary![platform]!.cmd = cmd;
+      await expect(
+        launchPlan(agent, { id: 'some-agent', version: '2.0.0', folder }, { platform }),
+      ).rejects.toThrow(`The agent's program ${cmd} is not inside its install folder.`);
+    }
+  });
+
+  it('quotes at most 200 characters of a program it cannot find or refuses', async () => {
+    const folder = await mkdtemp(join(base, 'install-'));
+    const agent = registryAgentWith({ binary: { [platform]: binary } });
+    const cmd = `./${'a'.repeat(300)}`;
+    // Longer than the registry's entries may name: this cut stands on its own.
+    agent.distribution.binary![platform]!.cmd = cmd;
+    const plan = launchPlan(agent, { id: 'some-agent', version: '2.0.0', folder }, { platform });
+    await expect(plan).rejects.toThrow(
+      `The agent's program ${cmd.slice(0, 200)} is missing from its install folder.`,
+    );
+    await expect(plan).rejects.not.toThrow(cmd);
+    const out = `../${'a'.repeat(300)}`;
+    agent.distribution.binary![platform]!.cmd = out;
+    const refused = launchPlan(agent, { id: 'some-agent', version: '2.0.0', folder }, { platform });
+    await expect(refused).rejects.toThrow(
+      `The agent's program ${out.slice(0, 200)} is not inside its install folder.`,
+    );
+    await expect(refused).rejects.not.toThrow(out);
   });
 
   it('says when the binary is not installed yet, or its program is missing', async () => {

@@ -155,6 +155,13 @@ describe('unpack a .tar.gz', () => {
     );
   });
 
+  it('says a file that is not a zip archive is not readable, as a .zip', async () => {
+    const { target, file } = await place(Buffer.from([0x1f, 0x8b, 0, 0, 0]), 'zip');
+    await expect(unpack(file, 'zip', target, 'Agent')).rejects.toThrow(
+      'The download of Agent is not a readable .zip archive; nothing was installed.',
+    );
+  });
+
   it('never writes outside the target folder, whatever the entry names', async () => {
     const segment = fc.constantFrom('a', 'b', '..', '.', '', 'C:', '\\', '..\\..', '/', 'a\\..');
     const name = fc.array(segment, { minLength: 1, maxLength: 5 }).map((parts) => parts.join('/'));
