@@ -124,8 +124,9 @@ describe('attachments', () => {
   it('a dropped file that is not an image points at @', async () => {
     await open();
     await startSession();
+    // The shown tab's message box: the panes of tabs shown before stay in the page, hidden.
     await current()
-      .locator('.composer-area')
+      .locator('#session-panel .composer-area')
       .evaluate((area) => {
         const transfer = new DataTransfer();
         transfer.items.add(new File(['text'], 'notes.md', { type: 'text/markdown' }));
