@@ -4,9 +4,10 @@ import SpreadSequencer from './test/helpers/sequencer.js';
 export default defineConfig({
   test: {
     // Unit files beside the e2e files: vitest runs a project of one worker after all the others,
-    // so the e2e files take turns of their own instead (test/helpers/e2e-turns.ts), two at a
-    // time, and the third worker runs unit files.
-    maxWorkers: 3,
+    // so the e2e files take turns of their own instead (test/helpers/e2e-turns.ts), one at a
+    // time (each already keeps a core busy with its browser, host and agents), and the other
+    // worker runs unit files.
+    maxWorkers: 2,
     sequence: { sequencer: SpreadSequencer },
     projects: [
       {

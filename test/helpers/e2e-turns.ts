@@ -20,10 +20,11 @@ declare module 'vitest' {
 }
 
 /**
- * How many e2e files run at a time: each spends most of its time waiting on its page and its
- * agents, not on a core. `AIRLOCK_E2E_FILES_AT_ONCE` sets another count (1: one after another).
+ * How many e2e files run at a time: one, as each keeps about a core busy with its browser, web
+ * host and agents, and timing-sensitive pages need it. `AIRLOCK_E2E_FILES_AT_ONCE` sets another
+ * count (on a machine with more cores).
  */
-export const E2E_FILES_AT_ONCE = Number(process.env.AIRLOCK_E2E_FILES_AT_ONCE) || 2;
+export const E2E_FILES_AT_ONCE = Number(process.env.AIRLOCK_E2E_FILES_AT_ONCE) || 1;
 
 /** Serves turns at `path`, `count` at a time; returns how to stop serving them. */
 async function serveTurns(path: string, count: number): Promise<() => Promise<void>> {
