@@ -1,14 +1,7 @@
 import { defineConfig } from 'vitest/config';
-import SpreadSequencer from './test/helpers/sequencer.js';
 
 export default defineConfig({
   test: {
-    // Unit files beside the e2e files: vitest runs a project of one worker after all the others,
-    // so the e2e files take turns of their own instead (test/helpers/e2e-turns.ts), one at a
-    // time (each already keeps a core busy with its browser, host and agents), and the other
-    // worker runs unit files.
-    maxWorkers: 2,
-    sequence: { sequencer: SpreadSequencer },
     projects: [
       {
         test: {
@@ -23,12 +16,11 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          // Each file waits for its turn first.
-          setupFiles: ['test/helpers/e2e-turn.ts', 'test/helpers/strict-expect.ts'],
-          globalSetup: ['test/helpers/e2e-turns.ts'],
+          setupFiles: ['test/helpers/strict-expect.ts'],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          fileParallelism: false,
           // A page under load (CI runs beside other work) can take seconds to reach a state a
           // quiet machine reaches at once: waits give it as long as a locator's own wait.
           expect: { poll: { timeout: 15_000 } },

@@ -112,16 +112,7 @@ export const SessionView = lazyPart<ComponentProps<typeof SessionViewType>>(
   'SessionView',
   async () => (await import('./components/session-view')).SessionView,
   // The pane is there while its script loads: the shown tab names it as what it controls.
-  // Only the shown one is the panel its tab controls (see session-panes.tsx).
-  ({ shown = true }) => (
-    <main
-      id={shown ? SESSION_PANEL_ID : undefined}
-      className="session"
-      aria-label="Session"
-      aria-busy="true"
-      hidden={!shown}
-    />
-  ),
+  () => <main id={SESSION_PANEL_ID} className="session" aria-label="Session" aria-busy="true" />,
   // Once a session shows, its agent may ask: its cards load when the page is next idle.
   () => preloadWhenIdle([ElicitationCard, UrlCard] as LazyPart<never>[]),
 );
