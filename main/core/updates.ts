@@ -52,43 +52,6 @@ export function splitText(value: string): string[] {
   return pieces;
 }
 
-/** The role of a streamed chunk, by its `sessionUpdate`; `undefined` for any other update. */
-function chunkRole(
-  kind: acp.SessionUpdate['sessionUpdate'],
-): 'agent' | 'user' | 'thought' | undefined {
-  switch (kind) {
-    case 'agent_message_chunk':
-      return 'agent';
-    case 'user_message_chunk':
-      return 'user';
-    case 'agent_thought_chunk':
-      return 'thought';
-    default:
-      return undefined;
-  }
-}
-
-/**
- * The one transcript event of the update nearly every streamed update is: a piece of text no
- * longer than {@link MAX_CHUNK_CHARS}. Anything else (other content, an empty or longer text,
- * any other update) gives `undefined`, and goes through {@link mapUpdate}. It builds nothing
- * but the event itself: a flood of chunks allocates no effect to take it apart again.
- */
-export function textChunkEvent(update: acp.SessionUpdate): TranscriptEvent | undefined {
-  const role = chunkRole(update.sessionUpdate);
-  if (role === undefined) {
-    return undefined;
-  }
-  const content = (update as acp.ContentChunk).content;
-  if (content.type !== 'text') {
-    return undefined;
-  }
-  const text = content.text;
-  return text.length > 0 && text.length <= MAX_CHUNK_CHARS
-    ? { type: 'chunk', role, text }
-    : undefined;
-}
-
 /** Maps one update; an update Airlock does not display yields no effect. */
 export function mapUpdate(update: acp.SessionUpdate): UpdateEffect {
   switch (update.sessionUpdate) {

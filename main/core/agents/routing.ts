@@ -15,7 +15,7 @@ import type { ElicitationBroker } from '../elicitation/broker.js';
 import type { FileService } from '../files/service.js';
 import type { Session } from '../session.js';
 import type { TerminalService } from '../terminals/service.js';
-import { mapUpdate, textChunkEvent } from '../updates.js';
+import { mapUpdate } from '../updates.js';
 
 /** What routing needs from the core. */
 export type RoutingDeps = {
@@ -168,11 +168,6 @@ export class AgentRouting {
 
 /** Shows one update in its tab: transcript events, then summary changes. */
 function applyUpdate(session: Session, notification: acp.SessionNotification): void {
-  const chunk = textChunkEvent(notification.update);
-  if (chunk) {
-    session.append(chunk);
-    return;
-  }
   const effect = mapUpdate(notification.update);
   for (const event of effect.events) {
     session.append(event);

@@ -1,4 +1,3 @@
-import type * as acp from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
 import {
   clip,
@@ -7,7 +6,6 @@ import {
   mapUpdate,
   MAX_CHUNK_CHARS,
   splitText,
-  textChunkEvent,
 } from '../../../../main/core/updates.js';
 import { fixtureSpec } from '../../../helpers/agents.js';
 import { TEST_TIMEOUTS, useCore } from '../../../helpers/core-harness.js';
@@ -207,50 +205,6 @@ describe('the bounds on what one update carries', () => {
     expect(options[0]?.currentValue).toHaveLength(10_000);
     expect(options[0]?.category).toBe('model');
     expect(options[1]?.category).toBeUndefined();
-  });
-});
-
-describe('the path of a streamed piece of text', () => {
-  const kinds = ['agent_message_chunk', 'user_message_chunk', 'agent_thought_chunk'] as const;
-  const texts = ['', 'a', 'w'.repeat(MAX_CHUNK_CHARS), 'w'.repeat(MAX_CHUNK_CHARS + 1)];
-  const contents: acp.ContentBlock[] = [
-    ...texts.map((text) => ({ type: 'text' as const, text })),
-    { type: 'image', mimeType: 'image/png', data: 'iVBORw==' },
-    { type: 'resource_link', name: 'a', uri: 'file:///a' },
-  ];
-  const chunks: acp.SessionUpdate[] = kinds.flatMap((sessionUpdate) =>
-    contents.map((content) => ({ sessionUpdate, content })),
-  );
-  const others: acp.SessionUpdate[] = [
-    { sessionUpdate: 'tool_call', toolCallId: 't', title: 'a' },
-    { sessionUpdate: 'plan', entries: [] },
-    { sessionUpdate: 'session_info_update', title: 'a' },
-    { sessionUpdate: 'future_update', content: { type: 'text', text: 'a' } } as never,
-  ];
-
-  it('takes a non-empty text of up to MAX_CHUNK_CHARS, in any role, as the one event it maps to, and leaves the rest to the whole mapping', () => {
-    const taken = [...chunks, ...others].filter((update) => textChunkEvent(update));
-    expect(
-      taken.map((update) => [update.sessionUpdate, (update as acp.ContentChunk).content]),
-    ).toEqual(
-      kinds.flatMap((kind) => [
-        [kind, { type: 'text', text: 'a' }],
-        [kind, { type: 'text', text: 'w'.repeat(MAX_CHUNK_CHARS) }],
-      ]),
-    );
-    for (const update of taken) {
-      expect(mapUpdate(update)).toEqual({ events: [textChunkEvent(update)] });
-    }
-    expect(
-      textChunkEvent({
-        sessionUpdate: 'user_message_chunk',
-        content: { type: 'text', text: 'hi' },
-      }),
-    ).toStrictEqual({
-      type: 'chunk',
-      role: 'user',
-      text: 'hi',
-    });
   });
 });
 
