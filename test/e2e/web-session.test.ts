@@ -107,6 +107,35 @@ describe('a session in the browser', () => {
   });
 
   it('stops following while the focus is on a row above the end, and follows again on the next message', async () => {
+    // Once the reply has begun to reach the page, what the host sends is held until the focus
+    // is placed: the rest of the reply then arrives below the focused row, however fast the
+    // page, the host and the agent are next to each other.
+    let armed = false;
+    let release: (() => void) | undefined;
+    await reopen({
+      startSession: true,
+      beforeLoad: (target) =>
+        target.routeWebSocket(/\/ws$/, (socket) => {
+          const server = socket.connectToServer();
+          let held: (string | Buffer)[] | undefined;
+          socket.onMessage((message) => server.send(message));
+          server.onMessage((message) => {
+            if (held) {
+              held.push(message);
+              return;
+            }
+            socket.send(message);
+            if (armed && !release && /"role":"agent"/.test(String(message))) {
+              const waiting: (string | Buffer)[] = [];
+              held = waiting;
+              release = () => {
+                held = undefined;
+                waiting.forEach((later) => socket.send(later));
+              };
+            }
+          });
+        }),
+    });
     const scroller = transcript().locator('[data-virtuoso-scroller="true"]');
     const fromBottom = () =>
       scroller.evaluate(
@@ -121,6 +150,7 @@ describe('a session in the browser', () => {
         ),
       ),
     );
+    armed = true;
     await send('/long 2000');
     // The reply's Copy button gets the focus as soon as it is drawn, as Tab or a click gives it
     // (in the same frame: the list would move it out of reach while the test looked on).
@@ -143,6 +173,7 @@ describe('a session in the browser', () => {
         }),
       lastIndex,
     );
+    release!();
     await status().filter({ hasText: 'Ready' }).waitFor();
     await turnEnded('Done');
     // The reply went on below; the focused button stayed where the user can see it.
