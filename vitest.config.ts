@@ -1,7 +1,13 @@
 import { defineConfig } from 'vitest/config';
+import SpreadSequencer from './test/helpers/sequencer.js';
 
 export default defineConfig({
   test: {
+    // Unit files beside the e2e files: vitest runs a project of one worker after all the others,
+    // so the e2e files take turns of their own instead (test/helpers/e2e-turns.ts), two at a
+    // time, and the third worker runs unit files.
+    maxWorkers: 3,
+    sequence: { sequencer: SpreadSequencer },
     projects: [
       {
         test: {
@@ -16,11 +22,12 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          setupFiles: ['test/helpers/strict-expect.ts'],
+          // Each file waits for its turn first.
+          setupFiles: ['test/helpers/e2e-turn.ts', 'test/helpers/strict-expect.ts'],
+          globalSetup: ['test/helpers/e2e-turns.ts'],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          fileParallelism: false,
           // A page under load (CI runs beside other work) can take seconds to reach a state a
           // quiet machine reaches at once: waits give it as long as a locator's own wait.
           expect: { poll: { timeout: 15_000 } },
