@@ -218,7 +218,11 @@ export class AirlockCore {
       ...this.files.handlers,
       ...this.registry.handlers,
       ...choiceHandlers((key) => this.runningSession(key)),
-      ...tabHandlers({ tab: (key) => this.session(key), flush: () => this.outbox.flush() }),
+      ...tabHandlers({
+        tab: (key) => this.session(key),
+        flush: () => this.outbox.flush(),
+        show: (key) => this.outbox.show(key),
+      }),
       ...agentHandlers({
         catalog: () => this.catalog,
         secrets: this.secrets,

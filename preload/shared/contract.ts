@@ -823,6 +823,15 @@ export const calls = {
     request: z.object({ key: SessionKey, query: z.string().max(1000) }).strict(),
     response: FileCompletion,
   },
+  /**
+   * Names the session the UI shows. Its transcript events go out as they come; the other
+   * sessions' wait a little (at most a quarter of a second) and go out together, but a card that
+   * waits on the user, and anything before it, goes at once. The latest call decides.
+   */
+  'session:show': {
+    request: z.object({ key: SessionKey }).strict(),
+    response: empty,
+  },
   /** Cancels the running turn (`session/cancel`); pending permissions answer `cancelled`. */
   'session:cancel': {
     request: z.object({ key: SessionKey }).strict(),

@@ -1,7 +1,7 @@
 /**
  * Session tabs in Chromium through the web host: the attention a session that waits for the
- * user draws, asking before a busy session closes, tab names, renaming, and the keyboard map
- * with its help overlay.
+ * user draws, asking before a busy session closes, telling the core which tab is shown, tab
+ * names, renaming, and the keyboard map with its help overlay.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { describe, expect, it } from 'vitest';
@@ -194,6 +194,38 @@ describe('closing a session', () => {
       .click();
     await expect.poll(() => tabs().count()).toBe(1);
     await expect(dialog().count()).resolves.toBe(0);
+  });
+});
+
+describe('the tab shown', () => {
+  it('is named to the core each time it changes, so that its reply arrives first', async () => {
+    // The keys of the page's `session:show` calls, as they leave it.
+    const shows: string[] = [];
+    await reopen({
+      beforeLoad: (next) =>
+        next.on('websocket', (socket) =>
+          socket.on('framesent', ({ payload }) => {
+            const call = JSON.parse(String(payload)) as { channel?: string; payload?: unknown };
+            if (call.channel === 'session:show') {
+              shows.push((call.payload as { key: string }).key);
+            }
+          }),
+        ),
+    });
+    await startSession();
+    await expect.poll(() => shows.length).toBe(1);
+    await startSession();
+    await expect.poll(() => shows.length).toBe(2);
+    await tabs().nth(0).click();
+    await expect.poll(() => shows.length).toBe(3);
+    const [first, second, again] = shows;
+    expect(second).not.toBe(first);
+    expect(again).toBe(first);
+    // Showing the same tab again tells nothing new.
+    await tabs().nth(0).click();
+    await send('/help');
+    await turnEnded('Done');
+    expect(shows).toHaveLength(3);
   });
 });
 

@@ -1,6 +1,6 @@
 /**
- * The calls on one open tab that need nothing but the tab: its transcript, a prompt, cancelling
- * the turn, renaming, a permission card's answer and completing paths in its folder.
+ * The calls on one open tab that need nothing but the tab: its transcript, showing it, a prompt,
+ * cancelling the turn, renaming, a permission card's answer and completing paths in its folder.
  */
 import { UserFacingError } from '../errors.js';
 import { completeFiles } from '../files/complete.js';
@@ -14,6 +14,8 @@ export type TabCallDeps = {
   tab: (key: string) => Session;
   /** Sends every event queued now (see outbox.ts). */
   flush: () => void;
+  /** Names the tab a UI shows: its events go out first (see outbox.ts). */
+  show: (key: string) => void;
 };
 
 /** The tab calls' handlers. */
@@ -21,6 +23,7 @@ export function tabHandlers(
   deps: TabCallDeps,
 ): Handlers<
   | 'session:getTranscript'
+  | 'session:show'
   | 'session:prompt'
   | 'session:cancel'
   | 'session:rename'
@@ -33,6 +36,10 @@ export function tabHandlers(
       // Send what is queued first, so a UI can take this snapshot plus every later event.
       deps.flush();
       return { events };
+    },
+    'session:show': async ({ key }) => {
+      deps.show(deps.tab(key).key);
+      return {};
     },
     'session:prompt': async ({ key, text, attachments }) => {
       const session = deps.tab(key);

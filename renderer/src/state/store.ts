@@ -199,6 +199,8 @@ export class Store {
     }
     const attaching = Symbol('reattach');
     this.attaching = attaching;
+    // The core may be a new one: it is told again which session is shown.
+    this.toldShown = undefined;
     let keys: string[] = [];
     try {
       const state = await this.api.invoke('app:getState', {});
@@ -313,6 +315,26 @@ export class Store {
     }
   }
 
+  /** The session the core was last told this page shows. */
+  private toldShown: string | undefined;
+
+  /**
+   * Tells the core which session this page shows, when that changed: the core sends its events
+   * first. A session that closed meanwhile is no error worth showing.
+   */
+  private tellShown(): void {
+    const key = this.state.activeKey;
+    if (key === undefined || key === this.toldShown) {
+      return;
+    }
+    this.toldShown = key;
+    this.api.invoke('session:show', { key }).catch(() => {
+      if (this.toldShown === key) {
+        this.toldShown = undefined;
+      }
+    });
+  }
+
   private upsertSession(summary: SessionSummary): void {
     if (summary.status === 'closed') {
       this.queued.delete(summary.key);
@@ -337,6 +359,7 @@ export class Store {
     if (patch.agents) {
       agentNames.set(patch.agents);
     }
+    this.tellShown();
     for (const listener of this.listeners) {
       listener();
     }

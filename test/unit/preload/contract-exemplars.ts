@@ -495,6 +495,7 @@ export const callExemplars: {
     requests: [{ key, turn: 1764950400000 }],
     responses: [{ undone: 2, changed: ['/work/a.txt'], refused: [] }],
   },
+  'session:show': { requests: [{ key }], responses: [{}] },
   'session:cancel': { requests: [{ key }], responses: [{}] },
   'session:restart': { requests: [{ key }], responses: [{}] },
   'session:stopStart': { requests: [{ key }], responses: [{}] },

@@ -776,3 +776,51 @@ describe('the rest of the state', () => {
     expect(listener).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('the session shown, told to the core', () => {
+  /** Records every `session:show` the store makes, answering each as `answer` says. */
+  function recordShows(answer: (key: string) => Promise<Record<string, never>>) {
+    const shows: string[] = [];
+    core.answers['session:show'] = ({ key }) => {
+      shows.push(key);
+      return answer(key);
+    };
+    return shows;
+  }
+
+  it('tells the core the session shown after a load, and again each time another is shown', async () => {
+    const shows = recordShows(async () => ({}));
+    scriptState([summary('s1'), summary('s2')]);
+    core.answers['session:getTranscript'] = async () => ({ events: [] });
+    await store.load();
+    store.activate('s2');
+    store.activate('s2');
+    // A change that leaves the session shown as it was tells nothing.
+    core.emit('session:onDidChange', summary('s1', 'prompting'));
+    store.activate('s1');
+    expect(shows).toEqual(['s1', 's2', 's1']);
+  });
+
+  it('tells a new core again after the link came back', async () => {
+    const shows = recordShows(async () => ({}));
+    scriptState([summary('s1')]);
+    core.answers['session:getTranscript'] = async () => ({ events: [] });
+    await store.load();
+    await store.reattach();
+    expect(shows).toEqual(['s1', 's1']);
+  });
+
+  it('tells it again at the next change when the core refused (the session had closed)', async () => {
+    const shows = recordShows(async () => {
+      if (shows.length === 1) {
+        throw new Error('That session is closed');
+      }
+      return {};
+    });
+    store.activate('s1');
+    // Every promise settled: the refusal was taken in.
+    await new Promise((resolve) => setImmediate(resolve));
+    core.emit('session:onDidChange', summary('s1'));
+    expect(shows).toEqual(['s1', 's1']);
+  });
+});
