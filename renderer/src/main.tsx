@@ -2,14 +2,13 @@
  * The renderer's entry: find the host's `window.airlock` (the Electron preload) or connect to
  * the web host, then show the app.
  */
-// First, so that the web bridge's checks load while the rest of the script runs.
-import './bridge/early-checks';
+// First, so that the link to the web host opens while the rest of the script runs.
+import { earlyBridge } from './bridge/early-link';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { AirlockApi } from '../../preload/shared/contract';
 import { App } from './app';
-import { pageCredentials } from './bridge/page-credentials';
-import { createWebBridge, type WebBridge } from './bridge/web-bridge';
+import type { WebBridge } from './bridge/web-bridge';
 import { LinkRefused } from './components/link-refused';
 import { preloadParts } from './lazy-parts';
 import { Store } from './state/store';
@@ -21,11 +20,11 @@ declare global {
 }
 
 function connect(): { api: AirlockApi; bridge?: WebBridge } {
-  if (window.airlock) {
-    return { api: window.airlock };
+  // Without the Electron preload's `window.airlock`, early-link.ts opened the web bridge.
+  if (earlyBridge) {
+    return { api: earlyBridge, bridge: earlyBridge };
   }
-  const bridge = createWebBridge(pageCredentials(location, history, sessionStorage));
-  return { api: bridge, bridge };
+  return { api: window.airlock as AirlockApi };
 }
 
 const { api, bridge } = connect();
