@@ -1,22 +1,28 @@
 /**
  * The transcript events of tabs that no UI shows, held so that they go out together.
  *
- * Consecutive text of one role is merged into one chunk of at most {@link MAX_CHUNK_CHARS}, as
- * the stored transcript merges it (transcript.ts), so the UI ends with the same transcript from
- * far fewer events. A tab's held events are released (handed on, in order) when a card that
+ * Consecutive text of one role is merged into chunks of about {@link MERGED_CHARS}, so the UI
+ * ends with the same transcript from far fewer events. A tab's held events are released (handed on, in order) when a card that
  * waits on the user comes, which never waits; when the tab holds {@link HOLD_CHARS} characters
  * or {@link HOLD_EVENTS} events, which bounds the memory a tab holds; or when the owner asks.
  */
 import type { TranscriptEvent } from '../../preload/shared/contract.js';
-import { MAX_CHUNK_CHARS } from './updates.js';
 
 type Chunk = Extract<TranscriptEvent, { type: 'chunk' }>;
+
+/**
+ * The most characters of text merged into one chunk. A UI cuts a message into parts at
+ * paragraph breaks as its text arrives, each part a little longer than its pieces (the renderer's
+ * transcript.ts, parts of about 2,000 characters): pieces this small keep those parts as small as
+ * a streaming agent's, while a tab's 1 MB reply still takes a thousand events, not ten thousand.
+ */
+export const MERGED_CHARS = 1_000;
 
 /** How many characters of text a tab holds at most before its events are released. */
 export const HOLD_CHARS = 256 * 1024;
 
 /** How many events a tab holds at most (merged text counting once) before they are released. */
-export const HOLD_EVENTS = 256;
+export const HOLD_EVENTS = 512;
 
 /** Events that open a card waiting on the user: they, and what came before them, go at once. */
 const CARD_EVENTS = new Set<TranscriptEvent['type']>([
@@ -82,10 +88,10 @@ export class HeldAppends {
   }
 }
 
-/** Adds a text chunk to what a tab holds: merged into the chunk before it while it fits. */
+/** Adds a text chunk to what a tab holds: merged into the chunk before it while that stays short. */
 function addText(held: Held, event: Chunk): void {
   const growing = held.growing;
-  if (growing?.role === event.role && growing.length + event.text.length <= MAX_CHUNK_CHARS) {
+  if (growing?.role === event.role && growing.length + event.text.length <= MERGED_CHARS) {
     growing.pieces.push(event.text);
     growing.length += event.text.length;
     return;

@@ -6,10 +6,9 @@
  */
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { HOLD_CHARS, HOLD_EVENTS } from '../../../../main/core/held-appends.js';
+import { HOLD_CHARS, HOLD_EVENTS, MERGED_CHARS } from '../../../../main/core/held-appends.js';
 import { HIDDEN_WAIT_MS, Outbox } from '../../../../main/core/outbox.js';
 import { Transcript } from '../../../../main/core/transcript.js';
-import { MAX_CHUNK_CHARS } from '../../../../main/core/updates.js';
 import type { EventPayload, TranscriptEvent } from '../../../../preload/shared/contract.js';
 
 type Summary = EventPayload<'session:onDidChange'>;
@@ -74,7 +73,7 @@ describe('the events of the tab shown and of the others', () => {
     await wait(HIDDEN_WAIT_MS - 1);
     expect(eventsOf('hidden')).toEqual([]);
     await wait(1);
-    // Its text merged into one chunk, as the stored transcript keeps it.
+    // Its text merged into one chunk.
     expect(eventsOf('hidden')).toEqual([chunk('one two')]);
   });
 
@@ -98,18 +97,24 @@ describe('the events of the tab shown and of the others', () => {
     expect(eventsOf('hidden')).toEqual([chunk('ab'), chunk('t', 'thought'), chunk('c'), turnEnd]);
   });
 
-  it('merges text into chunks of at most MAX_CHUNK_CHARS, as the stored transcript does', async () => {
+  it('merges text into chunks of at most MERGED_CHARS, and leaves a longer piece whole', async () => {
     const { outbox, eventsOf } = recordingOutbox();
     outbox.show('shown');
-    const pieces = Array.from({ length: 100 }, (_, n) => `${n % 10}`.repeat(1000));
+    const small = (n: number) => Array.from({ length: n }, (_, i) => `${i % 10}`.repeat(100));
+    const pieces = [...small(25), 'L'.repeat(5 * MERGED_CHARS), ...small(5)];
     for (const piece of pieces) {
       outbox.sink.append('hidden', chunk(piece));
     }
     await wait(HIDDEN_WAIT_MS);
     const texts = eventsOf('hidden').map((event) => (event as { text: string }).text);
     expect(texts.join('')).toBe(pieces.join(''));
-    const full = Math.floor(MAX_CHUNK_CHARS / 1000) * 1000;
-    expect(texts.map((text) => text.length)).toEqual([full, 100_000 - full]);
+    expect(texts.map((text) => text.length)).toEqual([
+      MERGED_CHARS,
+      MERGED_CHARS,
+      2_500 - 2 * MERGED_CHARS,
+      5 * MERGED_CHARS,
+      500,
+    ]);
   });
 });
 
@@ -161,7 +166,7 @@ describe('what a hidden tab holds goes at once', () => {
   it(`when it holds ${HOLD_CHARS} characters or ${HOLD_EVENTS} events`, async () => {
     const { outbox, eventsOf } = recordingOutbox();
     outbox.show('shown');
-    const piece = 'x'.repeat(1000);
+    const piece = 'x'.repeat(100);
     for (let held = 0; held + piece.length < HOLD_CHARS; held += piece.length) {
       outbox.sink.append('text', chunk(piece));
     }
