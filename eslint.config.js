@@ -181,7 +181,7 @@ export default tseslint.config(
           patterns: [
             {
               regex:
-                '^(?!zod$|\\./contract-plain\\.js$|\\./form-model\\.js$|\\./url-analysis-view\\.js$|\\./lasting-sessions\\.js$|\\./prompt-content\\.js$|\\./registry-view\\.js$|\\./lazy-schema\\.js$)',
+                '^(?!zod$|\\./contract-plain\\.js$|\\./form-model\\.js$|\\./url-analysis-view\\.js$|\\./lasting-sessions\\.js$|\\./prompt-content\\.js$|\\./registry-view\\.js$)',
               message: 'The contract imports only zod and the pure views beside it.',
             },
           ],

@@ -8,7 +8,6 @@
  * imports only zod, and no Node, DOM or Electron API.
  */
 import { z } from 'zod';
-import { lazySchema } from './lazy-schema.js';
 
 // Ceilings for the zod schema, not the product limits: those live in
 // main/core/elicitation/limits.ts (the preload never imports main). Each ceiling is at least
@@ -25,79 +24,71 @@ export const KNOWN_FORMATS = ['email', 'uri', 'date', 'date-time'] as const;
 /** One of the string formats Airlock checks. */
 export type KnownFormat = (typeof KNOWN_FORMATS)[number];
 
-const text = lazySchema(() => z.string().max(MODEL_TEXT_CEILING));
+const text = z.string().max(MODEL_TEXT_CEILING);
 // A name is a key of the answer's `content`; `__proto__` as a key is too easy to mishandle in
 // code that builds objects by assignment, so main refuses it and so does the model.
-const fieldName = lazySchema(() =>
-  z
-    .string()
-    .min(1)
-    .max(MODEL_TEXT_CEILING)
-    .refine((name) => name !== '__proto__', { message: 'reserved property name' }),
-);
-const count = lazySchema(() => z.number().int().min(0));
+const fieldName = z
+  .string()
+  .min(1)
+  .max(MODEL_TEXT_CEILING)
+  .refine((name) => name !== '__proto__', { message: 'reserved property name' });
+const count = z.number().int().min(0);
 
 /** One choice of a single-select or multi-select field. */
-export const FormOption = lazySchema(() =>
-  z.object({
-    /** The value sent in the answer. */
-    value: text,
-    /** The label shown; for an untitled option, the value itself. */
-    title: text,
-    description: text.optional(),
-    /**
-     * What the choice would look like (a mockup, a snippet), from the agent's `_meta`: plain text,
-     * shown as it came, never as HTML or markdown.
-     */
-    preview: text.optional(),
-  }),
-);
+export const FormOption = z.object({
+  /** The value sent in the answer. */
+  value: text,
+  /** The label shown; for an untitled option, the value itself. */
+  title: text,
+  description: text.optional(),
+  /**
+   * What the choice would look like (a mockup, a snippet), from the agent's `_meta`: plain text,
+   * shown as it came, never as HTML or markdown.
+   */
+  preview: text.optional(),
+});
 /** One choice of a single-select or multi-select field. */
 export type FormOption = z.infer<typeof FormOption>;
 
-const options = lazySchema(() =>
-  z
-    .array(FormOption)
-    .min(1)
-    .max(MODEL_OPTIONS_CEILING)
-    .refine((list) => new Set(list.map((option) => option.value)).size === list.length, {
-      message: 'duplicate option values',
-    }),
-);
+const options = z
+  .array(FormOption)
+  .min(1)
+  .max(MODEL_OPTIONS_CEILING)
+  .refine((list) => new Set(list.map((option) => option.value)).size === list.length, {
+    message: 'duplicate option values',
+  });
 
 /**
  * How the card shows a field, decided in main from what the agent sent beyond the flat subset
  * (its `_meta` hints, how it named its fields). Presentation only: no hint changes what the
  * field accepts, and a field without one is shown as before.
  */
-export const FieldPresentation = lazySchema(() =>
-  z.object({
-    /** One of several questions the card numbers: its place (from 1) and how many there are. */
-    question: z
-      .object({
-        number: z.number().int().min(1).max(MODEL_FIELDS_CEILING),
-        of: z.number().int().min(2).max(MODEL_FIELDS_CEILING),
-      })
-      .refine((place) => place.number <= place.of, { message: 'question past the count' })
-      .optional(),
-    /**
-     * The free-text answer that goes with a choice question: `other` answers it in the user's own
-     * words (Claude's `question_N_custom`), `note` adds to the choice (Codex's `user_note`).
-     * `of` names the question's field, `question` is its text, which names this field.
-     */
-    companion: z
-      .object({ of: fieldName, kind: z.enum(['other', 'note']), question: text })
-      .optional(),
-    /** The agent marks the answer as secret: masked, with the card's warning about secrets. */
-    secret: z.literal(true).optional(),
-    /** A choice shown as a list of rows (radio buttons or checkboxes), each option's words under it. */
-    choices: z.literal('list').optional(),
-  }),
-);
+export const FieldPresentation = z.object({
+  /** One of several questions the card numbers: its place (from 1) and how many there are. */
+  question: z
+    .object({
+      number: z.number().int().min(1).max(MODEL_FIELDS_CEILING),
+      of: z.number().int().min(2).max(MODEL_FIELDS_CEILING),
+    })
+    .refine((place) => place.number <= place.of, { message: 'question past the count' })
+    .optional(),
+  /**
+   * The free-text answer that goes with a choice question: `other` answers it in the user's own
+   * words (Claude's `question_N_custom`), `note` adds to the choice (Codex's `user_note`).
+   * `of` names the question's field, `question` is its text, which names this field.
+   */
+  companion: z
+    .object({ of: fieldName, kind: z.enum(['other', 'note']), question: text })
+    .optional(),
+  /** The agent marks the answer as secret: masked, with the card's warning about secrets. */
+  secret: z.literal(true).optional(),
+  /** A choice shown as a list of rows (radio buttons or checkboxes), each option's words under it. */
+  choices: z.literal('list').optional(),
+});
 /** How the card shows a field. */
 export type FieldPresentation = z.infer<typeof FieldPresentation>;
 
-const base = () => ({
+const base = {
   /** The property's key in the schema and in the answer. */
   name: fieldName,
   title: text.optional(),
@@ -106,76 +97,66 @@ const base = () => ({
   required: z.boolean(),
   /** How the card shows it, from the agent's hints; absent when it sent none. */
   presentation: FieldPresentation.optional(),
-});
+};
 
 /** A free-text field, with the constraints the agent declared. */
-export const StringField = lazySchema(() =>
-  z.object({
-    ...base(),
-    kind: z.literal('string'),
-    minLength: count.optional(),
-    maxLength: count.optional(),
-    /** Agent-supplied; evaluated only by re2js, never by a backtracking RegExp. */
-    pattern: text.optional(),
-    format: z.enum(KNOWN_FORMATS).optional(),
-    /** A format Airlock does not know: the field is plain text and the format is not checked. */
-    unknownFormat: text.optional(),
-    default: text.optional(),
-  }),
-);
+export const StringField = z.object({
+  ...base,
+  kind: z.literal('string'),
+  minLength: count.optional(),
+  maxLength: count.optional(),
+  /** Agent-supplied; evaluated only by re2js, never by a backtracking RegExp. */
+  pattern: text.optional(),
+  format: z.enum(KNOWN_FORMATS).optional(),
+  /** A format Airlock does not know: the field is plain text and the format is not checked. */
+  unknownFormat: text.optional(),
+  default: text.optional(),
+});
 /** A free-text field, with the constraints the agent declared. */
 export type StringField = z.infer<typeof StringField>;
 
 /** A number field (`number` allows fractions; `integer` only whole numbers). */
-export const NumberField = lazySchema(() =>
-  z.object({
-    ...base(),
-    kind: z.enum(['number', 'integer']),
-    minimum: z.number().optional(),
-    maximum: z.number().optional(),
-    default: z.number().optional(),
-  }),
-);
+export const NumberField = z.object({
+  ...base,
+  kind: z.enum(['number', 'integer']),
+  minimum: z.number().optional(),
+  maximum: z.number().optional(),
+  default: z.number().optional(),
+});
 /** A number field (`number` allows fractions; `integer` only whole numbers). */
 export type NumberField = z.infer<typeof NumberField>;
 
 /** A yes/no field. */
-export const BooleanField = lazySchema(() =>
-  z.object({
-    ...base(),
-    kind: z.literal('boolean'),
-    default: z.boolean().optional(),
-  }),
-);
+export const BooleanField = z.object({
+  ...base,
+  kind: z.literal('boolean'),
+  default: z.boolean().optional(),
+});
 /** A yes/no field. */
 export type BooleanField = z.infer<typeof BooleanField>;
 
 /** A choice of exactly one option: `enum` (untitled) or `oneOf` of `const` (titled). */
-export const SingleSelectField = lazySchema(() =>
-  z.object({
-    ...base(),
-    kind: z.literal('single-select'),
-    /** The agent gave titles (`oneOf`); otherwise each option's title is its value. */
-    titled: z.boolean(),
-    options,
-    default: text.optional(),
-  }),
-);
+export const SingleSelectField = z.object({
+  ...base,
+  kind: z.literal('single-select'),
+  /** The agent gave titles (`oneOf`); otherwise each option's title is its value. */
+  titled: z.boolean(),
+  options,
+  default: text.optional(),
+});
 /** A choice of exactly one option: `enum` (untitled) or `oneOf` of `const` (titled). */
 export type SingleSelectField = z.infer<typeof SingleSelectField>;
 
 /** A choice of several options: `items.enum` (untitled) or `items.anyOf` (titled). */
-export const MultiSelectField = lazySchema(() =>
-  z.object({
-    ...base(),
-    kind: z.literal('multi-select'),
-    titled: z.boolean(),
-    options,
-    minItems: count.optional(),
-    maxItems: count.optional(),
-    default: z.array(text).max(MODEL_OPTIONS_CEILING).optional(),
-  }),
-);
+export const MultiSelectField = z.object({
+  ...base,
+  kind: z.literal('multi-select'),
+  titled: z.boolean(),
+  options,
+  minItems: count.optional(),
+  maxItems: count.optional(),
+  default: z.array(text).max(MODEL_OPTIONS_CEILING).optional(),
+});
 /** A choice of several options: `items.enum` (untitled) or `items.anyOf` (titled). */
 export type MultiSelectField = z.infer<typeof MultiSelectField>;
 
@@ -184,57 +165,49 @@ export type MultiSelectField = z.infer<typeof MultiSelectField>;
  *
  * The card says what it cannot show (the reason, in plain words); it can never be answered.
  */
-export const UnsupportedField = lazySchema(() =>
-  z.object({
-    ...base(),
-    kind: z.literal('unsupported'),
-    reason: text,
-  }),
-);
+export const UnsupportedField = z.object({
+  ...base,
+  kind: z.literal('unsupported'),
+  reason: text,
+});
 /** A property Airlock cannot show as a control. */
 export type UnsupportedField = z.infer<typeof UnsupportedField>;
 
 /** One field of a form, discriminated by `kind`. */
-export const FormField = lazySchema(() =>
-  z.discriminatedUnion('kind', [
-    StringField,
-    NumberField,
-    BooleanField,
-    SingleSelectField,
-    MultiSelectField,
-    UnsupportedField,
-  ]),
-);
+export const FormField = z.discriminatedUnion('kind', [
+  StringField,
+  NumberField,
+  BooleanField,
+  SingleSelectField,
+  MultiSelectField,
+  UnsupportedField,
+]);
 /** One field of a form, discriminated by `kind`. */
 export type FormField = z.infer<typeof FormField>;
 
 /** How the card shows the whole form, from the agent's hints. */
-export const FormPresentation = lazySchema(() =>
-  z.object({
-    /**
-     * When the agent answers the question itself if the user has not (Codex's `autoResolutionMs`),
-     * as milliseconds since the epoch on this machine's clock.
-     */
-    autoResolvesAt: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
-  }),
-);
+export const FormPresentation = z.object({
+  /**
+   * When the agent answers the question itself if the user has not (Codex's `autoResolutionMs`),
+   * as milliseconds since the epoch on this machine's clock.
+   */
+  autoResolvesAt: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+});
 /** How the card shows the whole form. */
 export type FormPresentation = z.infer<typeof FormPresentation>;
 
 /** The whole form: its title and description, and its fields in the schema's order. */
-export const FormModel = lazySchema(() =>
-  z.object({
-    title: text.optional(),
-    description: text.optional(),
-    presentation: FormPresentation.optional(),
-    fields: z
-      .array(FormField)
-      .max(MODEL_FIELDS_CEILING)
-      .refine((fields) => new Set(fields.map((field) => field.name)).size === fields.length, {
-        message: 'duplicate field names',
-      }),
-  }),
-);
+export const FormModel = z.object({
+  title: text.optional(),
+  description: text.optional(),
+  presentation: FormPresentation.optional(),
+  fields: z
+    .array(FormField)
+    .max(MODEL_FIELDS_CEILING)
+    .refine((fields) => new Set(fields.map((field) => field.name)).size === fields.length, {
+      message: 'duplicate field names',
+    }),
+});
 /** The whole form: its title and description, and its fields in the schema's order. */
 export type FormModel = z.infer<typeof FormModel>;
 

@@ -7,7 +7,6 @@
  * checking. This file is pure: it imports only zod.
  */
 import { z } from 'zod';
-import { lazySchema } from './lazy-schema.js';
 
 // Ceilings for the schema, not the product limits (those live in
 // main/core/elicitation/limits.ts, which the preload never imports). A test keeps each at
@@ -43,23 +42,21 @@ export const URL_WARNING_CODES = [
 export const URL_FINDING_LEVELS = ['danger', 'caution', 'note'] as const;
 
 /** How serious a finding is; see {@link URL_FINDING_LEVELS}. */
-export const UrlFindingLevel = lazySchema(() => z.enum(URL_FINDING_LEVELS));
+export const UrlFindingLevel = z.enum(URL_FINDING_LEVELS);
 /** How serious a finding is; see {@link URL_FINDING_LEVELS}. */
 export type UrlFindingLevel = z.infer<typeof UrlFindingLevel>;
 
 /** One kind of warning about a URL. */
-export const UrlWarningCode = lazySchema(() => z.enum(URL_WARNING_CODES));
+export const UrlWarningCode = z.enum(URL_WARNING_CODES);
 /** One kind of warning about a URL. */
 export type UrlWarningCode = z.infer<typeof UrlWarningCode>;
 
 /** A finding: its kind, how serious it is, and one plain sentence for the user. */
-export const UrlWarning = lazySchema(() =>
-  z.object({
-    code: UrlWarningCode,
-    level: UrlFindingLevel,
-    message: z.string().min(1).max(URL_VIEW_MESSAGE_CEILING),
-  }),
-);
+export const UrlWarning = z.object({
+  code: UrlWarningCode,
+  level: UrlFindingLevel,
+  message: z.string().min(1).max(URL_VIEW_MESSAGE_CEILING),
+});
 /** A finding: its kind, how serious it is, and one plain sentence for the user. */
 export type UrlWarning = z.infer<typeof UrlWarning>;
 
@@ -67,60 +64,58 @@ function rank(level: UrlFindingLevel): number {
   return URL_FINDING_LEVELS.indexOf(level);
 }
 
-const urlText = lazySchema(() => z.string().min(1).max(URL_VIEW_TEXT_CEILING));
-const offset = lazySchema(() => z.number().int().min(0).max(URL_VIEW_TEXT_CEILING));
+const urlText = z.string().min(1).max(URL_VIEW_TEXT_CEILING);
+const offset = z.number().int().min(0).max(URL_VIEW_TEXT_CEILING);
 
 /** The analysis of a URL that may be opened once the user consents. */
-export const UrlAnalysis = lazySchema(() =>
-  z
-    .object({
-      /** The serialised URL (WHATWG `href`): what is shown in full and what is opened. */
-      href: urlText,
-      /** The agent's text, as sent. */
-      original: urlText,
-      /** Whether `href` differs from the agent's text (case, encoding, whitespace, `\`, IPs). */
-      normalised: z.boolean(),
-      scheme: z.enum(['https', 'http']),
-      /** The host as opened: ASCII, punycode for international names, `[…]` for IPv6. */
-      host: urlText,
-      /** The host in Unicode when it is safe to show so (equal to `host` when ASCII), or null. */
-      hostUnicode: urlText.nullable(),
-      /** The registrable domain (public suffix list, private domains included), or null for an
-       * IP address, `localhost` or a bare public suffix. */
-      registrableDomain: urlText.nullable(),
-      /** The registrable domain in Unicode, when the host is shown in Unicode. */
-      registrableDomainUnicode: urlText.nullable(),
-      /** The explicit port, or null for the scheme's default. */
-      port: z.number().int().min(0).max(65_535).nullable(),
-      /** Path, query and fragment, as in `href`. */
-      path: z.string().max(URL_VIEW_TEXT_CEILING),
-      /** Where in `href` to highlight: the registrable domain, else the whole host. */
-      highlight: z.object({ start: offset, end: offset }),
-      /** Findings, most serious first, at most one of each kind. */
-      warnings: z.array(UrlWarning).max(URL_WARNING_CODES.length),
-      /** The most serious finding's level, or null when there is none. */
-      level: UrlFindingLevel.nullable(),
-      /** With a danger, the one plain sentence the consent leads with ("This is not apple.com."); else null. */
-      headline: z.string().min(1).max(URL_VIEW_MESSAGE_CEILING).nullable(),
-    })
-    .refine(
-      ({ href, highlight }) => highlight.start < highlight.end && highlight.end <= href.length,
-      { message: 'highlight outside the URL' },
-    )
-    .refine(({ warnings }) => new Set(warnings.map(({ code }) => code)).size === warnings.length, {
-      message: 'duplicate warning',
-    })
-    .refine(
-      ({ warnings, level }) =>
-        warnings.every(
-          (warning, i) => i === 0 || rank(warnings[i - 1]!.level) <= rank(warning.level),
-        ) && level === (warnings[0]?.level ?? null),
-      { message: 'findings out of order' },
-    )
-    // A danger always comes with its sentence, and nothing else does: no reassurance either way.
-    .refine(({ level, headline }) => (level === 'danger') === (headline !== null), {
-      message: 'a headline goes with a danger, and only with one',
-    }),
-);
+export const UrlAnalysis = z
+  .object({
+    /** The serialised URL (WHATWG `href`): what is shown in full and what is opened. */
+    href: urlText,
+    /** The agent's text, as sent. */
+    original: urlText,
+    /** Whether `href` differs from the agent's text (case, encoding, whitespace, `\`, IPs). */
+    normalised: z.boolean(),
+    scheme: z.enum(['https', 'http']),
+    /** The host as opened: ASCII, punycode for international names, `[…]` for IPv6. */
+    host: urlText,
+    /** The host in Unicode when it is safe to show so (equal to `host` when ASCII), or null. */
+    hostUnicode: urlText.nullable(),
+    /** The registrable domain (public suffix list, private domains included), or null for an
+     * IP address, `localhost` or a bare public suffix. */
+    registrableDomain: urlText.nullable(),
+    /** The registrable domain in Unicode, when the host is shown in Unicode. */
+    registrableDomainUnicode: urlText.nullable(),
+    /** The explicit port, or null for the scheme's default. */
+    port: z.number().int().min(0).max(65_535).nullable(),
+    /** Path, query and fragment, as in `href`. */
+    path: z.string().max(URL_VIEW_TEXT_CEILING),
+    /** Where in `href` to highlight: the registrable domain, else the whole host. */
+    highlight: z.object({ start: offset, end: offset }),
+    /** Findings, most serious first, at most one of each kind. */
+    warnings: z.array(UrlWarning).max(URL_WARNING_CODES.length),
+    /** The most serious finding's level, or null when there is none. */
+    level: UrlFindingLevel.nullable(),
+    /** With a danger, the one plain sentence the consent leads with ("This is not apple.com."); else null. */
+    headline: z.string().min(1).max(URL_VIEW_MESSAGE_CEILING).nullable(),
+  })
+  .refine(
+    ({ href, highlight }) => highlight.start < highlight.end && highlight.end <= href.length,
+    { message: 'highlight outside the URL' },
+  )
+  .refine(({ warnings }) => new Set(warnings.map(({ code }) => code)).size === warnings.length, {
+    message: 'duplicate warning',
+  })
+  .refine(
+    ({ warnings, level }) =>
+      warnings.every(
+        (warning, i) => i === 0 || rank(warnings[i - 1]!.level) <= rank(warning.level),
+      ) && level === (warnings[0]?.level ?? null),
+    { message: 'findings out of order' },
+  )
+  // A danger always comes with its sentence, and nothing else does: no reassurance either way.
+  .refine(({ level, headline }) => (level === 'danger') === (headline !== null), {
+    message: 'a headline goes with a danger, and only with one',
+  });
 /** The analysis of a URL that may be opened once the user consents. */
 export type UrlAnalysis = z.infer<typeof UrlAnalysis>;

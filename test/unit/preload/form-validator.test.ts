@@ -509,12 +509,8 @@ describe('the shared preload modules stay pure', () => {
       ),
     ].map((match) => match[1]);
 
-  it('form-model imports only zod, and the builder of its schemas on first use', () => {
-    expect(imports('form-model.ts')).toEqual(['zod', './lazy-schema.js']);
-  });
-
-  it('the builder of schemas on first use imports nothing', () => {
-    expect(imports('lazy-schema.ts')).toEqual([]);
+  it('form-model imports only zod', () => {
+    expect(imports('form-model.ts')).toEqual(['zod']);
   });
 
   it('form-validator imports no ajv (it compiles code) and no Node, DOM or Electron API', () => {
