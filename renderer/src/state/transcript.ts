@@ -641,9 +641,28 @@ export function segmentCut(text: string): number | undefined {
   if (text.length < SEGMENT_CHARS) {
     return undefined;
   }
-  const brk = text.lastIndexOf('\n\n');
-  if (brk >= SEGMENT_CHARS / 2 && fenceCount(text.slice(0, brk)) % 2 === 0) {
-    return brk + 2;
+  // The last paragraph break outside a code fence from SEGMENT_CHARS / 2 to twice
+  // SEGMENT_CHARS, else the first one after: a segment stays small however its text came, in
+  // small pieces or in one.
+  let cut: number | undefined;
+  let fences = 0;
+  let counted = 0;
+  for (
+    let brk = text.indexOf('\n\n', SEGMENT_CHARS / 2);
+    brk !== -1 && brk < MAX_SEGMENT_CHARS;
+    brk = text.indexOf('\n\n', brk + 2)
+  ) {
+    if (cut !== undefined && brk + 2 > 2 * SEGMENT_CHARS) {
+      break;
+    }
+    fences += fenceCount(text.slice(counted, brk));
+    counted = brk;
+    if (fences % 2 === 0) {
+      cut = brk + 2;
+    }
+  }
+  if (cut !== undefined) {
+    return cut;
   }
   if (text.length >= MAX_SEGMENT_CHARS) {
     const line = text.lastIndexOf('\n', MAX_SEGMENT_CHARS);

@@ -131,6 +131,27 @@ describe('applyEvents', () => {
   });
 });
 
+describe('a long reply that comes in large pieces', () => {
+  it('is cut into segments as small as when it streams in small pieces', () => {
+    const paragraph = `${'word '.repeat(90)}\n\n`;
+    const reply = paragraph.repeat(400);
+    // As an outbox batch or a stored transcript brings it: 64 KiB at a time, or all at once.
+    for (const size of [64 * 1024, reply.length]) {
+      const events: TranscriptEvent[] = [];
+      for (let i = 0; i < reply.length; i += size) {
+        events.push(chunk(reply.slice(i, i + size)));
+      }
+      const rows = applyEvents(emptyTranscript(), events).rows;
+      expect(textOf(rows)).toBe(reply);
+      const segments = rows.filter((row) => row.kind === 'text');
+      expect(segments.length).toBeGreaterThan(50);
+      expect(Math.max(...segments.map((row) => row.text.length))).toBeLessThanOrEqual(
+        2 * SEGMENT_CHARS,
+      );
+    }
+  });
+});
+
 describe('segmentCut', () => {
   it('does not cut short text', () => {
     expect(segmentCut('a\n\nb')).toBeUndefined();
@@ -144,6 +165,18 @@ describe('segmentCut', () => {
   it('does not cut inside a code fence', () => {
     const text = `\`\`\`\n${'code\n'.repeat(SEGMENT_CHARS / 5)}\n\nmore code`;
     expect(segmentCut(text)).toBeUndefined();
+  });
+
+  it('cuts at the last break up to twice the segment length, or else at the first after', () => {
+    const early = `${'a'.repeat(1_200)}\n\n${'b'.repeat(600)}\n\n${'c'.repeat(5_000)}\n\nd`;
+    expect(segmentCut(early)).toBe(1_200 + 2 + 600 + 2);
+    const late = `${'a'.repeat(900)}\n\n${'b'.repeat(3_000)}\n\n${'c'.repeat(3_000)}\n\nd`;
+    expect(segmentCut(late)).toBe(900 + 2 + 3_000 + 2);
+  });
+
+  it('cuts only after a code fence closes, not inside it', () => {
+    const fenced = `${'a'.repeat(500)}\n\n\`\`\`\n${'code\n\n'.repeat(300)}\`\`\`\n\nafter\n\nmore`;
+    expect(segmentCut(fenced)).toBe(fenced.indexOf('more'));
   });
 
   it('cuts text with no break at the maximum length', () => {
