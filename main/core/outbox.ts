@@ -16,6 +16,7 @@
 import type { EventChannel, EventPayload, TranscriptEvent } from '../../preload/shared/contract.js';
 import { HeldAppends } from './held-appends.js';
 import type { SessionSink } from './session.js';
+import { joinChunks } from './updates.js';
 
 /** A listener for every event the core emits. */
 export type CoreListener = <E extends EventChannel>(channel: E, payload: EventPayload<E>) => void;
@@ -41,11 +42,7 @@ export class Outbox {
   /** The tab a UI shows; until one is named, every tab's events go out as they come. */
   private shown: string | undefined;
   /** The transcript events of tabs not shown, waiting to go out together. */
-  private readonly held = new HeldAppends((key, events) => {
-    for (const event of events) {
-      this.queue(key, event);
-    }
-  });
+  private readonly held = new HeldAppends((key, events) => this.queueHeld(key, events));
   private heldTimer: NodeJS.Timeout | undefined;
 
   /** @param summaryOf the summary of the open tab `key`, if it is open. */
@@ -120,13 +117,33 @@ export class Outbox {
 
   /** Queues `event` of tab `key` for the end of the macrotask. */
   private queue(key: string, event: TranscriptEvent): void {
+    this.tabQueue(key).push(event);
+    this.waited(1);
+  }
+
+  /** Queues what tab `key` held, in order: it goes in one batch, however many events it held. */
+  private queueHeld(key: string, events: readonly TranscriptEvent[]): void {
+    const queue = this.tabQueue(key);
+    for (const event of events) {
+      queue.push(event);
+    }
+    this.waited(events.length);
+  }
+
+  /** The events of tab `key` queued for the next send. */
+  private tabQueue(key: string): TranscriptEvent[] {
     let queue = this.appended.get(key);
     if (!queue) {
       queue = [];
       this.appended.set(key, queue);
     }
-    queue.push(event);
-    if (++this.waiting >= SEND_AT) {
+    return queue;
+  }
+
+  /** Counts `count` more queued events, and sends them once there are {@link SEND_AT}. */
+  private waited(count: number): void {
+    this.waiting += count;
+    if (this.waiting >= SEND_AT) {
       // Appends only: the summaries still go at the macrotask's end, after every append.
       this.sendAppended();
     }
@@ -142,13 +159,16 @@ export class Outbox {
     }, HIDDEN_WAIT_MS).unref();
   }
 
-  /** Sends the transcript events queued so far, one `session:onDidAppend` per tab. */
+  /**
+   * Sends the transcript events queued so far, one `session:onDidAppend` per tab, each run of
+   * text chunks joined into one (see joinChunks).
+   */
   private sendAppended(): void {
     const appended = [...this.appended.entries()];
     this.appended.clear();
     this.waiting = 0;
     for (const [key, queued] of appended) {
-      this.emit('session:onDidAppend', { key, events: queued });
+      this.emit('session:onDidAppend', { key, events: joinChunks(queued) });
     }
   }
 

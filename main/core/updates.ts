@@ -30,6 +30,9 @@ export type UpdateEffect = {
   >;
 };
 
+/** Who a chunk of streamed text is from: the agent's reply or thought, or the user's words. */
+type ChunkRole = Extract<TranscriptEvent, { type: 'chunk' }>['role'];
+
 /** Clips an agent-supplied string to `max` characters. */
 export function clip(value: string, max = SHORT): string {
   return value.length > max ? `${value.slice(0, max - 1)}…` : value;
@@ -50,6 +53,42 @@ export function splitText(value: string): string[] {
     pieces.push(value.slice(i, i + MAX_CHUNK_CHARS));
   }
   return pieces;
+}
+
+/**
+ * `events` with each run of text chunks of one role joined into as few chunks as
+ * {@link MAX_CHUNK_CHARS} allows: the same transcript in fewer events, so that a flood of small
+ * pieces costs the hosts and the UI an event per batch rather than one per piece.
+ */
+export function joinChunks(events: readonly TranscriptEvent[]): TranscriptEvent[] {
+  const joined: TranscriptEvent[] = [];
+  let run: { role: ChunkRole; pieces: string[]; length: number } | undefined;
+  const endRun = () => {
+    if (run) {
+      const { role, pieces } = run;
+      joined.push({
+        type: 'chunk',
+        role,
+        text: pieces.length === 1 ? pieces[0]! : pieces.join(''),
+      });
+      run = undefined;
+    }
+  };
+  for (const event of events) {
+    if (event.type !== 'chunk') {
+      endRun();
+      joined.push(event);
+      continue;
+    }
+    if (run?.role !== event.role || run.length + event.text.length > MAX_CHUNK_CHARS) {
+      endRun();
+      run = { role: event.role, pieces: [], length: 0 };
+    }
+    run.pieces.push(event.text);
+    run.length += event.text.length;
+  }
+  endRun();
+  return joined;
 }
 
 /** Maps one update; an update Airlock does not display yields no effect. */
@@ -174,10 +213,7 @@ export function configViews(
   });
 }
 
-function chunkEvents(
-  role: 'agent' | 'user' | 'thought',
-  content: acp.ContentBlock,
-): TranscriptEvent[] {
+function chunkEvents(role: ChunkRole, content: acp.ContentBlock): TranscriptEvent[] {
   if (content.type === 'text') {
     const text = content.text;
     if (text.length <= MAX_CHUNK_CHARS) {

@@ -8,8 +8,8 @@
  * - a line-counting client: this process reads the agent's stdout and counts newline bytes,
  *   nothing else; its rate is the agent's raw write rate into a pipe, the ceiling for the rest;
  * - a bare SDK client: `acp.client()` over the same pipe, with an update handler that counts;
- * - the core: an {@link AirlockCore} with the flood agent, counting the chunks that reach
- *   `onEvent`, where the hosts pick them up.
+ * - the core: an {@link AirlockCore} with the flood agent, counting the updates whose text
+ *   reached `onEvent`, where the hosts pick them up (the core joins a batch's pieces of text).
  *
  * The agent must write at least 3 times as fast as the bare SDK client reads, or the SDK and
  * core figures would measure a share of the agent's speed; the part prints whether it does.
@@ -208,9 +208,13 @@ async function coreRate(): Promise<number> {
       }
     }
     if (channel === 'session:onDidAppend') {
-      for (const event of (payload as { events: { type: string; stopReason?: string }[] }).events) {
+      const appended = (
+        payload as { events: { type: string; text?: string; stopReason?: string }[] }
+      ).events;
+      for (const event of appended) {
         if (event.type === 'chunk') {
-          count++;
+          // The core joins a batch's pieces of text: its updates are counted by their text.
+          count += event.text!.length / CHUNK_TEXT.length;
         } else if (['turn_end', 'turn_error', 'agent_exit'].includes(event.type)) {
           resolveEnd(event.stopReason ?? event.type);
         }
@@ -266,7 +270,7 @@ export async function forwardingBench(): Promise<void> {
       rate(figures.lines),
   );
   console.log(`  bare SDK client (acp.client, a handler that counts): ${rate(figures.sdk)}`);
-  console.log(`  core (AirlockCore, chunks reaching onEvent): ${rate(figures.core)}`);
+  console.log(`  core (AirlockCore, updates whose text reached onEvent): ${rate(figures.core)}`);
   console.log(
     `  agent headroom: its slowest run wrote ${headroom.toFixed(1)}× as fast as the fastest ` +
       `bare SDK run read (needs >= ${HEADROOM}×: ` +

@@ -5,7 +5,7 @@
  * In each run, a fresh web host and browser start a session with the flood agent and send one
  * prompt; the page counts, from the moment it sends the prompt:
  *
- * - updates reaching the renderer: the chunk events in the socket's messages, counted by a
+ * - updates reaching the renderer: the updates' text in the socket's messages, counted by a
  *   listener that runs before the app's own on every message (the app's parse and contract
  *   check of that message come after it);
  * - updates applied to the store: the agent's text in the session's store (see page-store.ts),
@@ -45,43 +45,47 @@ type PathWindow = { airlockPath: PathTimes };
 
 /** Counts what reaches the page's sockets and notes when the prompt leaves; before the app loads. */
 async function installCounter(page: Page): Promise<void> {
-  await page.addInitScript(() => {
-    const times: PathTimes = { chunks: 0, storedChars: 0 };
-    (window as unknown as PathWindow).airlockPath = times;
-    const Socket = window.WebSocket;
-    window.WebSocket = class extends Socket {
-      constructor(...args: ConstructorParameters<typeof WebSocket>) {
-        super(...args);
-        // The first listener of the socket: it runs before the app's own.
-        this.addEventListener('message', (event) => {
-          const data = event.data;
-          if (typeof data !== 'string' || !data.includes('"channel":"session:onDidAppend"')) {
-            return;
-          }
-          // Inside JSON strings a quote is escaped, so this only matches an event's own type.
-          let found = 0;
-          for (
-            let at = data.indexOf('"type":"chunk"');
-            at !== -1;
-            at = data.indexOf('"type":"chunk"', at + 1)
-          ) {
-            found++;
-          }
-          if (found > 0) {
-            times.chunks += found;
-            times.lastChunk = performance.now();
-          }
-        });
-      }
-
-      send(data: Parameters<WebSocket['send']>[0]): void {
-        if (typeof data === 'string' && data.includes('"channel":"session:prompt"')) {
-          times.prompt = performance.now();
+  await page.addInitScript(
+    (piece: string) => {
+      const times: PathTimes = { chunks: 0, storedChars: 0 };
+      (window as unknown as PathWindow).airlockPath = times;
+      const Socket = window.WebSocket;
+      window.WebSocket = class extends Socket {
+        constructor(...args: ConstructorParameters<typeof WebSocket>) {
+          super(...args);
+          // The first listener of the socket: it runs before the app's own.
+          this.addEventListener('message', (event) => {
+            const data = event.data;
+            if (typeof data !== 'string' || !data.includes('"channel":"session:onDidAppend"')) {
+              return;
+            }
+            // The core joins a batch's pieces of text: the updates are counted by their text,
+            // each the flood agent's paragraph, as JSON writes it.
+            let found = 0;
+            for (
+              let at = data.indexOf(piece);
+              at !== -1;
+              at = data.indexOf(piece, at + piece.length)
+            ) {
+              found++;
+            }
+            if (found > 0) {
+              times.chunks += found;
+              times.lastChunk = performance.now();
+            }
+          });
         }
-        super.send(data);
-      }
-    };
-  });
+
+        send(data: Parameters<WebSocket['send']>[0]): void {
+          if (typeof data === 'string' && data.includes('"channel":"session:prompt"')) {
+            times.prompt = performance.now();
+          }
+          super.send(data);
+        }
+      };
+    },
+    JSON.stringify(CHUNK_TEXT).slice(1, -1),
+  );
 }
 
 /** Notes when the store first holds `chars` characters of the active session's agent text. */

@@ -71,6 +71,20 @@ export function boundedCore(core: AirlockCore): AirlockCore {
   return core;
 }
 
+/** `events` as the UI shows them: each run of text chunks of one role as one chunk. */
+export function shownEvents(events: readonly TranscriptEvent[]): TranscriptEvent[] {
+  const shown: TranscriptEvent[] = [];
+  for (const event of events) {
+    const last = shown.at(-1);
+    if (event.type === 'chunk' && last?.type === 'chunk' && last.role === event.role) {
+      shown[shown.length - 1] = { ...last, text: last.text + event.text };
+    } else {
+      shown.push(event);
+    }
+  }
+  return shown;
+}
+
 /**
  * Everything the core emitted, per session, with a way to wait for a condition.
  *
@@ -118,6 +132,14 @@ export class Recorder {
       this.transcripts.set(key, events);
     }
     return events;
+  }
+
+  /**
+   * The events appended to a session so far as the UI shows them: each run of text chunks of
+   * one role as one chunk, however the core cut it into batches.
+   */
+  shown(key: string): TranscriptEvent[] {
+    return shownEvents(this.transcript(key));
   }
 
   /** The streamed text of one role, joined. */

@@ -117,17 +117,17 @@ describe('tabs of one agent streaming at the same time', () => {
         const count = words(tab, round);
         expected[tab]!.push(
           { type: 'prompt', text: String(count) },
-          ...Array.from({ length: count }, (_unused, n) => ({
+          {
             type: 'chunk',
             role: 'agent',
-            text: `${n} `,
-          })),
+            text: Array.from({ length: count }, (_unused, n) => `${n} `).join(''),
+          },
           { type: 'turn_end', stopReason: 'end_turn' },
         );
       }
     }
     for (const [tab, key] of keys.entries()) {
-      expect(recorder.transcript(key)).toEqual(expected[tab]);
+      expect(recorder.shown(key)).toEqual(expected[tab]);
     }
   });
 });

@@ -83,8 +83,12 @@ describe('many small text chunks', () => {
   it('are stored merged, each merged chunk at most 64 KiB', async () => {
     const started = await sessionWith('long-strings');
     const events = await turn(started, 'pieces');
-    // The UI gets every chunk as it came.
-    expect(events.filter((event) => event.type === 'chunk')).toHaveLength(200);
+    // The UI gets the text whole, in order, in chunks of at most 64 KiB.
+    const sent = events.flatMap((event) => (event.type === 'chunk' ? [event.text] : []));
+    expect(sent.join('')).toBe(
+      Array.from({ length: 200 }, (_unused, n) => String(n % 10).repeat(6000)).join(''),
+    );
+    expect(sent.filter((chunk) => chunk.length > 64 * 1024)).toEqual([]);
 
     const stored = await storedTranscript(started.core, started.key);
     const chunks = stored.flatMap((event) => (event.type === 'chunk' ? [event.text] : []));
@@ -152,11 +156,14 @@ describe('updates for a session before session/new answers', () => {
     const started = await start({ agents: [agent] });
     const { recorder } = started;
     const first = await started.ready(agent.name);
-    // 1500 came before the answer; the first 1000 are shown, in order.
-    expect(recorder.transcript(first)).toHaveLength(1000);
-    expect(recorder.text(first)).toBe(
-      Array.from({ length: 1000 }, (_unused, n) => `${n},`).join(''),
-    );
+    // 1500 came before the answer; the first 1000 are shown, in order, and nothing else.
+    expect(recorder.shown(first)).toEqual([
+      {
+        type: 'chunk',
+        role: 'agent',
+        text: Array.from({ length: 1000 }, (_unused, n) => `${n},`).join(''),
+      },
+    ]);
 
     // "early-20" was the 20th session id it sent updates for: none were kept.
     const second = await started.ready(agent.name);

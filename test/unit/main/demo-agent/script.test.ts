@@ -48,10 +48,6 @@ describe('a session with the demo agent', () => {
     const end = await started.recorder.event(key, 'turn_end');
     expect(end.stopReason).toBe('end_turn');
     expect(started.recorder.text(key)).toBe(replyFor('hello there'));
-    const chunks = started.recorder
-      .transcript(key)
-      .filter((event) => event.type === 'chunk' && event.role === 'agent');
-    expect(chunks.length).toBeGreaterThan(5);
     // The turn ends after its last update.
     expect(started.recorder.transcript(key).at(-1)?.type).toBe('turn_end');
     expect(started.recorder.summaries.get(key)?.status).toBe('ready');

@@ -1,7 +1,7 @@
 /**
  * How the outbox cuts a flood into batches: every event once, in its tab's order, no batch over
  * {@link SEND_AT} events, all sent by the end of the macrotask they came in, and a tab's
- * summary after every append of its macrotask.
+ * summary after every append of its macrotask; a batch's runs of text go out joined.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -72,7 +72,8 @@ describe('a flood of appends', () => {
               outbox.sink.changed(tab);
             } else {
               for (let i = 0; i < times; i++) {
-                const event: TranscriptEvent = { type: 'chunk', role: 'agent', text: `${n++}` };
+                // Prompts, which go out as they came (runs of text are joined: see below).
+                const event: TranscriptEvent = { type: 'prompt', text: `${n++}` };
                 appended.get(tab)!.push(event);
                 outbox.sink.append(tab, event);
               }
@@ -102,7 +103,7 @@ describe('a flood of appends', () => {
     const { outbox, sent } = recordingOutbox();
     outbox.sink.changed('a');
     for (let i = 0; i < 2 * SEND_AT + 1; i++) {
-      outbox.sink.append('a', { type: 'chunk', role: 'agent', text: `${i}` });
+      outbox.sink.append('a', { type: 'prompt', text: `${i}` });
     }
     // Two full batches are out already; the summary and the last event wait for the flush.
     expect(sent.map((item) => item.channel)).toEqual(['append', 'append']);
@@ -115,9 +116,33 @@ describe('a flood of appends', () => {
       {
         channel: 'append',
         key: 'a',
-        events: [{ type: 'chunk', role: 'agent', text: `${2 * SEND_AT}` }],
+        events: [{ type: 'prompt', text: `${2 * SEND_AT}` }],
       },
       { channel: 'change', key: 'a' },
+    ]);
+  });
+
+  it('sends a batch’s run of text as one chunk, beside the events around it', () => {
+    const { outbox, sent } = recordingOutbox();
+    outbox.sink.append('a', { type: 'prompt', text: 'go' });
+    for (let i = 0; i < SEND_AT - 2; i++) {
+      outbox.sink.append('a', { type: 'chunk', role: 'agent', text: `${i} ` });
+    }
+    outbox.sink.append('a', { type: 'turn_end', stopReason: 'end_turn' });
+    expect(sent).toEqual([
+      {
+        channel: 'append',
+        key: 'a',
+        events: [
+          { type: 'prompt', text: 'go' },
+          {
+            type: 'chunk',
+            role: 'agent',
+            text: Array.from({ length: SEND_AT - 2 }, (_unused, i) => `${i} `).join(''),
+          },
+          { type: 'turn_end', stopReason: 'end_turn' },
+        ],
+      },
     ]);
   });
 });

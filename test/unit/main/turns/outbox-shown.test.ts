@@ -1,14 +1,15 @@
 /**
  * The shown tab first: once a UI names the tab it shows, that tab's events go out at the end of
  * their macrotask as before, while the other tabs' wait at most {@link HIDDEN_WAIT_MS} and go out
- * together, their text merged; a card, a summary change, showing the tab or a flush sends what a
+ * together, in one batch; a card, a summary change, showing the tab or a flush sends what a
  * tab holds at once. Every event reaches its tab, in order, and the transcript is the same.
  */
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { HOLD_CHARS, HOLD_EVENTS, MERGED_CHARS } from '../../../../main/core/held-appends.js';
+import { HOLD_CHARS, HOLD_EVENTS } from '../../../../main/core/held-appends.js';
 import { HIDDEN_WAIT_MS, Outbox } from '../../../../main/core/outbox.js';
 import { Transcript } from '../../../../main/core/transcript.js';
+import { MAX_CHUNK_CHARS } from '../../../../main/core/updates.js';
 import type { EventPayload, TranscriptEvent } from '../../../../preload/shared/contract.js';
 
 type Summary = EventPayload<'session:onDidChange'>;
@@ -97,24 +98,19 @@ describe('the events of the tab shown and of the others', () => {
     expect(eventsOf('hidden')).toEqual([chunk('ab'), chunk('t', 'thought'), chunk('c'), turnEnd]);
   });
 
-  it('merges text into chunks of at most MERGED_CHARS, and leaves a longer piece whole', async () => {
-    const { outbox, eventsOf } = recordingOutbox();
+  it('sends what it held in one batch, its text in chunks of at most MAX_CHUNK_CHARS', async () => {
+    const { outbox, sent, eventsOf } = recordingOutbox();
     outbox.show('shown');
     const small = (n: number) => Array.from({ length: n }, (_, i) => `${i % 10}`.repeat(100));
-    const pieces = [...small(25), 'L'.repeat(5 * MERGED_CHARS), ...small(5)];
+    const pieces = [...small(25), 'L'.repeat(MAX_CHUNK_CHARS - 100), ...small(5)];
     for (const piece of pieces) {
       outbox.sink.append('hidden', chunk(piece));
     }
     await wait(HIDDEN_WAIT_MS);
+    expect(sent).toHaveLength(1);
     const texts = eventsOf('hidden').map((event) => (event as { text: string }).text);
     expect(texts.join('')).toBe(pieces.join(''));
-    expect(texts.map((text) => text.length)).toEqual([
-      MERGED_CHARS,
-      MERGED_CHARS,
-      2_500 - 2 * MERGED_CHARS,
-      5 * MERGED_CHARS,
-      500,
-    ]);
+    expect(texts.map((text) => text.length)).toEqual([2_500, MAX_CHUNK_CHARS, 400]);
   });
 });
 
@@ -149,7 +145,7 @@ describe('what a hidden tab holds goes at once', () => {
     outbox.sink.append('b', chunk('new'));
     outbox.sink.append('a', chunk('now hidden'));
     await endOfMacrotask();
-    expect(eventsOf('b')).toEqual([chunk('held '), chunk('new')]);
+    expect(eventsOf('b')).toEqual([chunk('held new')]);
     expect(eventsOf('a')).toEqual([]);
     await wait(HIDDEN_WAIT_MS);
     expect(eventsOf('a')).toEqual([chunk('now hidden')]);

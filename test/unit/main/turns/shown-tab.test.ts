@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AirlockCore } from '../../../../main/core/core.js';
-import { MERGED_CHARS } from '../../../../main/core/held-appends.js';
+import { MAX_CHUNK_CHARS } from '../../../../main/core/updates.js';
 import { longText } from '../../../../main/demo-agent/script.js';
 import type { EventPayload, TranscriptEvent } from '../../../../preload/shared/contract.js';
 import { answerPermission, TEST_TIMEOUTS, useCore } from '../../../helpers/core-harness.js';
@@ -32,7 +32,7 @@ const unmergedText = (events: TranscriptEvent[]) =>
       event.type === 'chunk' &&
       next?.type === 'chunk' &&
       next.role === event.role &&
-      event.text.length + next.text.length <= MERGED_CHARS
+      event.text.length + next.text.length <= MAX_CHUNK_CHARS
     );
   });
 
