@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AirlockCore } from '../../../../main/core/core.js';
+import { SEND_AT } from '../../../../main/core/outbox.js';
 import { MAX_CHUNK_CHARS } from '../../../../main/core/updates.js';
 import { longText } from '../../../../main/demo-agent/script.js';
 import type { EventPayload, TranscriptEvent } from '../../../../preload/shared/contract.js';
@@ -58,13 +59,15 @@ describe('a tab not shown', () => {
     expect(types[0]).toBe('prompt');
     expect(types.at(-1)).toBe('turn_end');
     expect(new Set(types.slice(1, -1))).toEqual(new Set(['chunk']));
-    // Held back until the turn ended: the whole reply came in one batch, its text merged.
+    // Held back: with no time passing, only a change of the tab's summary sends what it holds,
+    // so its reply came in a few batches, its text merged.
     const withText = hiddenBatches.filter((batch) => batch.some(({ type }) => type === 'chunk'));
-    expect(withText).toHaveLength(1);
-    expect(unmergedText(withText[0]!)).toBe(false);
-    // The shown tab's text went as it came: its first batch of text came before its end.
+    expect(withText.length).toBeGreaterThan(0);
+    expect(withText.length).toBeLessThanOrEqual(3);
+    expect(withText.some(unmergedText)).toBe(false);
+    // The shown tab's text went as it came: its 2,000 pieces in batches of at most SEND_AT.
     const shownText = shownBatches.filter((batch) => batch.some(({ type }) => type === 'chunk'));
-    expect(shownText.length).toBeGreaterThan(1);
+    expect(shownText.length).toBeGreaterThanOrEqual(Math.ceil(2_000 / SEND_AT));
     expect(shownText[0]!.some(({ type }) => type === 'turn_end')).toBe(false);
   });
 
