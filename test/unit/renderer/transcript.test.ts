@@ -172,6 +172,22 @@ describe('segmentCut', () => {
     expect(segmentCut(early)).toBe(1_200 + 2 + 600 + 2);
     const late = `${'a'.repeat(900)}\n\n${'b'.repeat(3_000)}\n\n${'c'.repeat(3_000)}\n\nd`;
     expect(segmentCut(late)).toBe(900 + 2 + 3_000 + 2);
+    // No break from half the segment length to twice it: the first one after.
+    const later = `${'a'.repeat(900)}\n\n${'b'.repeat(4_000)}\n\n${'c'.repeat(3_000)}\n\nd`;
+    expect(segmentCut(later)).toBe(900 + 2 + 4_000 + 2);
+    // A break that ends exactly at twice the segment length is still taken; one past it is not.
+    const ends = (at: number) => `${'a'.repeat(1_200)}\n\n${'b'.repeat(at - 1_204)}\n\nrest`;
+    expect(segmentCut(ends(2 * SEGMENT_CHARS))).toBe(2 * SEGMENT_CHARS);
+    expect(segmentCut(ends(2 * SEGMENT_CHARS + 1))).toBe(1_202);
+    expect(segmentCut(ends(2 * SEGMENT_CHARS + 2))).toBe(1_202);
+  });
+
+  it('cuts hard at the maximum rather than at a break past it', () => {
+    const past = `${'x'.repeat(MAX_SEGMENT_CHARS + 100)}\n\nrest`;
+    expect(segmentCut(past)).toBe(MAX_SEGMENT_CHARS);
+    // A break right at the maximum: cut after its first line break, as with no break.
+    const at = `${'x'.repeat(MAX_SEGMENT_CHARS)}\n\nrest`;
+    expect(segmentCut(at)).toBe(MAX_SEGMENT_CHARS + 1);
   });
 
   it('cuts only after a code fence closes, not inside it', () => {

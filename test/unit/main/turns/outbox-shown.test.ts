@@ -162,7 +162,8 @@ describe('what a hidden tab holds goes at once', () => {
   it(`when it holds ${HOLD_CHARS} characters or ${HOLD_EVENTS} events`, async () => {
     const { outbox, eventsOf } = recordingOutbox();
     outbox.show('shown');
-    const piece = 'x'.repeat(100);
+    // Pieces that make up HOLD_CHARS exactly: the one that reaches it releases them.
+    const piece = 'x'.repeat(1024);
     for (let held = 0; held + piece.length < HOLD_CHARS; held += piece.length) {
       outbox.sink.append('text', chunk(piece));
     }
