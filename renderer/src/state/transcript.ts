@@ -641,9 +641,8 @@ export function segmentCut(text: string): number | undefined {
   if (text.length < SEGMENT_CHARS) {
     return undefined;
   }
-  // The last paragraph break outside a code fence from SEGMENT_CHARS / 2 to twice
-  // SEGMENT_CHARS, else the first one after: a segment stays small however its text came, in
-  // small pieces or in one.
+  // The last paragraph break outside a code fence from SEGMENT_CHARS / 2 to SEGMENT_CHARS, else
+  // the first one after: a segment is as long whether its text came in small pieces or in one.
   let cut: number | undefined;
   let fences = 0;
   let counted = 0;
@@ -652,7 +651,7 @@ export function segmentCut(text: string): number | undefined {
     brk !== -1 && brk < MAX_SEGMENT_CHARS;
     brk = text.indexOf('\n\n', brk + 2)
   ) {
-    if (cut !== undefined && brk + 2 > 2 * SEGMENT_CHARS) {
+    if (cut !== undefined && brk + 2 > SEGMENT_CHARS) {
       break;
     }
     fences += fenceCount(text.slice(counted, brk));

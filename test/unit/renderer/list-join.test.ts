@@ -69,6 +69,8 @@ describe('listJoins at its edges', () => {
 describe('a list cut across rows', () => {
   const chunk = (text: string): TranscriptEvent => ({ type: 'chunk', role: 'agent', text });
   const item = (n: number) => `${n}. ${'word '.repeat(100).trim()}\n\n`;
+  /** An item longer than a segment: its break, at its end, is the first one to cut at. */
+  const longItem = (n: number) => `${n}. ${'word '.repeat(420).trim()}\n\n`;
   const texts = (rows: Row[]) => rows.filter((row) => row.kind === 'text');
 
   it('marks both rows at every cut inside it, and only there', () => {
@@ -91,7 +93,7 @@ describe('a list cut across rows', () => {
   });
 
   it('settles a cut whose next row is still short when the turn ends', () => {
-    const text = `${item(1).repeat(5)}6. x`;
+    const text = `${longItem(1)}6. x`;
     const rows = texts(
       applyEvents(emptyTranscript(), [chunk(text), { type: 'turn_end', stopReason: 'end_turn' }])
         .rows,
