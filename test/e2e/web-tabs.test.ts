@@ -41,8 +41,9 @@ describe('a session that waits for the user', () => {
     await expect(page().title()).resolves.toBe('Airlock');
     await waitingSession('/permission');
     const asking = shownTab();
-    // It says it waits for the user, not that it works, as a busy one does.
-    await expect(asking.textContent()).resolves.toContain('Waits for you');
+    // It says it waits for the user, not that it works, as a busy one does (the tab's count
+    // comes with the session's next change, as the card shows or just after).
+    await expect.poll(() => asking.textContent()).toContain('Waits for you');
     await expect(asking.textContent()).resolves.not.toMatch(/Working|prompting/);
     await expect(page().title()).resolves.toBe('(1) Airlock');
 
