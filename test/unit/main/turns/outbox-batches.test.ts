@@ -5,30 +5,14 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Outbox, SEND_AT } from '../../../../main/core/outbox.js';
-import type { EventPayload, TranscriptEvent } from '../../../../preload/shared/contract.js';
+import { SEND_AT } from '../../../../main/core/outbox.js';
+import type { TranscriptEvent } from '../../../../preload/shared/contract.js';
+import { recordingOutbox, type Sent } from '../../../helpers/recording-outbox.js';
 
-type Summary = EventPayload<'session:onDidChange'>;
-type Sent =
-  | { channel: 'append'; key: string; events: TranscriptEvent[] }
-  | { channel: 'change'; key: string };
+/** What was sent, less when. */
+const untimed = (sent: Sent[]) => sent.map(({ at: _at, ...item }) => item);
 
 const TABS = ['a', 'b', 'c'];
-
-/** An outbox whose tabs are all open, and everything it sent, in order. */
-function recordingOutbox() {
-  const outbox = new Outbox((key) => ({ key, status: 'ready' }) as Summary);
-  const sent: Sent[] = [];
-  outbox.listen((channel, payload) => {
-    if (channel === 'session:onDidAppend') {
-      const { key, events } = payload as EventPayload<'session:onDidAppend'>;
-      sent.push({ channel: 'append', key, events });
-    } else if (channel === 'session:onDidChange') {
-      sent.push({ channel: 'change', key: (payload as Summary).key });
-    }
-  });
-  return { outbox, sent };
-}
 
 const endOfMacrotask = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -112,7 +96,7 @@ describe('a flood of appends', () => {
       SEND_AT,
     ]);
     outbox.flush();
-    expect(sent.slice(2)).toEqual([
+    expect(untimed(sent.slice(2))).toEqual([
       {
         channel: 'append',
         key: 'a',
@@ -129,7 +113,7 @@ describe('a flood of appends', () => {
       outbox.sink.append('a', { type: 'chunk', role: 'agent', text: `${i} ` });
     }
     outbox.sink.append('a', { type: 'turn_end', stopReason: 'end_turn' });
-    expect(sent).toEqual([
+    expect(untimed(sent)).toEqual([
       {
         channel: 'append',
         key: 'a',

@@ -7,33 +7,11 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HOLD_CHARS, HOLD_EVENTS } from '../../../../main/core/held-appends.js';
-import { HIDDEN_WAIT_MS, Outbox } from '../../../../main/core/outbox.js';
+import { HIDDEN_WAIT_MS } from '../../../../main/core/outbox.js';
 import { Transcript } from '../../../../main/core/transcript.js';
 import { MAX_CHUNK_CHARS } from '../../../../main/core/updates.js';
-import type { EventPayload, TranscriptEvent } from '../../../../preload/shared/contract.js';
-
-type Summary = EventPayload<'session:onDidChange'>;
-type Sent =
-  | { channel: 'append'; key: string; events: TranscriptEvent[]; at: number }
-  | { channel: 'change'; key: string; at: number };
-
-/** An outbox whose tabs are all open, and everything it sent, in order, with the fake time. */
-function recordingOutbox() {
-  const outbox = new Outbox((key) => ({ key, status: 'ready' }) as Summary);
-  const sent: Sent[] = [];
-  outbox.listen((channel, payload) => {
-    if (channel === 'session:onDidAppend') {
-      const { key, events } = payload as EventPayload<'session:onDidAppend'>;
-      sent.push({ channel: 'append', key, events, at: Date.now() });
-    } else if (channel === 'session:onDidChange') {
-      sent.push({ channel: 'change', key: (payload as Summary).key, at: Date.now() });
-    }
-  });
-  /** The events sent to tab `key`, in order. */
-  const eventsOf = (key: string) =>
-    sent.flatMap((item) => (item.channel === 'append' && item.key === key ? item.events : []));
-  return { outbox, sent, eventsOf };
-}
+import type { TranscriptEvent } from '../../../../preload/shared/contract.js';
+import { recordingOutbox } from '../../../helpers/recording-outbox.js';
 
 const chunk = (text: string, role: 'agent' | 'thought' = 'agent'): TranscriptEvent => ({
   type: 'chunk',
