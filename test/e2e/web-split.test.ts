@@ -83,6 +83,27 @@ describe('the first screen', () => {
     await expect(page().getByRole('textbox', { name: 'Message' }).isEditable()).resolves.toBe(true);
   });
 
+  it("gives the first field the focus when a card comes before the card's script", async () => {
+    /** The held request for the form card's script, once the page asked for it. */
+    let held: (route: Route) => void = () => undefined;
+    const asked = new Promise<Route>((resolve) => (held = resolve));
+    await open({
+      beforeLoad: (page) => page.route(/\/assets\/elicitation-card-[\w-]+\.js$/, held),
+    });
+    await startSession();
+    await send('/form');
+    // The question is in the transcript and its card in the dock, whose script is still held:
+    // nothing in the card can take the focus yet.
+    await page().getByRole('button', { name: 'Go to the question' }).waitFor();
+    await (await asked).continue();
+    const first = card().getByLabel('Name', { exact: true });
+    await first.waitFor();
+    await expect(first.evaluate((field) => field === document.activeElement)).resolves.toBe(true);
+    // The first keystrokes are the answer's.
+    await page().keyboard.type('Ada');
+    await expect(first.inputValue()).resolves.toBe('Ada');
+  });
+
   it("holds the shown tab's pane in place, busy, while the session view's script loads", async () => {
     /** The held request for the session view's script, once the page asked for it. */
     let held: (route: Route) => void = () => undefined;

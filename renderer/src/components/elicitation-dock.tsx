@@ -147,14 +147,14 @@ function busyElsewhere(dock: HTMLElement | null): boolean {
  * the card takes keystrokes before its first frame; the control is scrolled into view with that
  * frame's layout.
  */
-function focusFirst(container: HTMLElement | null): void {
+function focusFirst(container: HTMLElement | null): boolean {
   const target =
     container?.querySelector<HTMLElement>('.url-card') ??
     container?.querySelector<HTMLElement>(
       '.card-form input:not([type=hidden]):not(:disabled), .card-form select:not(:disabled), .card-form textarea:not(:disabled), .card-actions button, .permission-options button:not(:disabled)',
     );
   if (!target) {
-    return;
+    return false;
   }
   target.focus({ preventScroll: true });
   requestAnimationFrame(() => {
@@ -168,6 +168,7 @@ function focusFirst(container: HTMLElement | null): void {
       target.scrollIntoView({ block: 'nearest' });
     }
   });
+  return true;
 }
 
 type Props = {
@@ -267,23 +268,32 @@ export function ElicitationDock({
           composer.current?.focus();
         }
       }
-      return;
+      return undefined;
     }
     if (presented.has(shownKey)) {
-      return;
+      return undefined;
     }
     presented.add(shownKey);
-    if (!busyElsewhere(container.current)) {
-      const active = document.activeElement;
-      if (
-        active instanceof HTMLElement &&
-        active !== document.body &&
-        !container.current?.contains(active)
-      ) {
-        returnTo.current = active;
-      }
-      focusFirst(container.current);
+    const stage = container.current;
+    if (busyElsewhere(stage)) {
+      return undefined;
     }
+    const active = document.activeElement;
+    if (active instanceof HTMLElement && active !== document.body && !stage?.contains(active)) {
+      returnTo.current = active;
+    }
+    if (focusFirst(stage) || !stage) {
+      return undefined;
+    }
+    // The card's script is still loading (the first card, early): it takes the focus as soon as
+    // its controls are in the page, unless the user has meanwhile started typing elsewhere.
+    const observer = new MutationObserver(() => {
+      if (busyElsewhere(stage) || focusFirst(stage)) {
+        observer.disconnect();
+      }
+    });
+    observer.observe(stage, { childList: true, subtree: true });
+    return () => observer.disconnect();
     // Only a change of card moves focus; `ended` is read for the card that just left.
   }, [shownKey]);
 
