@@ -5,7 +5,8 @@
  * (with its virtualised transcript), which the welcome does not show. A part loads on first use
  * and, so that first use seldom waits, ahead of it (`preloadParts`), once the first screen is up:
  * the session view and Markdown at once when it shows a session, else when the page is idle;
- * the rest when the page is idle later.
+ * the cards' files fetched (not run) when the page is idle after a session first shows; the rest
+ * when the page is idle later.
  *
  * A part already loaded renders at once, with no fallback frame. One still loading shows its
  * fallback (nothing; the session view's empty pane; Markdown's text as plain paragraphs). One
@@ -14,10 +15,7 @@
  */
 import './lazy-parts.css';
 import {
-  Component,
   createElement,
-  lazy,
-  Suspense,
   useEffect,
   useState,
   type ComponentProps,
@@ -37,35 +35,28 @@ import { SESSION_PANEL_ID } from './components/session-panel-id';
 /** A component loaded on first use; `preload()` loads it ahead. */
 export type LazyPart<P> = ComponentType<P> & { preload(): Promise<unknown> };
 
-/** Shows that a part could not load, in words, with Reload; the rest of the app goes on. */
-class PartFailed extends Component<{ children: ReactNode }, { failed: boolean }> {
-  override state = { failed: false };
-
-  static getDerivedStateFromError(): { failed: boolean } {
-    return { failed: true };
-  }
-
-  override render(): ReactNode {
-    if (!this.state.failed) {
-      return this.props.children;
-    }
-    return (
-      <div className="part-failed" role="alert">
-        <p>
-          This part of Airlock could not load. Reload the window to try again; your sessions stay as
-          they are.
-        </p>
-        <button type="button" onClick={() => location.reload()}>
-          Reload
-        </button>
-      </div>
-    );
-  }
+/** Says that a part could not load, in words, with Reload; the rest of the app goes on. */
+function PartFailed() {
+  return (
+    <div className="part-failed" role="alert">
+      <p>
+        This part of Airlock could not load. Reload the window to try again; your sessions stay as
+        they are.
+      </p>
+      <button type="button" onClick={() => location.reload()}>
+        Reload
+      </button>
+    </div>
+  );
 }
 
 /**
  * A part from `load`, shown with `fallback` while it loads. Its load is made once, and made
  * again on a later use after it failed.
+ *
+ * Not React's `lazy` in a `Suspense` boundary: a boundary that has shown its fallback holds what
+ * loaded back for up to 300 ms, to batch reveals, and a question must not wait for that. The
+ * fallback gives way to the part in the same place; it holds nothing the user could have typed.
  */
 function lazyPart<P extends object>(
   name: string,
@@ -84,25 +75,37 @@ function lazyPart<P extends object>(
         throw error;
       },
     ));
-  const Lazy = lazy(async () => ({ default: await preload() })) as unknown as ComponentType<P>;
   function Part(props: P) {
-    // Chosen once for each mount: going from the lazy wrapper to the part itself would mount
-    // the part again and lose what the user had typed into it.
-    const [ready] = useState(() => loaded);
+    const [part, setPart] = useState<ComponentType<P> | 'failed' | undefined>(() => {
+      // Loading starts as the part first renders, not a frame later with the effect.
+      if (!loaded) {
+        preload().catch(() => undefined);
+      }
+      return loaded;
+    });
     useEffect(() => {
       if (!used) {
         used = true;
         onFirstUse?.();
       }
     }, []);
-    if (ready) {
-      return createElement(ready, props);
+    useEffect(() => {
+      if (part !== undefined) {
+        return undefined;
+      }
+      let mounted = true;
+      preload().then(
+        (ready) => mounted && setPart(() => ready),
+        () => mounted && setPart('failed'),
+      );
+      return () => {
+        mounted = false;
+      };
+    }, [part]);
+    if (part === 'failed') {
+      return <PartFailed />;
     }
-    return (
-      <PartFailed>
-        <Suspense fallback={fallback(props)}>{createElement(Lazy, props)}</Suspense>
-      </PartFailed>
-    );
+    return part ? createElement(part, props) : fallback(props);
   }
   Part.displayName = name;
   return Object.assign(Part, { preload });
@@ -113,8 +116,9 @@ export const SessionView = lazyPart<ComponentProps<typeof SessionViewType>>(
   async () => (await import('./components/session-view')).SessionView,
   // The pane is there while its script loads: the shown tab names it as what it controls.
   () => <main id={SESSION_PANEL_ID} className="session" aria-label="Session" aria-busy="true" />,
-  // Once a session shows, its agent may ask: its cards load when the page is next idle.
-  () => preloadWhenIdle([ElicitationCard, UrlCard] as LazyPart<never>[]),
+  // Once a session shows, its agent may ask: its cards' files are fetched when the page is next
+  // idle, and run when the first card comes.
+  () => whenIdle(prefetchCards),
 );
 
 export const ElicitationCard = lazyPart<ComponentProps<typeof ElicitationCardType>>(
@@ -165,6 +169,25 @@ function whenIdle(then: () => void, timeout = 2_000): void {
   }
 }
 
+/**
+ * Fetches the files of the cards an agent may ask with (the build names them in the page's
+ * `<meta name="airlock-prefetch">`), without running them: a question never waits on the disk or
+ * the network, and a page whose agents never ask does not hold the cards' code (about 0.5 MB of
+ * heap: RJSF, the validator, re2js).
+ */
+function prefetchCards(): void {
+  const files = document.querySelector<HTMLMetaElement>('meta[name="airlock-prefetch"]');
+  for (const file of files?.content.split(' ').filter(Boolean) ?? []) {
+    const link = document.createElement('link');
+    link.rel = 'preload';
+    link.as = file.endsWith('.css') ? 'style' : 'script';
+    // As the build's own links and its loader ask for them, so the fetched file is the one used.
+    link.crossOrigin = '';
+    link.href = file;
+    document.head.append(link);
+  }
+}
+
 /** Loads `parts` one after another, each when the page is idle; a failure waits for first use. */
 function preloadWhenIdle(parts: LazyPart<never>[]): void {
   const [next, ...rest] = parts;
@@ -184,9 +207,9 @@ const LATER_MS = 2_000;
 /**
  * Preloads, once the first screen is up (`shown`), so that loading never competes with it: the
  * session view and Markdown at once if it shows a session (its transcript needs them), else
- * when the page is idle; the cards an agent may ask with when the page is idle after a session
- * first shows (see `SessionView`); the agent settings, help and the sign-in terminal when idle
- * a little later.
+ * when the page is idle; the files of the cards an agent may ask with (fetched, not run) when
+ * the page is idle after a session first shows (see `SessionView`); the agent settings, help
+ * and the sign-in terminal when idle a little later.
  */
 export function preloadParts(shown: Promise<{ sessionShown: boolean }>): void {
   void shown.then(({ sessionShown }) => {

@@ -59,9 +59,16 @@ describe('the first screen', () => {
     expect(entryBytes).toBeLessThan(FIRST_SCREEN_BUDGET);
 
     await startSession();
+    // Once a session shows, the card's files are fetched when the page is idle, but not run:
+    // running its script would add its stylesheet to the page.
+    await expect.poll(() => scripts!.names.some(isFormChunk)).toBe(true);
+    const cardStyle = page().locator('link[rel=stylesheet][href*="elicitation-card-"]');
+    await expect(cardStyle.count()).resolves.toBe(0);
     await send('/form');
     await card().getByRole('button', { name: 'Accept' }).waitFor();
-    expect(scripts!.names.some(isFormChunk)).toBe(true);
+    await expect(cardStyle.count()).resolves.toBe(1);
+    // The script fetched ahead is the one run: it was not fetched again.
+    expect(scripts!.names.filter(isFormChunk)).toHaveLength(1);
   });
 
   it('shows in words, with Reload, that a form could not load', async () => {
