@@ -80,9 +80,17 @@ export class Outbox {
     return () => this.listeners.delete(listener);
   }
 
-  /** Keeps a closed tab's last summary until the next flush has sent its changes. */
+  /**
+   * Keeps a closed tab's last summary until the next flush has sent its changes. When it was
+   * the tab shown, no tab waits any longer: every tab's events go out as they come, and what the
+   * others held goes now, until a UI names the tab it shows next.
+   */
   tabClosed(key: string, summary: Summary): void {
     this.closedSummaries.set(key, summary);
+    if (key === this.shown) {
+      this.shown = undefined;
+      this.held.releaseAll();
+    }
   }
 
   /** Sends everything queued now, the events that tabs not shown hold included. */

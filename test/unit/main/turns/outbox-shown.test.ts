@@ -129,6 +129,26 @@ describe('what a hidden tab holds goes at once', () => {
     expect(eventsOf('a')).toEqual([chunk('now hidden')]);
   });
 
+  it('when the tab shown closes: what the others held, and from then on what they send', async () => {
+    const { outbox, eventsOf } = recordingOutbox();
+    outbox.show('shown');
+    outbox.sink.append('other', chunk('held '));
+    // Another tab closing changes nothing.
+    outbox.tabClosed('closed', { key: 'closed' } as never);
+    outbox.sink.append('other', chunk('still '));
+    await endOfMacrotask();
+    expect(eventsOf('other')).toEqual([]);
+    outbox.tabClosed('shown', { key: 'shown' } as never);
+    outbox.sink.append('other', chunk('then'));
+    await endOfMacrotask();
+    expect(eventsOf('other')).toEqual([chunk('held still then')]);
+    // Until a UI names the tab it shows next.
+    outbox.show('next');
+    outbox.sink.append('other', chunk('later'));
+    await endOfMacrotask();
+    expect(eventsOf('other')).toEqual([chunk('held still then')]);
+  });
+
   it('when the outbox is flushed (a transcript is fetched): at once, before the call returns', () => {
     const { outbox, eventsOf } = recordingOutbox();
     outbox.show('shown');
