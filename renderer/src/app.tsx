@@ -4,15 +4,16 @@
  */
 import './app.css';
 import { Plus } from 'lucide-react';
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { LinkConsentProvider } from './components/link-consent';
 import { LoadFailed } from './components/load-failed';
 import { ReopenOffer } from './components/reopen-offer';
 import { SessionHistory } from './components/session-history';
+import { SessionPanes } from './components/session-panes';
 import { SessionTabs } from './components/session-tabs';
 import { SidebarToggle, useSidebar } from './components/sidebar';
 import { Welcome } from './components/welcome';
-import { AgentSettings, SessionView } from './lazy-parts';
+import { AgentSettings } from './lazy-parts';
 import { initialChoice, keepChoice, lastChoice } from './state/new-session-choice';
 import type { Store } from './state/store';
 import { ariaKeyShortcuts } from './keyboard';
@@ -27,6 +28,10 @@ export function App({ store, onReconnect }: { store: Store; onReconnect?: () => 
   const state = useSyncExternalStore(store.subscribe, store.getState);
   const active = state.sessions.find((session) => session.key === state.activeKey);
   const sidebar = useSidebar();
+  // One object for as long as what it is made of holds: the session panes draw again only for
+  // what they show.
+  const { secretStorage, settingsPath } = state;
+  const signIn = useMemo(() => ({ secretStorage, settingsPath }), [secretStorage, settingsPath]);
   const commands = useTabCommands(store, state, sidebar, () => openAgentSettings(true));
   const toggle = useRef<HTMLButtonElement>(null);
   // The agents' settings show in place of the session until closed or a session is picked.
@@ -216,19 +221,18 @@ export function App({ store, onReconnect }: { store: Store; onReconnect?: () => 
                   commands.openNewSession();
                 }}
               />
-            ) : active ? (
-              <SessionView
-                key={active.key}
-                api={store.api}
-                session={active}
-                transcript={state.transcripts[active.key]}
-                signIn={{ secretStorage: state.secretStorage, settingsPath: state.settingsPath }}
-                urlElicitation={state.urlElicitation}
-                disconnected={state.disconnected}
-              />
-            ) : (
+            ) : active ? null : (
               <Welcome onNewSession={commands.openNewSession} />
             )}
+            <SessionPanes
+              api={store.api}
+              sessions={state.sessions}
+              transcripts={state.transcripts}
+              shownKey={agentSettings ? undefined : active?.key}
+              signIn={signIn}
+              urlElicitation={state.urlElicitation}
+              disconnected={state.disconnected}
+            />
           </LinkConsentProvider>
         </div>
         {commands.overlays}

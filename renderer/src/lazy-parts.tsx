@@ -115,7 +115,17 @@ export const SessionView = lazyPart<ComponentProps<typeof SessionViewType>>(
   'SessionView',
   async () => (await import('./components/session-view')).SessionView,
   // The pane is there while its script loads: the shown tab names it as what it controls.
-  () => <main id={SESSION_PANEL_ID} className="session" aria-label="Session" aria-busy="true" />,
+  // Only the shown one is the panel its tab controls (see session-panes.tsx).
+  ({ shown = true }) => (
+    <main
+      id={shown ? SESSION_PANEL_ID : undefined}
+      className="session"
+      aria-label="Session"
+      aria-busy="true"
+      hidden={!shown}
+      inert={!shown}
+    />
+  ),
   // Once a session shows, its agent may ask: its cards' files are fetched when the page is next
   // idle, and run when the first card comes.
   () => whenIdle(prefetchCards),

@@ -137,7 +137,8 @@ export function useTabCommands(
     previousSession: () => show(stepSession(sessions, activeKey, -1)),
     focusComposer: () => {
       flushSync(() => sidebar.picked());
-      document.querySelector<HTMLElement>('textarea[aria-label="Message"]')?.focus();
+      // The shown session's: the panes of tabs shown before may stay drawn, hidden.
+      document.querySelector<HTMLElement>('#session-panel textarea[aria-label="Message"]')?.focus();
     },
     // A host command names its session (a notification's); the keys go to the next that waits.
     jumpToWaiting,

@@ -5,10 +5,11 @@
 
 // As the dock focuses a card when it appears: a URL card itself (no keystroke opens anything by
 // accident), else a form's first field, else a permission card's first choice.
+// Only the shown pane's dock: the panes of tabs shown before stay drawn, hidden.
 const CARD_CONTROLS = [
-  '.dock .url-card',
-  '.dock :is(.card-form, .card-actions) :is(input:not([type=hidden]), select, textarea, button):not(:disabled)',
-  '.dock .permission-options button:not(:disabled)',
+  '.session:not([hidden]) .dock .url-card',
+  '.session:not([hidden]) .dock :is(.card-form, .card-actions) :is(input:not([type=hidden]), select, textarea, button):not(:disabled)',
+  '.session:not([hidden]) .dock .permission-options button:not(:disabled)',
 ];
 
 /** Whether `element` is inside a card that waits on the user. */

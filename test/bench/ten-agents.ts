@@ -127,7 +127,7 @@ async function tenTurns(page: Page, keys: string[]): Promise<number> {
     "the shown tab's turn end on screen",
     page.waitForFunction(
       () =>
-        [...document.querySelectorAll('[role="status"][aria-label="Turn ended"]')]
+        [...document.querySelectorAll('#session-panel [role="status"][aria-label="Turn ended"]')]
           .at(-1)
           ?.textContent?.includes('Done') === true,
       undefined,
@@ -192,12 +192,14 @@ function switchTab(page: Page, index: number): Promise<{ shownMs: number; stillM
           channel.port2.postMessage(null);
         });
       const target = document.querySelectorAll<HTMLElement>('[role="tab"]')[tab];
-      const before = document.querySelector('[role="log"][aria-label="Transcript"]');
+      // The shown tab's pane (the panel it controls): those of tabs shown before may stay drawn,
+      // hidden.
+      const before = document.querySelector('#session-panel [role="log"][aria-label="Transcript"]');
       if (!target || !before) {
         throw new Error(`bench: no tab ${tab + 1}, or no transcript shown before the switch`);
       }
       const shown = () => {
-        const log = document.querySelector('[role="log"][aria-label="Transcript"]');
+        const log = document.querySelector('#session-panel [role="log"][aria-label="Transcript"]');
         return (
           log !== null &&
           log !== before &&
@@ -207,8 +209,10 @@ function switchTab(page: Page, index: number): Promise<{ shownMs: number; stillM
         );
       };
       const where = () => {
-        const scroller = document.querySelector('[data-virtuoso-scroller="true"]');
-        return `${scroller?.scrollTop} ${[...document.querySelectorAll('[data-item-index]')]
+        const scroller = document.querySelector('#session-panel [data-virtuoso-scroller="true"]');
+        return `${scroller?.scrollTop} ${[
+          ...(scroller?.querySelectorAll('[data-item-index]') ?? []),
+        ]
           .map((item) => item.getAttribute('data-item-index'))
           .join(',')}`;
       };

@@ -73,7 +73,10 @@ describe('what the user typed on a question that ended without their answer', ()
         // A turn cancelled while the card waits keeps it the same way.
         await send('/form-withdraw 60');
         await card().getByLabel('Branch name', { exact: true }).fill('fix/second-try');
-        await page().locator('.composer').getByRole('button', { name: 'Cancel' }).click();
+        await page()
+          .locator('#session-panel .composer')
+          .getByRole('button', { name: 'Cancel' })
+          .click();
         await record().getByText('Closed: the turn was cancelled. You had typed:').waitFor();
         await expect(typedLines()).resolves.toEqual(['Branch name: fix/second-try']);
       });

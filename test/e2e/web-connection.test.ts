@@ -96,7 +96,7 @@ describe('losing the connection to the core', () => {
     }
     // In the layout's flow: the session header sits below it, not under it.
     const bannerBox = (await banner.boundingBox())!;
-    const headerBox = (await page().locator('.session-header').boundingBox())!;
+    const headerBox = (await page().locator('#session-panel .session-header').boundingBox())!;
     expect(headerBox.y).toBeGreaterThanOrEqual(bannerBox.y + bannerBox.height - 0.5);
     await expect(
       banner.evaluate((element) => getComputedStyle(element).position),

@@ -317,7 +317,10 @@ describe('the form card', () => {
 
   it('closes the open card when the turn is cancelled', async () => {
     await ask('/form');
-    await page().locator('.composer').getByRole('button', { name: 'Cancel' }).click();
+    await page()
+      .locator('#session-panel .composer')
+      .getByRole('button', { name: 'Cancel' })
+      .click();
     await record().getByText('Closed: the turn was cancelled').waitFor();
     await turnEnded('Cancelled');
     await expect(card().count()).resolves.toBe(0);

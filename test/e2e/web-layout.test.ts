@@ -15,7 +15,7 @@ const { page } = useWebApp({ viewport: { width: 1280, height: 800 } });
 const { transcript, composer, turnEnded, startSession, send } = appPage(page);
 const toggle = () => page().getByRole('button', { name: 'Sessions sidebar' });
 const sidebar = () => page().getByRole('navigation', { name: 'Sessions' });
-const session = () => page().locator('main');
+const session = () => page().locator('#session-panel');
 
 async function box(locator: ReturnType<Page['locator']>) {
   const found = await locator.boundingBox();
@@ -208,7 +208,7 @@ describe('a wide window', () => {
 describe('the agent log', () => {
   it('opens below the header without covering it, and Esc closes it and returns the focus', async () => {
     await startSession();
-    const header = page().locator('.session-header');
+    const header = page().locator('#session-panel .session-header');
     const show = page().getByRole('button', { name: 'Show agent log' });
     await expect(show.getAttribute('aria-expanded')).resolves.toBe('false');
     await show.click();

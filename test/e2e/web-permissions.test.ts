@@ -322,7 +322,10 @@ describe('a tool card', () => {
     await send('/permission');
     await card('Edit README.md').getByRole('button', { name: 'Reject' }).waitFor();
     // Cancelling the turn is the Cancel button's, not Esc's.
-    await page().locator('.composer').getByRole('button', { name: 'Cancel' }).click();
+    await page()
+      .locator('#session-panel .composer')
+      .getByRole('button', { name: 'Cancel' })
+      .click();
     await turnEnded('Cancelled');
     await expect(tool('Edit README.md').getByRole('status').textContent()).resolves.toBe(
       'cancelled · not run',

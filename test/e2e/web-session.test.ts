@@ -158,7 +158,9 @@ describe('a session in the browser', () => {
       (after) =>
         new Promise<void>((resolve) => {
           const tick = () => {
-            const button = [...document.querySelectorAll<HTMLElement>('.transcript [data-index]')]
+            const button = [
+              ...document.querySelectorAll<HTMLElement>('#session-panel .transcript [data-index]'),
+            ]
               .filter((row) => Number(row.dataset.index) > after)
               .map((row) => row.querySelector<HTMLElement>('button.message-copy'))
               .find((found) => found !== null);

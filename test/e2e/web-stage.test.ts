@@ -51,7 +51,7 @@ async function openAt(width: number, height: number): Promise<Page> {
 /** The stage's box, its head's bottom and its footer's top, in the page's pixels. */
 function stageBounds(): Promise<{ top: number; bottom: number; height: number; width: number }> {
   return page().evaluate(() => {
-    const stage = document.querySelector('.dock.has-card')!;
+    const stage = document.querySelector('#session-panel .dock.has-card')!;
     const box = stage.getBoundingClientRect();
     const head = stage.querySelector('.card-head, .permission-head')!.getBoundingClientRect();
     const foot = stage.querySelector('.card-actions, .permission-answer')!.getBoundingClientRect();
@@ -98,7 +98,7 @@ describe('the stage', () => {
       expect(bounds.height).toBeGreaterThanOrEqual(minStage);
       expect(bounds.bottom - bounds.top).toBeGreaterThanOrEqual(minFields);
       if (width === 420) {
-        const pane = await page().locator('main.session').boundingBox();
+        const pane = await page().locator('#session-panel').boundingBox();
         expect(bounds.width).toBeGreaterThanOrEqual(pane!.width - 1);
       }
       // The message box steps aside to one line while the card waits, and comes back after.
@@ -238,8 +238,10 @@ describe('the strip and the message box while a card waits', () => {
       const go = record().getByRole('button', { name: 'Go to the question' });
       await go.waitFor();
       const cut = await page().evaluate(() => {
-        const strip = document.querySelector('.session > .transcript')!.getBoundingClientRect();
-        return [...document.querySelectorAll('.session > .transcript [data-index]')].flatMap(
+        const strip = document
+          .querySelector('#session-panel > .transcript')!
+          .getBoundingClientRect();
+        return [...document.querySelectorAll('#session-panel > .transcript [data-index]')].flatMap(
           (item) => {
             const box = item.getBoundingClientRect();
             const outside = box.bottom <= strip.top + 1 || box.top >= strip.bottom - 1;
@@ -262,7 +264,7 @@ describe('the strip and the message box while a card waits', () => {
     await openAt(420, 800);
     await send('/form');
     await card().waitFor();
-    const form = page().locator('form.composer');
+    const form = page().locator('#session-panel form.composer');
     const attach = form.getByRole('button', { name: 'Attach image' });
     const cancel = form.getByRole('button', { name: 'Cancel' });
     const [box, attachBox, cancelBox] = await Promise.all([
@@ -316,7 +318,7 @@ describe('a calm card head and session header', () => {
 
   it('keeps the command line out of the session header: the agent log has it', async () => {
     await openAt(1280, 800);
-    const header = page().locator('.session-header');
+    const header = page().locator('#session-panel .session-header');
     await expect(header.locator('[aria-label="Agent"]').textContent()).resolves.toBe(ASKER);
     const meta = await header.locator('.session-meta').textContent();
     expect(meta).not.toContain('demo-agent');
@@ -366,7 +368,7 @@ describe('notices', () => {
       notice.evaluate((element) => getComputedStyle(element).animationName),
     ).resolves.toBe('none');
     await notice.getByRole('button', { name: 'Dismiss' }).click();
-    await expect(page().locator('.dock-notice').textContent()).resolves.toBe('');
+    await expect(page().locator('#session-panel .dock-notice').textContent()).resolves.toBe('');
   });
 });
 

@@ -134,7 +134,7 @@ describe('a reply streaming in', () => {
         return matchMedia.call(window, query);
       };
       const rows = new MutationObserver(() => counts.renders++);
-      rows.observe(document.querySelector('[data-virtuoso-scroller="true"]')!, {
+      rows.observe(document.querySelector('#session-panel [data-virtuoso-scroller="true"]')!, {
         childList: true,
         subtree: true,
         characterData: true,

@@ -206,7 +206,10 @@ describe('the URL card', () => {
 
   it('closes the consent card when the turn is cancelled', async () => {
     await ask('/url');
-    await page().locator('.composer').getByRole('button', { name: 'Cancel' }).click();
+    await page()
+      .locator('#session-panel .composer')
+      .getByRole('button', { name: 'Cancel' })
+      .click();
     await record().getByText('Closed: the turn was cancelled').waitFor();
     await turnEnded('Cancelled');
     await expect(card().count()).resolves.toBe(0);

@@ -5,7 +5,16 @@
  * cancels only the question).
  */
 import './session-view.css';
-import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import {
+  createContext,
+  memo,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import type {
   AirlockApi,
@@ -35,6 +44,15 @@ type Props = {
   urlElicitation: UrlElicitationView;
   /** Whether the link to the core is down: the session's state is unknown, nothing is sent. */
   disconnected?: boolean;
+};
+
+type ViewProps = Props & {
+  /**
+   * Whether this pane is the one shown. A pane kept drawn for a tab shown before is `hidden` and
+   * inert: out of sight, of the Tab order and of the accessibility tree, its rows and scroll
+   * position kept, so that showing it again is a change of style, not a new list.
+   */
+  shown?: boolean;
 };
 
 import { SESSION_PANEL_ID } from './session-panel-id';
@@ -90,26 +108,49 @@ function atBottom(element: HTMLElement): boolean {
   return element.scrollHeight - element.scrollTop - element.clientHeight <= 1;
 }
 
+/** Whether the pane that holds a part is the one shown. */
+const PaneShown = createContext(true);
+
 /**
- * Whether the pane would draw the same for `next` as for `previous`: the same session, transcript
- * and host, and a sign-in host with the same values (the app makes that object afresh each time
- * it renders). The app renders at every change of its state, the other tabs' streams included;
- * with this, the pane renders only for its own.
+ * The session's status. Only the shown pane's is named "Session status": the one a look-up of
+ * the session's status by its name finds, whatever the panes kept hidden before it in the page.
  */
-export function sameSessionProps(previous: Props, next: Props): boolean {
+function SessionStatus({ status, children }: { status: string; children: string }) {
+  const shown = useContext(PaneShown);
   return (
-    previous.api === next.api &&
-    previous.session === next.session &&
-    previous.transcript === next.transcript &&
-    previous.urlElicitation === next.urlElicitation &&
-    previous.disconnected === next.disconnected &&
-    previous.signIn.secretStorage === next.signIn.secretStorage &&
-    previous.signIn.settingsPath === next.signIn.settingsPath
+    <span
+      className={`status status-${status}`}
+      role="status"
+      aria-label={shown ? 'Session status' : undefined}
+    >
+      {children}
+    </span>
   );
 }
 
-/** The session pane. */
-export const SessionView = memo(function SessionView({
+/**
+ * The session pane. Only its frame depends on whether it is shown: showing or hiding it draws
+ * the frame again, and not its contents.
+ */
+export const SessionView = memo(function SessionView({ shown = true, ...pane }: ViewProps) {
+  const staged = dockCards(pane.transcript).open.length > 0;
+  return (
+    <main
+      id={shown ? SESSION_PANEL_ID : undefined}
+      className={`session${staged ? ' staged' : ''}`}
+      aria-label={`Session with ${agentLabel(pane.session)}`}
+      hidden={!shown}
+      inert={!shown}
+    >
+      <PaneShown.Provider value={shown}>
+        <SessionPane {...pane} />
+      </PaneShown.Provider>
+    </main>
+  );
+});
+
+/** What the session pane holds: its header, transcript, dock and composer. */
+const SessionPane = memo(function SessionPane({
   api,
   session,
   transcript,
@@ -269,6 +310,10 @@ export const SessionView = memo(function SessionView({
       return undefined;
     }
     const onKey = (event: globalThis.KeyboardEvent) => {
+      // A pane kept drawn for a tab not shown hears nothing.
+      if (strip.current?.closest('[hidden]')) {
+        return;
+      }
       if (event.key === 'Escape' && !event.defaultPrevented) {
         event.preventDefault();
         cancel();
@@ -279,11 +324,7 @@ export const SessionView = memo(function SessionView({
   }, [prompting, cancel]);
 
   return (
-    <main
-      id={SESSION_PANEL_ID}
-      className={`session${staged ? ' staged' : ''}`}
-      aria-label={`Session with ${agentLabel(session)}`}
-    >
+    <>
       <header className="session-header">
         <div>
           <h2>{tabLabel(session)}</h2>
@@ -358,13 +399,9 @@ export const SessionView = memo(function SessionView({
             agentName={session.agentName}
             commandLine={session.agent?.commandLine}
           />
-          <span
-            className={`status status-${disconnected ? 'disconnected' : session.status}`}
-            role="status"
-            aria-label="Session status"
-          >
+          <SessionStatus status={disconnected ? 'disconnected' : session.status}>
             {disconnected ? 'Disconnected' : STATUS_TEXT[session.status]}
-          </span>
+          </SessionStatus>
         </div>
       </header>
 
@@ -477,6 +514,6 @@ export const SessionView = memo(function SessionView({
         onSent={followReply}
         compact={staged}
       />
-    </main>
+    </>
   );
-}, sameSessionProps);
+});

@@ -84,3 +84,18 @@ export function stepSession(
   const from = active === -1 ? (step === 1 ? -1 : 0) : active;
   return sessions[(from + step + sessions.length) % sessions.length]!.key;
 }
+
+/**
+ * The sessions whose panes stay drawn, the most recently shown first: `shown` (when it is open),
+ * then those of `previous` still open, `max` at most. Showing one of them again is then a change
+ * of style, not a new list; the others are drawn afresh when shown.
+ */
+export function recentlyShown(
+  previous: readonly string[],
+  shown: string | undefined,
+  open: ReadonlySet<string>,
+  max: number,
+): string[] {
+  const kept = previous.filter((key) => key !== shown && open.has(key));
+  return (shown !== undefined && open.has(shown) ? [shown, ...kept] : kept).slice(0, max);
+}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionSummary } from '../../../preload/shared/contract';
 import {
+  recentlyShown,
   folderName,
   isBusy,
   nextWaiting,
@@ -101,5 +102,28 @@ describe('stepSession', () => {
     expect(stepSession(sessions, undefined, 1)).toBe('sa');
     expect(stepSession(sessions, undefined, -1)).toBe('sc');
     expect(stepSession([], undefined, 1)).toBeUndefined();
+  });
+});
+
+describe('recentlyShown', () => {
+  const open = new Set(['a', 'b', 'c', 'd']);
+
+  it('puts the shown session first, then those shown before it, most recent first', () => {
+    expect(recentlyShown(['b', 'c'], 'a', open, 3)).toEqual(['a', 'b', 'c']);
+    expect(recentlyShown(['a', 'b', 'c'], 'c', open, 3)).toEqual(['c', 'a', 'b']);
+  });
+
+  it('keeps `max` at most, dropping the one shown longest ago', () => {
+    expect(recentlyShown(['a', 'b', 'c'], 'd', open, 3)).toEqual(['d', 'a', 'b']);
+    expect(recentlyShown(['a', 'b', 'c'], 'b', open, 1)).toEqual(['b']);
+  });
+
+  it('drops sessions no longer open, the shown one included', () => {
+    expect(recentlyShown(['a', 'b', 'c'], 'b', new Set(['b', 'c']), 3)).toEqual(['b', 'c']);
+    expect(recentlyShown(['a', 'b'], 'x', open, 3)).toEqual(['a', 'b']);
+  });
+
+  it('keeps the order as it was while none is shown (the agents settings show)', () => {
+    expect(recentlyShown(['b', 'a'], undefined, open, 3)).toEqual(['b', 'a']);
   });
 });
