@@ -225,12 +225,32 @@ export function ElicitationDock({
       stage.style.scrollPaddingTop = `${head?.getBoundingClientRect().height ?? 0}px`;
       stage.style.scrollPaddingBottom = `${(foot?.getBoundingClientRect().height ?? 0) + 8}px`;
     };
-    measure();
     const observer = new ResizeObserver(measure);
-    for (const part of stage.querySelectorAll('.card-head, .card-actions, .permission-answer')) {
-      observer.observe(part);
+    // Whether the card's head and answers are in the page, and so watched.
+    const observeParts = () => {
+      const found = stage.querySelectorAll('.card-head, .card-actions, .permission-answer');
+      for (const part of found) {
+        observer.observe(part);
+      }
+      return found.length >= 2;
+    };
+    measure();
+    if (observeParts()) {
+      return () => observer.disconnect();
     }
-    return () => observer.disconnect();
+    // A card whose script was still loading draws its head and answers later: they are
+    // measured once they are in the page.
+    const parts = new MutationObserver(() => {
+      if (observeParts()) {
+        parts.disconnect();
+        measure();
+      }
+    });
+    parts.observe(stage, { childList: true, subtree: true });
+    return () => {
+      parts.disconnect();
+      observer.disconnect();
+    };
   }, [shownKey]);
 
   useEffect(() => {
