@@ -207,7 +207,7 @@ describe.each(STAGE_THEMES)('the stage with a card in the $name theme', (theme) 
         await check(screen, theme, width);
         // Esc ends the card only: a form, a URL or a permission request (answered with its reject).
         await shown.press('Escape');
-        await page().locator('.dock.has-card').waitFor({ state: 'detached' });
+        await page().locator('#session-panel .dock.has-card').waitFor({ state: 'detached' });
         await page()
           .getByRole('status', { name: 'Session status' })
           .filter({ hasText: 'Ready' })

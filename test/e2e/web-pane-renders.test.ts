@@ -11,7 +11,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { appPage } from '../helpers/app-page.js';
+import { appPage, focusedIn } from '../helpers/app-page.js';
 import { useWebApp } from '../helpers/e2e.js';
 
 type PaneWindow = { airlockPaneRenders: Record<string, number> };
@@ -121,5 +121,40 @@ describe('the session pane', () => {
     const after = await renders();
     expect(after[first]).toBe(whileStreaming[first]);
     expect(after[second]).toBe(whileStreaming[second]);
+  });
+});
+
+describe('a pane kept for a tab shown before', () => {
+  const card = () =>
+    page()
+      .getByRole('region', { name: 'Questions from the agent' })
+      .getByRole('group', { name: 'Question from Airlock Demo Agent 0.1.0' });
+
+  it("leaves the shown tab's keys and cards alone: Esc ends its turn only, its card takes the focus", async () => {
+    // The first tab's turn waits on its card; its pane stays drawn, hidden, once another shows.
+    await startSession();
+    await send('/form');
+    await card().waitFor();
+    const asking = page().locator(`[role=tab][data-session="${await shownKey()}"]`);
+    await startSession();
+    await send('/long 50000');
+    await status().filter({ hasText: 'Working' }).waitFor();
+
+    // Esc cancels the shown tab's turn, not the one of the tab shown before.
+    await page().keyboard.press('Escape');
+    await turnEnded('Cancelled');
+    await expect(asking.textContent()).resolves.toContain('Waits for you');
+
+    // A card in the shown tab takes the focus, however many cards the hidden panes hold.
+    await send('/form');
+    await expect.poll(() => focusedIn(page())).toBe('input: Name');
+    await expect(
+      page().evaluate(() => document.activeElement?.closest('#session-panel') != null),
+    ).resolves.toBe(true);
+
+    // The first tab shows its card as it was left, still waiting.
+    await asking.click();
+    await card().getByRole('textbox', { name: 'Name' }).waitFor();
+    await expect(page().title()).resolves.toBe('(2) Airlock');
   });
 });

@@ -73,7 +73,7 @@ async function betweenHeadAndFoot(element: Locator): Promise<boolean> {
 /** Whether `element` (the card's heading) is inside the stage, not scrolled out of it. */
 async function headInStage(element: Locator): Promise<boolean> {
   const box = await element.boundingBox();
-  const stage = await page().locator('.dock.has-card').boundingBox();
+  const stage = await page().locator('#session-panel .dock.has-card').boundingBox();
   return box !== null && stage !== null && box.y >= stage.y - 0.5;
 }
 

@@ -126,6 +126,11 @@ const presented = new Set<string>();
 
 const TEXT_INPUTS = new Set(['text', 'search', 'email', 'url', 'tel', 'password', 'number']);
 
+/** Whether `element` is in a session pane kept drawn, hidden, for a tab not shown. */
+function inHiddenPane(element: HTMLElement | null): boolean {
+  return Boolean(element?.closest('[hidden]'));
+}
+
 /** Whether the user is busy elsewhere: typing in a text field that holds text, or on a tab. */
 function busyElsewhere(dock: HTMLElement | null): boolean {
   const active = document.activeElement;
@@ -290,11 +295,13 @@ export function ElicitationDock({
       }
       return undefined;
     }
-    if (presented.has(shownKey)) {
+    const stage = container.current;
+    // A pane kept drawn for a tab not shown takes no focus and presents nothing: its card is
+    // presented by the pane that shows it.
+    if (presented.has(shownKey) || inHiddenPane(stage)) {
       return undefined;
     }
     presented.add(shownKey);
-    const stage = container.current;
     if (busyElsewhere(stage)) {
       return undefined;
     }
@@ -307,8 +314,9 @@ export function ElicitationDock({
     }
     // The card's script is still loading (the first card, early): it takes the focus as soon as
     // its controls are in the page, unless the user has meanwhile started typing elsewhere.
+    // Its pane hidden meanwhile (another tab shown) is the user moving between tabs too.
     const observer = new MutationObserver(() => {
-      if (busyElsewhere(stage) || focusFirst(stage)) {
+      if (inHiddenPane(stage) || busyElsewhere(stage) || focusFirst(stage)) {
         observer.disconnect();
       }
     });
