@@ -32,7 +32,7 @@ import {
   type MessagesBody,
   type Reply,
 } from '../helpers/stand-ins/anthropic.js';
-import { type WebApp, echoPageErrors } from '../helpers/web-app.js';
+import { type WebApp, dumpFailure, echoPageErrors } from '../helpers/web-app.js';
 
 const installed = await ensureRealAgent(REAL_AGENTS.claude);
 if (!installed.ok) {
@@ -302,19 +302,16 @@ describe.skipIf(!installed.ok)('the real Claude Agent', () => {
     await startSession();
   });
   afterEach(async ({ task }) => {
-    // What the agent and its MCP server hold open now goes to 127.0.0.1 only.
-    const peers = await tcpPeers(await descendants(app.process.pid!));
-    expect(peers.filter((peer) => !LOOPBACK.test(peer))).toEqual([]);
     if (task.result?.state === 'fail') {
       const log = await readFile(
         join(app.configDir, 'logs', `${AGENT.replace(/\W+/g, '_')}.log`),
         'utf8',
       ).catch((error: Error) => error.message);
-      console.error(
-        `page at failure:\n${(await page.locator('body').textContent())?.slice(0, 3000)}\n` +
-          `agent log:\n${log.slice(-3000)}`,
-      );
+      await dumpFailure(page, task, `agent log:\n${log.slice(-3000)}`);
     }
+    // What the agent and its MCP server hold open now goes to 127.0.0.1 only.
+    const peers = await tcpPeers(await descendants(app.process.pid!));
+    expect(peers.filter((peer) => !LOOPBACK.test(peer))).toEqual([]);
     await page.close();
   });
 

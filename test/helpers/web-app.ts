@@ -1,7 +1,7 @@
 /** Runs the built web host (`out/main/web.js`) and drives it with Debian's Chromium. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -136,4 +136,54 @@ export async function reportFailure(
     const shown = (await page.locator('body').textContent())?.slice(-3000);
     console.error(`page at failure:\n${shown}${more ? `\n${more}` : ''}`);
   }
+}
+
+/**
+ * When the test failed, keeps what its page showed, so that a failure on CI says why: a
+ * screenshot and the page's HTML in test-results/ (named after the test), and, printed with
+ * `more`, what had the focus and the text of the shown tab's transcript and questions. Each part
+ * is kept even when another cannot be had (a page that hangs or has gone).
+ */
+export async function dumpFailure(
+  page: Page,
+  task: { name: string; result?: { state?: string } },
+  more = '',
+): Promise<void> {
+  if (task.result?.state !== 'fail') {
+    return;
+  }
+  const dir = join(root, 'test-results');
+  const base = join(dir, task.name.replace(/[^\w-]+/g, '-').slice(0, 100));
+  const failed = (error: unknown) => `(not had: ${(error as Error).message.split('\n')[0]})`;
+  await mkdir(dir, { recursive: true });
+  const shot = await page
+    .screenshot({ path: `${base}.png`, timeout: 10_000 })
+    .then(() => `${base}.png`, failed);
+  const html = await page
+    .content()
+    .then((content) => writeFile(`${base}.html`, content))
+    .then(() => `${base}.html`, failed);
+  // The shown tab's pane: those of tabs shown before may stay in the page, hidden.
+  const shown = await page
+    .evaluate(() => {
+      const pane = document.querySelector('#session-panel');
+      const text = (selector: string) =>
+        pane?.querySelector(selector)?.textContent?.slice(-3000) ?? '(none)';
+      const active = document.activeElement;
+      const focus =
+        !active || active === document.body
+          ? 'nothing'
+          : `${active.tagName.toLowerCase()} ${active.getAttribute('aria-label') ?? active.id}` +
+            `${active.closest('#session-panel') ? '' : ' (outside the shown pane)'}`;
+      const panes = document.querySelectorAll('main.session').length;
+      return (
+        `focus: ${focus}\nsession panes in the page: ${panes}\n` +
+        `transcript:\n${text('[role="log"][aria-label="Transcript"]')}\n` +
+        `questions:\n${text('.dock')}`
+      );
+    })
+    .catch(failed);
+  console.error(
+    `page at failure (screenshot ${shot}, HTML ${html}):\n${shown}${more ? `\n${more}` : ''}`,
+  );
 }
