@@ -164,6 +164,88 @@ describe('markdownBlocks', () => {
     ]);
   });
 
+  it('cuts exactly where a block ends, and nowhere a block may go on', () => {
+    const cases: [string, string[]][] = [
+      // The empty text is one empty block.
+      ['', ['']],
+      // A line of spaces is blank.
+      ['a\n  \nb', ['a\n  \n', 'b']],
+      // A list goes on after a blank line with an item of ten, or an empty item.
+      ['1. a\n\n10. b', ['1. a\n\n10. b']],
+      ['- a\n\n-', ['- a\n\n-']],
+      // A dash inside a line starts no item.
+      ['a\n\nb - c', ['a\n\n', 'b - c']],
+      // A fence closes with at most three spaces before it, and nothing but spaces after it.
+      ['```\na\n   ```\n\nafter', ['```\na\n   ```\n\n', 'after']],
+      ['```\na\n```  \n\nafter', ['```\na\n```  \n\n', 'after']],
+      ['```\na\n    ```\n\nb\n```\n\nafter', ['```\na\n    ```\n\nb\n```\n\n', 'after']],
+      ['```\na\n``` js\n\nb\n```\n\nafter', ['```\na\n``` js\n\nb\n```\n\n', 'after']],
+      // A backtick fence has no backtick after it; a tilde fence may.
+      ['``` a`b\n\nafter', ['``` a`b\n\n', 'after']],
+      ['~~~ a`b\n\nafter', ['~~~ a`b\n\nafter']],
+      // Backticks or tildes that open no fence: in a line, or a single tilde.
+      ['a ```\n\nafter', ['a ```\n\n', 'after']],
+      ['~ x\n\nafter', ['~ x\n\n', 'after']],
+      // After an item, four spaces in is indented code again once the list has ended.
+      ['- a\n\nb\n\n    ```\n\nafter', ['- a\n\n', 'b\n\n    ```\n\n', 'after']],
+      // An HTML block is one space in: no telling where it is, so no more cuts.
+      ['a\n\n <div>\n\nafter', ['a\n\n <div>\n\nafter']],
+      // Four spaces in, a comment or a tag is code, not HTML.
+      ['a\n\n    <!--\n\nafter', ['a\n\n    <!--\n\n', 'after']],
+      ['a\n\n    <div>\nx\n```\n\nafter', ['a\n\n    <div>\nx\n```\n\nafter']],
+      // HTML that starts inside a line opens no block.
+      ['a <!-- b\n\nafter', ['a <!-- b\n\n', 'after']],
+      ['a <?php\n\nafter', ['a <?php\n\n', 'after']],
+      ['a <!X\n\nafter', ['a <!X\n\n', 'after']],
+      ['a <![CDATA[\n\nafter', ['a <![CDATA[\n\n', 'after']],
+      ['a <script\n\nafter', ['a <script\n\n', 'after']],
+      ['a <div>\n```\n\nafter', ['a <div>\n```\n\nafter']],
+      // A script block opens with its name alone or followed by a space, and runs to its end.
+      ['<script\n\nhidden\n</script>\n\nafter', ['<script\n\nhidden\n</script>\n\n', 'after']],
+      [
+        '<script x>\n\nhidden\n</script>\n\nafter',
+        ['<script x>\n\nhidden\n</script>\n\n', 'after'],
+      ],
+      // An HTML block runs to a blank line, fences and all, from its second line on too.
+      ['<div>\na\n```\n\nafter', ['<div>\na\n```\n\n', 'after']],
+      ['<div>\na\n  \nafter', ['<div>\na\n  \n', 'after']],
+    ];
+    for (const [text, blocks] of cases) {
+      expect(markdownBlocks(text), JSON.stringify(text)).toEqual(blocks);
+      // And so it renders as it does parsed whole.
+      expect(same(split(text)), JSON.stringify(text)).toBe(same(whole(text)));
+    }
+  });
+
+  it('opens an HTML block at a block tag, or a tag alone on its line, and not at others', () => {
+    /** Whether `line` opens an HTML block that runs to the blank line, over a fence. */
+    const opensBlock = (line: string) => markdownBlocks(`${line}\na\n\`\`\`\n\nafter`).length === 2;
+    const blocks = [
+      '<DIV> x',
+      '<div> y',
+      '<div x> y',
+      '<div',
+      '<custom a="12">',
+      "<custom a='12'>",
+      '<custom a=12>',
+      '<custom hidden>',
+      '<custom data-x="1">',
+      '<custom  a="1">',
+      '<custom a  =  "1">',
+      '<custom a="12" >',
+      '<custom/>',
+      '</custom>',
+      '</custom  >',
+    ];
+    const paragraphs = ['<custom> <b>', '<div=x y', '<custom a=>', '<span>text', '</custom x>'];
+    for (const line of blocks) {
+      expect(opensBlock(line), line).toBe(true);
+    }
+    for (const line of paragraphs) {
+      expect(opensBlock(line), line).toBe(false);
+    }
+  });
+
   it('does not cut a text with a link reference definition, which earlier links use', () => {
     const text = 'a [link][a]\n\n[a]: https://example.com';
     expect(markdownBlocks(text)).toEqual([text]);
