@@ -105,6 +105,22 @@ const testCipher = {
   decrypt: (encrypted: Buffer) => [...encrypted.toString('utf8')].reverse().join(''),
 };
 
+/**
+ * The env agent's log once it holds `pattern`: what the agent writes to its stderr reaches the
+ * file after the session it signed in is ready, so it is waited for, not read at once.
+ */
+async function logWith(dir: string, pattern: RegExp): Promise<string> {
+  let log = '';
+  await vi.waitFor(
+    async () => {
+      log = await readFile(join(dir, 'logs', 'env-agent.log'), 'utf8');
+      expect(log).toMatch(pattern);
+    },
+    { timeout: 10_000 },
+  );
+  return log;
+}
+
 describe('an agent that reads its sign-in from environment variables', () => {
   it('authenticates with the env_var method once its variable is set, then opens the session', async () => {
     const agent = { ...fixtureSpec('auth-env', 'env-agent'), env: { FOO_KEY: 'k-123456' } };
@@ -116,7 +132,7 @@ describe('an agent that reads its sign-in from environment variables', () => {
     await core.invoke('session:prompt', { key, text: 'hi' });
     await recorder.event(key, 'turn_end');
     expect(recorder.text(key)).toBe('FOO_KEY has 8 characters.');
-    const log = await readFile(join(dir, 'logs', 'env-agent.log'), 'utf8');
+    const log = await logWith(dir, /authenticate foo-key/);
     expect(log.match(/authenticate foo-key/g)).toHaveLength(1);
   });
 
@@ -131,7 +147,7 @@ describe('an agent that reads its sign-in from environment variables', () => {
     ]);
     expect(recorder.summaries.get(first.key)?.status).toBe('ready');
     expect(second.summary.status).toBe('ready');
-    const log = await readFile(join(dir, 'logs', 'env-agent.log'), 'utf8');
+    const log = await logWith(dir, /authenticate/);
     expect(log.match(/authenticate/g)).toHaveLength(1);
   });
 
