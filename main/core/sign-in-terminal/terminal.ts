@@ -5,8 +5,13 @@
  * Ending it is hard to refuse: closing the pseudo-terminal hangs up on the command (SIGHUP), and
  * one still there after {@link KILL_GRACE_MS} gets SIGKILL, with its process group.
  */
-import { spawn, type IPty } from '@lydell/node-pty';
+import type * as NodePty from '@lydell/node-pty';
+import type { IPty } from '@lydell/node-pty';
+import { onFirstUse } from '../on-first-use.js';
 import { TerminalScreenModel, type ScreenView } from './screen.js';
+
+/** The pseudo-terminal library (native), loaded with the first sign-in terminal. */
+const nodePty = onFirstUse<typeof NodePty>('@lydell/node-pty');
 
 /** The shortest time between two screens sent to the UI. */
 export const FRAME_MS = 30;
@@ -47,7 +52,7 @@ export class SignInTerminal {
     private readonly onFrame: (frame: TerminalFrame) => void,
   ) {
     this.screen = new TerminalScreenModel(command.cols, command.rows);
-    this.pty = spawn(command.command, command.args, {
+    this.pty = nodePty().spawn(command.command, command.args, {
       name: 'xterm-256color',
       cols: command.cols,
       rows: command.rows,

@@ -14,13 +14,17 @@ import { open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import { extract as tarExtract } from 'tar-stream';
+import type * as TarStream from 'tar-stream';
 import { UserFacingError } from '../../errors.js';
 import { cancelled } from './download.js';
 import { defaultWrite, meter, NotSafe, TargetFolder, type FileWriter } from './target-folder.js';
 import { unzipInto } from './unzip.js';
+import { onFirstUse } from '../../on-first-use.js';
 
 export type { FileWriter } from './target-folder.js';
+
+/** The tar reader, loaded with the first archive. */
+const tarStream = onFirstUse<typeof TarStream>('tar-stream');
 
 /** The most bytes unpacked from one archive. */
 export const MAX_UNPACKED_BYTES = 4 * 1024 * 1024 * 1024;
@@ -126,7 +130,7 @@ export async function unpack(
 
 /** Reads a gzipped tar entry by entry into `folder`. */
 async function untarInto(archive: string, folder: TargetFolder): Promise<void> {
-  const extract = tarExtract();
+  const extract = tarStream().extract();
   // The tar's own headers and padding are a little more than its files' bytes.
   const limit = meter(folder.maxBytes + folder.maxEntries * 1024 + 1024 * 1024, () =>
     folder.tooBig(),

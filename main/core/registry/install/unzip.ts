@@ -1,7 +1,12 @@
 /** Reads a `.zip` archive entry by entry (yauzl, sizes checked) into a {@link TargetFolder}. */
 import type { Readable } from 'node:stream';
-import yauzl, { type Entry, type ZipFile } from 'yauzl';
+import type * as Yauzl from 'yauzl';
+import type { Entry, ZipFile } from 'yauzl';
+import { onFirstUse } from '../../on-first-use.js';
 import { NotSafe, type TargetFolder } from './target-folder.js';
+
+/** The zip reader, loaded with the first zip archive. */
+const yauzl = onFirstUse<typeof Yauzl>('yauzl');
 
 /** The most bytes of a symbolic link's target, stored as the entry's content. */
 const MAX_LINK_BYTES = 4096;
@@ -17,7 +22,7 @@ const UNSAFE_NAME = /invalid relative path|absolute path|invalid characters in f
 
 function openZip(archive: string): Promise<ZipFile> {
   return new Promise((resolve, reject) => {
-    yauzl.open(
+    yauzl().open(
       archive,
       // Backslashes become slashes (strictFileNames off); the folder then checks every name.
       { lazyEntries: true, validateEntrySizes: true, autoClose: true, strictFileNames: false },
