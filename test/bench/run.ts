@@ -21,8 +21,9 @@
  * 6. `recovery` (test/bench/recovery.ts): three tabs of the demo agent when it crashes: the time
  *    from the crash to all three ready again in their sessions.
  * 7. `start` (test/bench/start.ts): from launching the web host to the page interactive and to a
- *    demo session ready, cold (a fresh browser context) and warm (a reload), with the script the
- *    page loaded and the first screen's script in the build output (goal: at most about 350 KB).
+ *    demo session ready, cold (a fresh browser context) and warm (a reload), each from a quiet
+ *    machine, with the script the page loaded and the first screen's script in the build output
+ *    (goal: at most about 350 KB).
  * 8. `agents` (test/bench/ten-agents.ts): ten demo sessions in ten tabs of one page, each streaming
  *    1 MB at once: the shown tab's reply on screen (goal: 1 s), main-thread tasks over 50 ms of
  *    CPU (goal: none), the work of a tab switch after (goal: 16 ms), and the JS heap per idle tab
