@@ -5,7 +5,8 @@
  * 1. `core` (test/bench/forwarding.ts): the flood agent writes 100,000 `session/update`s faster
  *    than any client reads them; the rates of a client that only counts lines (the agent's raw
  *    write rate), a bare SDK client and the core, and the core's as a share of the other two
- *    (goal: 90% or more of the bare SDK client).
+ *    (goal: 90% or more of the bare SDK client), each run from a quiet machine; and the same per
+ *    second of the reader's own CPU time, which other work on the machine stretches less.
  * 2. `ui` (test/bench/ui-path.ts): the whole path to the UI, the flood agent's 100,000 updates
  *    through the core and the web host's socket into Chromium: updates a second reaching the
  *    renderer and applied to its store, and the page's JS heap after GC holding that session.
