@@ -11,6 +11,7 @@ import { createWriteStream, mkdirSync, statSync, type WriteStream } from 'node:f
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import type { AgentExit, AgentIdentity, AuthMethodView } from '../../preload/shared/contract.js';
+import type { PacedReader, ReadPace } from './agents/read-pace.js';
 import { AgentRequestError, UserFacingError } from './errors.js';
 import { noAnswer } from './request-words.js';
 import { parseInitializeResponse, type InitializeResult } from './initialize.js';
@@ -170,6 +171,8 @@ export type ConnectionOptions = {
   elicitation?: ElicitationModes;
   /** Aborting it before `initialize` has answered stops the process and fails the start. */
   signal?: AbortSignal;
+  /** The pace its output is read at (agents/read-pace.ts); as fast as it comes without one. */
+  pace?: ReadPace;
 };
 
 /** One of Airlock's requests to the agent that has not been answered yet. */
@@ -208,6 +211,8 @@ export class AgentConnection {
     readonly elicitationModes: ElicitationModes,
     /** The domains the user expects this agent's URLs on (its spec's `urlDomains`), or none. */
     readonly urlDomains: readonly string[],
+    /** Its output's reader, at its core's pace (agents/read-pace.ts), if it has one. */
+    readonly reader: PacedReader | undefined,
   ) {
     this.tabs = tabs;
     this.identity = init.identity;
@@ -282,9 +287,11 @@ export class AgentConnection {
       .onRequest(acp.methods.client.terminal.release, ({ params }) =>
         options.delegate.terminals.release(params),
       );
+    const reader = options.pace?.reader();
+    const output = Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>;
     const stream = acp.ndJsonStream(
       Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
-      Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
+      reader ? output.pipeThrough(reader.stream) : output,
       { maxMessageBytes },
     );
     // The SDK keeps the ids of the requests it sends to itself; a request-scoped elicitation
@@ -368,6 +375,7 @@ export class AgentConnection {
         tabs,
         modes,
         spec.urlDomains ?? [],
+        reader,
       );
       void exit.then((info) => {
         connected.exited = info;

@@ -19,6 +19,7 @@ import {
 import { DEFAULT_TIMEOUTS, type ConnectionTimeouts } from './agent-connection.js';
 import { agentHandlers } from './agents/calls.js';
 import { AgentPool } from './agents/pool.js';
+import { ReadPace } from './agents/read-pace.js';
 import { AgentRouting } from './agents/routing.js';
 import { Attention, type AttentionListener } from './attention.js';
 import { UserFacingError } from './errors.js';
@@ -54,6 +55,8 @@ export class AirlockCore {
   private readonly pool: AgentPool;
   /** The events for the hosts, sent in batches. */
   private readonly outbox = new Outbox((key) => this.sessions.get(key)?.summary);
+  /** The pace the agents' output is read at: the shown tab's agent first (agents/read-pace.ts). */
+  private readonly readPace: ReadPace;
   /** Starting each tab's session, and signing in. */
   private readonly starts: SessionStarts;
   private nextId = 1;
@@ -97,6 +100,7 @@ export class AirlockCore {
   private readonly prepareAgent: PrepareAgent | undefined;
 
   constructor(private readonly options: CoreOptions) {
+    this.readPace = options.readPace ?? new ReadPace();
     this.prepareAgent =
       options.prepareAgent ?? ((spec, report) => this.registry.prepare(spec, report));
     this.registry = new RegistryService({
@@ -152,6 +156,7 @@ export class AirlockCore {
       logsDir: options.logsDir,
       timeouts: this.timeouts,
       maxMessageBytes: options.maxMessageBytes,
+      pace: this.readPace,
       agentsReady: options.agentsReady,
       idleAgentMs: options.idleAgentMs,
       prepare: this.prepareAgent,
@@ -221,7 +226,10 @@ export class AirlockCore {
       ...tabHandlers({
         tab: (key) => this.session(key),
         flush: () => this.outbox.flush(),
-        show: (key) => this.outbox.show(key),
+        show: (key) => {
+          this.outbox.show(key);
+          this.readPace.show(() => this.sessions.get(key)?.connection?.reader);
+        },
       }),
       ...agentHandlers({
         catalog: () => this.catalog,

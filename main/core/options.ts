@@ -4,6 +4,7 @@
  * secret store), each optional where a host may have none.
  */
 import type { ConnectionTimeouts } from './agent-connection.js';
+import type { ReadPace } from './agents/read-pace.js';
 import type { AgentSpec, PrepareAgent } from './agents/spec.js';
 import type { SecretStore } from './secrets.js';
 
@@ -49,4 +50,9 @@ export type CoreOptions = {
    * one. Without either, such an agent's tabs say it cannot run.
    */
   prepareAgent?: PrepareAgent;
+  /**
+   * The pace the agents' output is read at, the shown tab's agent first (agents/read-pace.ts):
+   * a new one on the machine's clock unless a test gives its own.
+   */
+  readPace?: ReadPace;
 };

@@ -18,6 +18,7 @@ import type { SecretStore } from '../secrets.js';
 import type { Session } from '../session.js';
 import { demoStateEnv } from '../sessions/service.js';
 import type { AgentCatalog } from '../settings/catalog.js';
+import type { ReadPace } from './read-pace.js';
 import type { AgentSpec, PrepareAgent } from './spec.js';
 
 /** How long a process started for no tab waits for one before it stops (`idleAgentMs`). */
@@ -36,6 +37,8 @@ export type PoolDeps = {
   logsDir: string;
   timeouts: ConnectionTimeouts;
   maxMessageBytes?: number;
+  /** The pace the agents' output is read at; as fast as it comes without one. */
+  pace?: ReadPace;
   /** Settles once agents may start (see CoreOptions in options.ts). */
   agentsReady?: Promise<unknown>;
   idleAgentMs?: number;
@@ -183,6 +186,7 @@ export class AgentPool {
             logsDir: this.deps.logsDir,
             timeouts: this.deps.timeouts,
             maxMessageBytes: this.deps.maxMessageBytes,
+            pace: this.deps.pace,
             elicitation: sessionElicitationModes(this.deps.catalog().urlElicitation),
             signal: abort.signal,
             delegate: {
