@@ -6,8 +6,8 @@
  * much of the machine as the agent of the tab shown, and its reply comes as slowly as theirs.
  * So while the agent of the shown tab streams (its output came within {@link RECENT_MS}), an
  * agent whose tabs are all hidden and that floods (more than {@link FLOOD_BYTES} within
- * {@link RECENT_MS}) is read a piece at a time, a piece at most every {@link HOLD_MS}. What it
- * writes meanwhile waits in its pipe, and a full pipe stops it writing: it waits too, instead
+ * {@link RECENT_MS}) is read {@link FLOOD_BYTES} at a time, at most every {@link HOLD_MS}. What
+ * it writes meanwhile waits in its pipe, and a full pipe stops it writing: it waits too, instead
  * of taking the CPU. Once the shown agent is quiet, every agent is read at once again.
  *
  * An agent that does not flood (a question, a permission request, a tool's call for a file, a
@@ -50,7 +50,10 @@ export class ReadPace {
 
 /** One agent's output, read at its core's {@link ReadPace}. */
 export class PacedReader {
-  /** The agent's bytes in, the same bytes out, in order, each piece when its turn comes. */
+  /**
+   * The agent's bytes in, the same bytes out, in order: pieces of at most {@link FLOOD_BYTES},
+   * each when its turn comes.
+   */
   readonly stream: TransformStream<Uint8Array, Uint8Array>;
   /** When the latest piece came, on the pace's clock. */
   private lastAt = Number.NEGATIVE_INFINITY;
@@ -61,8 +64,11 @@ export class PacedReader {
   constructor(private readonly pace: ReadPace) {
     this.stream = new TransformStream({
       transform: async (piece, controller) => {
-        await this.turnOf(piece.byteLength);
-        controller.enqueue(piece);
+        for (let at = 0; at < piece.byteLength; at += FLOOD_BYTES) {
+          const part = piece.subarray(at, at + FLOOD_BYTES);
+          await this.turnOf(part.byteLength);
+          controller.enqueue(part);
+        }
       },
     });
   }
@@ -86,7 +92,15 @@ export class PacedReader {
       if (shown === undefined || shown === this) {
         return;
       }
-      const wait = Math.min(shown.lastAt + RECENT_MS, came + HOLD_MS) - this.pace.now();
+      const now = this.pace.now();
+      if (now >= came + HOLD_MS) {
+        // Held its longest: it passes, and starts a window of its own, so that what follows at
+        // once waits its turn rather than passing as a window's first bytes.
+        this.windowAt = now;
+        this.windowBytes = bytes;
+        return;
+      }
+      const wait = Math.min(shown.lastAt + RECENT_MS, came + HOLD_MS) - now;
       if (wait <= 0) {
         return;
       }

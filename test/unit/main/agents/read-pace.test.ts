@@ -1,7 +1,7 @@
 /**
  * The pace the core reads its agents' output at: while the shown tab's agent streams, a hidden
- * agent that floods waits, a piece at most HOLD_MS at a time; everything else passes at once,
- * and every byte passes, in order.
+ * agent that floods is read FLOOD_BYTES at a time, each part waiting at most HOLD_MS; everything
+ * else passes at once, and every byte passes, in order.
  */
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -13,7 +13,7 @@ import {
   type PacedReader,
 } from '../../../../main/core/agents/read-pace.js';
 
-/** What came out of a reader: each piece's first byte (its label), size and time out. */
+/** What came out of a reader: each part's first byte (its piece's label), size and time out. */
 type Out = { label: number; bytes: number; at: number };
 
 /** Feeds pieces into `reader` and records what comes out, and when (on the fake clock). */
@@ -46,6 +46,20 @@ function through(reader: PacedReader) {
 /** Lets the streams run what they can at the fake clock's now. */
 const settle = () => vi.advanceTimersByTimeAsync(0);
 
+/** The parts that came out, joined back into the pieces written (each has its own label). */
+function joined(out: Out[]): Out[] {
+  const pieces: Out[] = [];
+  for (const part of out) {
+    const last = pieces.at(-1);
+    if (last?.label === part.label) {
+      pieces[pieces.length - 1] = { ...last, bytes: last.bytes + part.bytes, at: part.at };
+    } else {
+      pieces.push(part);
+    }
+  }
+  return pieces;
+}
+
 let pace: ReadPace;
 beforeEach(() => {
   vi.useFakeTimers({ now: 1_000_000 });
@@ -65,7 +79,19 @@ describe('ReadPace', () => {
       hidden.piece(label, FLOOD);
     }
     await settle();
-    expect(hidden.out.map((piece) => piece.at)).toEqual([start, start, start, start, start]);
+    expect(joined(hidden.out)).toEqual(
+      [1, 2, 3, 4, 5].map((label) => ({ label, bytes: FLOOD, at: start })),
+    );
+    // Read FLOOD_BYTES at a time, and no part empty.
+    expect(hidden.out.map((part) => part.bytes).slice(0, 2)).toEqual([FLOOD_BYTES, 1]);
+    hidden.piece(6, 2 * FLOOD_BYTES);
+    hidden.piece(7, FLOOD_BYTES);
+    await settle();
+    expect(hidden.out.slice(10).map((part) => [part.label, part.bytes])).toEqual([
+      [6, FLOOD_BYTES],
+      [6, FLOOD_BYTES],
+      [7, FLOOD_BYTES],
+    ]);
   });
 
   it("holds a hidden flood while the shown tab's agent streams, until it is quiet", async () => {
@@ -76,10 +102,11 @@ describe('ReadPace', () => {
     shown.piece(9, 10);
     await settle();
     hidden.piece(1, FLOOD);
+    // FLOOD_BYTES pass as the window's first; the byte more is a flood.
     await vi.advanceTimersByTimeAsync(RECENT_MS - 1);
-    expect(hidden.out).toEqual([]);
+    expect(hidden.out).toEqual([{ label: 1, bytes: FLOOD_BYTES, at: start }]);
     await vi.advanceTimersByTimeAsync(1);
-    expect(hidden.out).toEqual([{ label: 1, bytes: FLOOD, at: start + RECENT_MS }]);
+    expect(hidden.out.at(-1)).toEqual({ label: 1, bytes: 1, at: start + RECENT_MS });
   });
 
   it('holds each piece of a hidden flood at most HOLD_MS while the shown agent goes on', async () => {
@@ -96,9 +123,12 @@ describe('ReadPace', () => {
       await vi.advanceTimersByTimeAsync(RECENT_MS / 2);
       shown.piece(9, 10);
     }
+    // A part held its longest starts a window: the next part waits its own turn.
     expect(hidden.out).toEqual([
-      { label: 1, bytes: FLOOD, at: start + HOLD_MS },
-      { label: 2, bytes: FLOOD, at: start + 2 * HOLD_MS },
+      { label: 1, bytes: FLOOD_BYTES, at: start },
+      { label: 1, bytes: 1, at: start + HOLD_MS },
+      { label: 2, bytes: FLOOD_BYTES, at: start + 2 * HOLD_MS },
+      { label: 2, bytes: 1, at: start + 3 * HOLD_MS },
     ]);
     // The shown agent's own pieces never waited.
     expect(shown.out.every((piece, index) => piece.at === start + (index * RECENT_MS) / 2)).toBe(
@@ -162,17 +192,20 @@ describe('ReadPace', () => {
     shown.piece(9, FLOOD);
     shown.piece(8, FLOOD);
     await settle();
-    expect(shown.out.map((piece) => piece.at)).toEqual([start, start]);
+    expect(joined(shown.out)).toEqual([
+      { label: 9, bytes: FLOOD, at: start },
+      { label: 8, bytes: FLOOD, at: start },
+    ]);
     hidden.piece(1, FLOOD);
     await settle();
-    expect(hidden.out).toEqual([]);
+    expect(hidden.out).toEqual([{ label: 1, bytes: FLOOD_BYTES, at: start }]);
     running = false;
     hidden.piece(2, FLOOD);
     await vi.advanceTimersByTimeAsync(RECENT_MS);
-    // The piece held before the agent went passes at its wait's end; the next at once.
-    expect(hidden.out.map((piece) => [piece.label, piece.at])).toEqual([
-      [1, start + RECENT_MS],
-      [2, start + RECENT_MS],
+    // The part held before the agent went passes at its wait's end; the rest at once.
+    expect(joined(hidden.out)).toEqual([
+      { label: 1, bytes: FLOOD, at: start + RECENT_MS },
+      { label: 2, bytes: FLOOD, at: start + RECENT_MS },
     ]);
   });
 
@@ -188,12 +221,15 @@ describe('ReadPace', () => {
     firstOut.piece(1, FLOOD);
     await settle();
     // The first agent's tab is hidden now, and the second has not streamed: nothing waits.
-    expect(firstOut.out.map((piece) => piece.label)).toEqual([9, 1]);
+    expect(joined(firstOut.out)).toEqual([
+      { label: 9, bytes: 10, at: start },
+      { label: 1, bytes: FLOOD, at: start },
+    ]);
     secondOut.piece(8, 10);
     await settle();
     firstOut.piece(2, FLOOD);
     await settle();
-    expect(firstOut.out.map((piece) => piece.label)).toEqual([9, 1]);
+    expect(joined(firstOut.out).map((piece) => piece.label)).toEqual([9, 1]);
   });
 
   it('passes every byte in order, no piece held longer than HOLD_MS', async () => {
@@ -226,18 +262,20 @@ describe('ReadPace', () => {
           }
           await vi.advanceTimersByTimeAsync(pieces.length * HOLD_MS);
           await Promise.all([shown.end(), hidden.end()]);
-          expect(hidden.out.map((piece) => piece.label)).toEqual(
-            written.map((piece) => piece.label),
+          expect(joined(hidden.out).map((piece) => [piece.label, piece.bytes])).toEqual(
+            written.map((piece, index) => [
+              piece.label,
+              pieces.filter((each) => each.hidden)[index]!.bytes,
+            ]),
           );
-          expect(hidden.out.map((piece) => piece.bytes)).toEqual(
-            pieces.filter((each) => each.hidden).map((each) => each.bytes),
-          );
-          // Each piece waits for the one before it, then at most HOLD_MS of its own.
+          expect(hidden.out.every((part) => part.bytes <= FLOOD_BYTES)).toBe(true);
+          // Each part waits for the one before it, then at most HOLD_MS of its own.
+          const writtenAt = new Map(written.map((piece) => [piece.label, piece.at]));
           let free = Number.NEGATIVE_INFINITY;
-          for (const [index, piece] of hidden.out.entries()) {
-            const ready = Math.max(written[index]!.at, free);
-            expect(piece.at - ready).toBeLessThanOrEqual(HOLD_MS);
-            free = piece.at;
+          for (const part of hidden.out) {
+            const ready = Math.max(writtenAt.get(part.label)!, free);
+            expect(part.at - ready).toBeLessThanOrEqual(HOLD_MS);
+            free = part.at;
           }
         },
       ),
