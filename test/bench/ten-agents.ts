@@ -4,7 +4,8 @@
  * host into Chromium, in fresh browsers.
  *
  * - The shown tab's time from the ten prompts to its whole reply on screen, untraced (goal: the
- *   renderer part's pace for 1 MB, a median of at most 1 s).
+ *   renderer part's pace for 1 MB, a median of at most 1 s), and the CPU time each kind of
+ *   process used meanwhile (where /proc tells it): the agents, the web host, Chromium.
  * - The renderer main thread's tasks over 50 ms of CPU while the ten stream (goal: none), from
  *   Chromium's trace of the same turns in another fresh browser (see renderer.ts).
  * - Switching tabs once the turns are over: from the click on a tab to the frame that shows its
@@ -20,6 +21,7 @@ import { longText } from '../../main/demo-agent/script.js';
 import { appPage } from '../helpers/app-page.js';
 import { launchChromium, startWebApp, type WebApp } from '../helpers/web-app.js';
 import { exposeStore, type StoreWindow } from './page-store.js';
+import { cpuBetween, cpuByKind, PROCESS_KINDS, type ProcessKind } from './process-cpu.js';
 import { traceTasks, type Tasks } from './renderer.js';
 import { ms, spread, whole } from './spread.js';
 
@@ -115,7 +117,11 @@ async function openTabs(page: Page): Promise<string[]> {
  * on the UI of another), and waits for the shown tab's whole reply on screen: its turn's end
  * drawn. Returns that time, on the page's clock; then waits for every tab's turn to be over.
  */
-async function tenTurns(page: Page, keys: string[]): Promise<number> {
+async function tenTurns(
+  page: Page,
+  keys: string[],
+): Promise<{ shownMs: number; cpu: Map<ProcessKind, number> | undefined }> {
+  const cpuBefore = await cpuByKind();
   await page.evaluate((all) => {
     const store = (window as unknown as StoreWindow).airlockBenchStore();
     Object.assign(window, { airlockBenchSent: performance.now() });
@@ -134,6 +140,7 @@ async function tenTurns(page: Page, keys: string[]): Promise<number> {
       { polling: 'raf', timeout: WAIT_MS },
     ),
   );
+  const cpu = cpuBetween(cpuBefore, await cpuByKind());
   const shownMs = await page.evaluate(
     () => performance.now() - (window as unknown as { airlockBenchSent: number }).airlockBenchSent,
   );
@@ -152,7 +159,7 @@ async function tenTurns(page: Page, keys: string[]): Promise<number> {
       { polling: 'raf', timeout: WAIT_MS },
     ),
   );
-  return shownMs;
+  return { shownMs, cpu };
 }
 
 /** The tabs whose store does not hold the reply whole, each with what it holds. */
@@ -259,6 +266,8 @@ type Switch = { shownMs: number; stillMs: number; cpuMs: number; mostCpuMs: numb
 
 type AgentsRun = {
   shownMs: number;
+  /** The CPU time each kind of process used until the shown reply was on screen. */
+  cpu: Map<ProcessKind, number> | undefined;
   streaming: Tasks;
   switches: Switch[];
   heapPerTab: number;
@@ -278,7 +287,7 @@ async function agentsRun(): Promise<AgentsRun> {
       const heapNone = await heapAfterGc(page);
       const keys = await openTabs(page);
       const heapEmpty = await heapAfterGc(page);
-      const shownMs = await tenTurns(page, keys);
+      const { shownMs, cpu } = await tenTurns(page, keys);
       problems.push(...(await missingReplies(page, keys)));
       const switches: Switch[] = [];
       for (const tab of switchOrder()) {
@@ -293,6 +302,7 @@ async function agentsRun(): Promise<AgentsRun> {
       const heapFull = await heapAfterGc(page);
       untraced = {
         shownMs,
+        cpu,
         switches,
         heapPerTab: (heapFull - heapNone) / TABS,
         heapPerTabOverEmpty: (heapFull - heapEmpty) / TABS,
@@ -357,6 +367,17 @@ export async function tenAgentsBench(): Promise<void> {
     `  the shown tab's whole reply on screen in (untraced): ${over((run) => run.shownMs, ms)} ` +
       `(goal: median at most ${ms(GOALS.shownMs)})`,
   );
+  const measured = runs.filter((run) => run.cpu !== undefined);
+  if (measured.length > 0) {
+    const used = PROCESS_KINDS.map(
+      (kind) =>
+        `${kind} ${spread(
+          measured.map((run) => run.cpu!.get(kind)!),
+          ms,
+        )}`,
+    );
+    console.log(`    meanwhile, CPU time by process: ${used.join('; ')}`);
+  }
   console.log(`  traced in another fresh browser, the same ${TABS} turns:`);
   console.log(
     `  main-thread tasks over 50 ms of CPU (goal: none): ` +
