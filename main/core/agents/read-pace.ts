@@ -11,15 +11,15 @@
  * of taking the CPU. Once the shown agent is quiet, every agent is read at once again.
  *
  * An agent that does not flood (a question, a permission request, a tool's call for a file, a
- * reply streamed at the pace of a model) is never held, and nothing is held longer than
- * {@link HOLD_MS} at a time; what is read keeps its order.
+ * reply streamed at the pace of a model) is never held, no part waits longer than
+ * {@link HOLD_MS} after the one before it, and what is read keeps its order.
  */
 
 /** How recent output must be to count as streaming, and the window that measures a flood. */
 export const RECENT_MS = 100;
 /** More than this many bytes within {@link RECENT_MS} is a flood. */
 export const FLOOD_BYTES = 32 * 1024;
-/** The longest one piece of a flooding agent's output waits. */
+/** The longest a part of a flooding agent's output waits, once the part before it has passed. */
 export const HOLD_MS = 250;
 
 /** The readers of one core's agents, and which of them is the agent of the tab shown. */
@@ -51,11 +51,11 @@ export class ReadPace {
 /** One agent's output, read at its core's {@link ReadPace}. */
 export class PacedReader {
   /**
-   * The agent's bytes in, the same bytes out, in order: pieces of at most {@link FLOOD_BYTES},
-   * each when its turn comes.
+   * The agent's bytes in, the same bytes out, in order: in parts of at most
+   * {@link FLOOD_BYTES}, each when its turn comes.
    */
   readonly stream: TransformStream<Uint8Array, Uint8Array>;
-  /** When the latest piece came, on the pace's clock. */
+  /** When the latest part came, on the pace's clock. */
   private lastAt = Number.NEGATIVE_INFINITY;
   /** Since when the bytes in {@link windowBytes} came. */
   private windowAt = Number.NEGATIVE_INFINITY;
@@ -73,7 +73,7 @@ export class PacedReader {
     });
   }
 
-  /** Counts a piece of `bytes` that came now, and waits until it may be passed on. */
+  /** Counts a part of `bytes` that came now, and waits until it may be passed on. */
   private async turnOf(bytes: number): Promise<void> {
     const came = this.pace.now();
     this.lastAt = came;
