@@ -334,7 +334,8 @@ describe("an agent whose sign-in method names an API-key provider (codex-acp's a
     expect([first.summary.status, second.summary.status]).toEqual(['ready', 'ready']);
     expect(systemLines(recorder, first.key)).toEqual([SIGNED_IN]);
     expect(systemLines(recorder, second.key)).toEqual([SIGNED_IN]);
-    expect(await signIns(dir)).toEqual(['authenticate api-key']);
+    // The agent's log reaches its file after the sessions are ready: waited for, not read at once.
+    await expect.poll(() => signIns(dir), { timeout: 10_000 }).toEqual(['authenticate api-key']);
   });
 
   it("reads the key from Airlock's own environment unless the agent's settings override it", async () => {
@@ -399,6 +400,8 @@ describe("an agent whose sign-in method names an API-key provider (codex-acp's a
     await recorder.status(key, 'ready');
     const done = await recorder.event(key, 'url_elicitation_done');
     expect(done).toEqual({ type: 'url_elicitation_done', cardKey: card.cardKey, how: 'completed' });
-    expect(await signIns(dir)).toEqual(['authenticate chat-gpt-device-code']);
+    await expect
+      .poll(() => signIns(dir), { timeout: 10_000 })
+      .toEqual(['authenticate chat-gpt-device-code']);
   });
 });
