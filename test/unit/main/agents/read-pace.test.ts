@@ -69,6 +69,13 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/** The agent of the tab shown and an agent of a hidden tab, each read through the pace. */
+function shownAndHidden() {
+  const shownReader = pace.reader();
+  pace.show(() => shownReader);
+  return { shown: through(shownReader), hidden: through(pace.reader()) };
+}
+
 const FLOOD = FLOOD_BYTES + 1;
 const start = 1_000_000;
 
@@ -95,10 +102,7 @@ describe('ReadPace', () => {
   });
 
   it("holds a hidden flood while the shown tab's agent streams, until it is quiet", async () => {
-    const shownReader = pace.reader();
-    pace.show(() => shownReader);
-    const shown = through(shownReader);
-    const hidden = through(pace.reader());
+    const { shown, hidden } = shownAndHidden();
     shown.piece(9, 10);
     await settle();
     hidden.piece(1, FLOOD);
@@ -110,10 +114,7 @@ describe('ReadPace', () => {
   });
 
   it('holds each piece of a hidden flood at most HOLD_MS while the shown agent goes on', async () => {
-    const shownReader = pace.reader();
-    pace.show(() => shownReader);
-    const shown = through(shownReader);
-    const hidden = through(pace.reader());
+    const { shown, hidden } = shownAndHidden();
     shown.piece(9, 10);
     await settle();
     hidden.piece(1, FLOOD);
@@ -137,10 +138,7 @@ describe('ReadPace', () => {
   });
 
   it('passes at once what a hidden agent writes without flooding', async () => {
-    const shownReader = pace.reader();
-    pace.show(() => shownReader);
-    const shown = through(shownReader);
-    const hidden = through(pace.reader());
+    const { shown, hidden } = shownAndHidden();
     shown.piece(9, 10);
     await settle();
     // FLOOD_BYTES in all within RECENT_MS: a question, a tool call, a reply at a model's pace.
@@ -157,10 +155,7 @@ describe('ReadPace', () => {
   });
 
   it('measures a flood over RECENT_MS only: what came before is forgotten', async () => {
-    const shownReader = pace.reader();
-    pace.show(() => shownReader);
-    const shown = through(shownReader);
-    const hidden = through(pace.reader());
+    const { shown, hidden } = shownAndHidden();
     // FLOOD_BYTES every RECENT_MS, while the shown agent streams: never a flood.
     for (let label = 1; label <= 4; label++) {
       shown.piece(9, 10);
@@ -245,10 +240,7 @@ describe('ReadPace', () => {
         ),
         async (pieces) => {
           vi.setSystemTime(start);
-          const shownReader = pace.reader();
-          pace.show(() => shownReader);
-          const shown = through(shownReader);
-          const hidden = through(pace.reader());
+          const { shown, hidden } = shownAndHidden();
           const written: { label: number; at: number }[] = [];
           for (const [index, each] of pieces.entries()) {
             await vi.advanceTimersByTimeAsync(each.after);
